@@ -1,0 +1,139 @@
+import { z } from "zod";
+
+/**
+ * Every environment variable Brier reads, parsed and defaulted once (STYLE.md 7).
+ * The defaults give the embedded setup: PGlite and chDB under DATA_DIR, no servers needed.
+ * Nothing else in the code base reads process.env (pmxt-core reads its own venue URL overrides,
+ * e.g. POLYMARKET_GAMMA_URL, documented in the README).
+ */
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
+    .default(fallback ? "true" : "false")
+    .transform((value) => ["true", "1", "yes", "on"].includes(value));
+
+const commaList = z
+  .string()
+  .trim()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item !== ""),
+  )
+  .optional();
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: positiveInt(3000),
+  /** Directory of the embedded stores (PGlite in `pg/`, chDB in `ch/`) and of the generated auth secret. */
+  DATA_DIR: z.string().trim().min(1).default(".data"),
+  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  CLICKHOUSE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  CLICKHOUSE_USER: z.string().default("default"),
+  CLICKHOUSE_PASSWORD: z.string().default(""),
+  CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a plain identifier")
+    .default("default"),
+  /** Signs session cookies. When unset, a random secret is generated once and kept in DATA_DIR. */
+  NEXTAUTH_SECRET: optionalString,
+  NEXTAUTH_URL: optionalString,
+  GITHUB_ID: optionalString,
+  GITHUB_SECRET: optionalString,
+  RATE_LIMIT_FREE: positiveInt(60),
+  RATE_LIMIT_PRO: positiveInt(1000),
+  RATE_LIMIT_ENTERPRISE: positiveInt(6000),
+  /** Bearer secret that GET /api/cron/ingest requires (Vercel cron). Unset: the route answers 401. */
+  CRON_SECRET: optionalString,
+  CATALOG_VENUES: commaList,
+  CATALOG_POLL_SECONDS: z.coerce.number().int().min(0).default(60),
+  VENUE_TIMEOUT_MS: positiveInt(15_000),
+  POLYMARKET_WS_URL: z.url({ protocol: /^wss?$/ }).default("wss://ws-subscriptions-clob.polymarket.com/ws/market"),
+  RECORDER_MAX_ASSETS: positiveInt(2000),
+  RECORDER_ENABLED: booleanFlag(true),
+  /** Set to false to keep the server from running ingestion and the recorder in-process. */
+  BACKGROUND_JOBS: booleanFlag(true),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export type Plan = "free" | "pro" | "enterprise";
+
+export interface Config {
+  nodeEnv: Env["NODE_ENV"];
+  port: number;
+  dataDir: string;
+  /** True when Postgres is the embedded PGlite (no DATABASE_URL). */
+  embeddedPostgres: boolean;
+  /** True when ClickHouse is the embedded chDB (no CLICKHOUSE_URL). */
+  embeddedClickhouse: boolean;
+  databaseUrl: string | undefined;
+  clickhouse: { url: string | undefined; user: string; password: string; database: string };
+  auth: { secret: string | undefined; url: string | undefined; github: { id: string; secret: string } | undefined };
+  rateLimits: Record<Plan, number>;
+  cronSecret: string | undefined;
+  catalog: { venues: string[] | undefined; pollSeconds: number };
+  venueTimeoutMs: number;
+  recorder: { enabled: boolean; wsUrl: string; maxAssets: number };
+  backgroundJobs: boolean;
+  logLevel: Env["LOG_LEVEL"];
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses an environment; throws a ConfigError naming every bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+  const e = parsed.data;
+  if ((e.GITHUB_ID === undefined) !== (e.GITHUB_SECRET === undefined)) {
+    throw new ConfigError("Invalid configuration:\n  GITHUB_ID and GITHUB_SECRET must be set together");
+  }
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    dataDir: e.DATA_DIR,
+    embeddedPostgres: e.DATABASE_URL === undefined,
+    embeddedClickhouse: e.CLICKHOUSE_URL === undefined,
+    databaseUrl: e.DATABASE_URL,
+    clickhouse: {
+      url: e.CLICKHOUSE_URL,
+      user: e.CLICKHOUSE_USER,
+      password: e.CLICKHOUSE_PASSWORD,
+      database: e.CLICKHOUSE_DATABASE,
+    },
+    auth: {
+      secret: e.NEXTAUTH_SECRET,
+      url: e.NEXTAUTH_URL,
+      github:
+        e.GITHUB_ID !== undefined && e.GITHUB_SECRET !== undefined
+          ? { id: e.GITHUB_ID, secret: e.GITHUB_SECRET }
+          : undefined,
+    },
+    rateLimits: { free: e.RATE_LIMIT_FREE, pro: e.RATE_LIMIT_PRO, enterprise: e.RATE_LIMIT_ENTERPRISE },
+    cronSecret: e.CRON_SECRET,
+    catalog: { venues: e.CATALOG_VENUES, pollSeconds: e.CATALOG_POLL_SECONDS },
+    venueTimeoutMs: e.VENUE_TIMEOUT_MS,
+    recorder: { enabled: e.RECORDER_ENABLED, wsUrl: e.POLYMARKET_WS_URL, maxAssets: e.RECORDER_MAX_ASSETS },
+    backgroundJobs: e.BACKGROUND_JOBS,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+export const config: Config = parseConfig(process.env);

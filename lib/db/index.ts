@@ -1,0 +1,2 @@
+export { closeDatabase, describeDatabase, getDatabase, getDb, openDatabase } from "./client";
+export type { Db, DatabaseHandle, DatabaseTarget } from "./client";

@@ -1,0 +1,92 @@
+/**
+ * Domain errors. lib/ throws these and never builds a Response; lib/http maps each code to a
+ * status and to the body shape of the surface that answers (STYLE.md 3).
+ */
+
+export const errorCodes = [
+  "invalid_parameter",
+  "invalid_body",
+  "unauthorized",
+  "forbidden",
+  "sql_access_denied",
+  "not_found",
+  "method_not_allowed",
+  "payload_too_large",
+  "query_error",
+  "query_timeout",
+  "rate_limited",
+  "not_implemented",
+  "service_unavailable",
+  "internal_error",
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+export class AppError extends Error {
+  override name = "AppError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra fields merged into the error body; never put internals here. */
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A query or path parameter failed validation. `parameter` names it for the client. */
+export class InvalidParameterError extends AppError {
+  constructor(parameter: string, message: string) {
+    super("invalid_parameter", message, { parameter });
+  }
+}
+
+export class InvalidBodyError extends AppError {
+  constructor(message: string, path?: string) {
+    super("invalid_body", message, path === undefined ? {} : { path });
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message: string) {
+    super("unauthorized", message);
+  }
+}
+
+export class PlanRequiredError extends AppError {
+  constructor(required: string, current: string, code: "forbidden" | "sql_access_denied" = "forbidden") {
+    super(code, `This endpoint requires the ${required} plan; this account is on the ${current} plan.`, {
+      requiredPlan: required,
+      plan: current,
+    });
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(resource: string, id: string) {
+    super("not_found", `No ${resource} matches '${id}'.`, { resource });
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(
+    readonly limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super("rate_limited", `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfterSeconds} s.`, {
+      retryAfter: retryAfterSeconds,
+    });
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(limitBytes: number) {
+    super("payload_too_large", `Request body exceeds ${limitBytes} bytes.`, { limitBytes });
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super("service_unavailable", message, details);
+  }
+}

@@ -1,0 +1,36 @@
+import { InvalidBodyError, PayloadTooLargeError } from "@/lib/errors";
+
+/**
+ * Reads a JSON request body, refusing more than `maxBytes` before buffering it all
+ * (a Content-Length that lies is caught while streaming).
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLargeError(maxBytes);
+  const contentType = request.headers.get("content-type") ?? "";
+  if (contentType !== "" && !/^application\/(json|[\w.+-]+\+json)\b/i.test(contentType)) {
+    throw new InvalidBodyError("Content-Type must be application/json.");
+  }
+  if (request.body === null) throw new InvalidBodyError("A JSON request body is required.");
+
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new PayloadTooLargeError(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") throw new InvalidBodyError("A JSON request body is required.");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new InvalidBodyError("The request body is not valid JSON.");
+  }
+}

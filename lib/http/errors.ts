@@ -1,0 +1,109 @@
+import { AppError, type ErrorCode } from "@/lib/errors";
+import { errorFields, log } from "@/lib/log";
+
+/** The one table of statuses (STYLE.md 3). */
+export const statusByCode: Record<ErrorCode, number> = {
+  invalid_parameter: 400,
+  invalid_body: 400,
+  query_error: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  sql_access_denied: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  query_timeout: 408,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal_error: 500,
+  not_implemented: 501,
+  service_unavailable: 503,
+};
+
+/** pmxt's error codes for our own errors on the pass-through surface, so pmxtjs raises its matching class. */
+const pmxtCodeByCode: Record<ErrorCode, string> = {
+  invalid_parameter: "VALIDATION_ERROR",
+  invalid_body: "VALIDATION_ERROR",
+  query_error: "BAD_REQUEST",
+  unauthorized: "AUTHENTICATION_ERROR",
+  forbidden: "PERMISSION_DENIED",
+  sql_access_denied: "PERMISSION_DENIED",
+  not_found: "NOT_FOUND",
+  method_not_allowed: "BAD_REQUEST",
+  query_timeout: "NETWORK_ERROR",
+  payload_too_large: "BAD_REQUEST",
+  rate_limited: "RATE_LIMIT_EXCEEDED",
+  internal_error: "INTERNAL_ERROR",
+  not_implemented: "NOT_SUPPORTED",
+  service_unavailable: "EXCHANGE_NOT_AVAILABLE",
+};
+
+export type Surface = "v0" | "api";
+
+/** A pmxt-core error (BaseError): it carries its own HTTP status and code. Duck-typed to avoid loading pmxt-core here. */
+export interface VenueError {
+  message: string;
+  status: number;
+  code: string;
+  retryable: boolean;
+  exchange?: string;
+}
+
+export function isVenueError(error: unknown): error is Error & VenueError {
+  if (!(error instanceof Error)) return false;
+  const candidate = error as Error & Partial<VenueError>;
+  return (
+    typeof candidate.status === "number" &&
+    candidate.status >= 400 &&
+    candidate.status <= 599 &&
+    typeof candidate.code === "string" &&
+    /^[A-Z_]+$/.test(candidate.code) &&
+    typeof candidate.retryable === "boolean"
+  );
+}
+
+const GENERIC_500 = "Internal server error. Quote the request id when reporting it.";
+
+/** Turns any thrown value into the surface's error response; unknown errors are logged, never echoed. */
+export function errorResponse(error: unknown, surface: Surface, requestId: string): Response {
+  const headers = new Headers({ "content-type": "application/json", "x-request-id": requestId });
+
+  if (error instanceof AppError) {
+    const status = statusByCode[error.code];
+    if (error.code === "rate_limited" && typeof error.details.retryAfter === "number") {
+      headers.set("retry-after", String(error.details.retryAfter));
+    }
+    const body =
+      surface === "v0"
+        ? { error: { ...error.details, code: error.code, message: error.message } }
+        : {
+            success: false,
+            error: {
+              code: pmxtCodeByCode[error.code],
+              message: error.message,
+              retryable: status === 429 || status >= 500,
+              ...(typeof error.details.exchange === "string" ? { exchange: error.details.exchange } : {}),
+            },
+          };
+    return new Response(JSON.stringify(body), { status, headers });
+  }
+
+  if (surface === "api" && isVenueError(error)) {
+    const body = {
+      success: false,
+      error: {
+        code: error.code,
+        message: error.message,
+        retryable: error.retryable,
+        ...(error.exchange !== undefined ? { exchange: error.exchange } : {}),
+      },
+    };
+    return new Response(JSON.stringify(body), { status: error.status, headers });
+  }
+
+  log.error("unhandled error", { requestId, ...errorFields(error) });
+  const body =
+    surface === "v0"
+      ? { error: { code: "internal_error", message: GENERIC_500, requestId } }
+      : { success: false, error: { code: "INTERNAL_ERROR", message: GENERIC_500, retryable: true } };
+  return new Response(JSON.stringify(body), { status: 500, headers });
+}

@@ -1,0 +1,49 @@
+import "server-only";
+import { config } from "@/lib/config";
+import { getDatabase } from "@/lib/db";
+import { flushUsage } from "@/lib/http/usage";
+import { errorFields, log } from "@/lib/log";
+import { getTickStores } from "@/lib/ticks";
+
+const globalStore = globalThis as typeof globalThis & { __brierJobs?: boolean };
+
+/** Work to finish before the process exits (flush buffers), registered by each subsystem. */
+const shutdownHooks: Array<() => Promise<void>> = [flushUsage];
+
+export function onShutdown(hook: () => Promise<void>): void {
+  shutdownHooks.push(hook);
+}
+
+/**
+ * Called once per server process from instrumentation.ts: opens both stores (applying
+ * migrations and DDL before the first request), then starts in-process ingestion where this
+ * deployment runs it. Guarded so dev reloads never start it twice.
+ */
+export async function startBackgroundJobs(): Promise<void> {
+  if (globalStore.__brierJobs === true) return;
+  globalStore.__brierJobs = true;
+  await Promise.all([getDatabase(), getTickStores()]);
+  installShutdown();
+  if (!config.backgroundJobs) {
+    log.info("background jobs disabled (BACKGROUND_JOBS=false)");
+    return;
+  }
+}
+
+function installShutdown(): void {
+  let exiting = false;
+  const shutdown = (signal: string) => {
+    if (exiting) return;
+    exiting = true;
+    log.info("shutting down", { signal });
+    void Promise.allSettled(shutdownHooks.map((hook) => hook()))
+      .then((results) => {
+        for (const result of results) {
+          if (result.status === "rejected") log.error("shutdown hook failed", errorFields(result.reason));
+        }
+      })
+      .finally(() => process.exit(0));
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+}

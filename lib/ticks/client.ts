@@ -1,0 +1,116 @@
+import "server-only";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { createClient, type ClickHouseClient, type ClickHouseSettings } from "@clickhouse/client";
+import { config } from "@/lib/config";
+import { applyTickDdl } from "./migrate";
+
+/**
+ * ClickHouse access: one writer client that never receives per-query settings, and one reader
+ * client whose limits are set once and then frozen with readonly (STACK.md pitfall 5).
+ * Embedded chDB in DATA_DIR/ch by default, a ClickHouse server (or cluster) with CLICKHOUSE_URL.
+ */
+
+export interface TickStores {
+  writer: ClickHouseClient;
+  reader: ClickHouseClient;
+  engine: "chdb" | "server";
+  database: string;
+  close: () => Promise<void>;
+}
+
+export interface TickTarget {
+  /** http(s) URL of a ClickHouse server; when absent, embedded chDB at `dataDir`. */
+  url?: string | undefined;
+  user?: string;
+  password?: string;
+  database?: string;
+  dataDir?: string;
+}
+
+/** Engine-side limits of every user query. readonly must stay last: it freezes the others. */
+export const readerSettings: ClickHouseSettings = {
+  max_execution_time: 5,
+  timeout_overflow_mode: "throw",
+  max_memory_usage: "2000000000",
+  max_rows_to_read: "200000000",
+  max_result_rows: "10001",
+  result_overflow_mode: "break",
+  readonly: "1",
+};
+
+export async function openTickStores(target: TickTarget): Promise<TickStores> {
+  const database = target.database ?? "default";
+  if (target.url !== undefined) {
+    const common = {
+      url: target.url,
+      username: target.user ?? "default",
+      password: target.password ?? "",
+      database,
+      request_timeout: 30_000,
+    };
+    const writer = createClient(common);
+    // Over HTTP the settings travel with every request; readonly=2 lets them be sent while
+    // still refusing writes. Statement-level SETTINGS are refused by the SQL guard.
+    const reader = createClient({ ...common, clickhouse_settings: { ...readerSettings, readonly: "2" } });
+    const stores: TickStores = {
+      writer,
+      reader,
+      engine: "server",
+      database,
+      close: async () => {
+        await Promise.all([writer.close(), reader.close()]);
+      },
+    };
+    await applyTickDdl(writer);
+    return stores;
+  }
+
+  const dataDir = path.resolve(target.dataDir ?? path.join(config.dataDir, "ch"));
+  mkdirSync(dataDir, { recursive: true });
+  const { createChdbConnection } = await import("chdb/connection");
+  type ConnectionOption = NonNullable<Parameters<typeof createClient>[0]>["connection"];
+  // chDB vendors its own copy of the client's common types (STACK.md pitfall 4).
+  const connect = () => createChdbConnection({ path: dataDir }) as unknown as ConnectionOption;
+  const writer = createClient({ connection: connect() });
+  await applyTickDdl(writer);
+  const reader = createClient({ connection: connect() });
+  // Settings stick to a chDB connection's session: set them once, readonly last.
+  await reader.command({ query: "SELECT 1", clickhouse_settings: readerSettings });
+  return {
+    writer,
+    reader,
+    engine: "chdb",
+    database,
+    close: async () => {
+      await reader.close();
+      await writer.close();
+    },
+  };
+}
+
+const globalStore = globalThis as typeof globalThis & { __brierTicks?: Promise<TickStores> };
+
+/** The process-wide tick stores, opened (and DDL applied) on first use. */
+export function getTickStores(): Promise<TickStores> {
+  if (globalStore.__brierTicks === undefined) {
+    const opening = openTickStores({
+      url: config.clickhouse.url,
+      user: config.clickhouse.user,
+      password: config.clickhouse.password,
+      database: config.clickhouse.database,
+      dataDir: path.join(config.dataDir, "ch"),
+    });
+    globalStore.__brierTicks = opening;
+    opening.catch(() => {
+      if (globalStore.__brierTicks === opening) globalStore.__brierTicks = undefined;
+    });
+  }
+  return globalStore.__brierTicks;
+}
+
+export async function closeTickStores(): Promise<void> {
+  const opening = globalStore.__brierTicks;
+  globalStore.__brierTicks = undefined;
+  if (opening !== undefined) await (await opening).close();
+}

@@ -1,0 +1,2 @@
+export { closeTickStores, getTickStores, openTickStores, readerSettings } from "./client";
+export type { TickStores, TickTarget } from "./client";

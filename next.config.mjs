@@ -1,0 +1,9 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Native addons (chDB, argon2), WASM (PGlite) and pmxt-core's optional peers must stay out of the bundle.
+  serverExternalPackages: ["chdb", "@chdb/lib-linux-x64-gnu", "pmxt-core", "@electric-sql/pglite", "@node-rs/argon2", "ws"],
+  poweredByHeader: false,
+  reactStrictMode: true,
+};
+
+export default nextConfig;

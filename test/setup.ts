@@ -1,0 +1,49 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { afterAll } from "vitest";
+
+/**
+ * Runs before every test file, in that file's own process: fresh embedded stores in a temp
+ * DATA_DIR, and with BRIER_TEST_DATABASE=postgres a fresh PostgreSQL database (dropped after),
+ * so the same suite runs on PGlite and on PostgreSQL.
+ */
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "brier-test-"));
+process.env.DATA_DIR = dataDir;
+(process.env as Record<string, string>).NODE_ENV = "test";
+process.env.BACKGROUND_JOBS = "false";
+process.env.LOG_LEVEL ??= "error";
+// Proxies make axios hang on loopback fakes (STACK.md pitfall 11).
+for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"]) {
+  delete process.env[name];
+}
+process.env.NO_PROXY = "127.0.0.1,localhost";
+
+const adminUrl = process.env.BRIER_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+let databaseName: string | undefined;
+
+if (process.env.BRIER_TEST_DATABASE === "postgres") {
+  databaseName = `brier_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`create database ${databaseName}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${databaseName}`;
+  process.env.DATABASE_URL = url.toString();
+}
+
+afterAll(async () => {
+  const { closeDatabase } = await import("@/lib/db");
+  const { closeTickStores } = await import("@/lib/ticks");
+  await closeDatabase().catch(() => undefined);
+  await closeTickStores().catch(() => undefined);
+  if (databaseName !== undefined) {
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+    await admin.unsafe(`drop database if exists ${databaseName} with (force)`);
+    await admin.end();
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});

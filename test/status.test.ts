@@ -1,0 +1,34 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as health } from "@/app/v0/health/route";
+import { GET as status } from "@/app/v0/status/route";
+import { getDb } from "@/lib/db";
+import { getTickStores } from "@/lib/ticks";
+import { describeKeyedRoute } from "./helpers/auth-suite";
+import { makeKey } from "./helpers/keys";
+import { callRoute } from "./helpers/routes";
+
+describe("GET /v0/health", () => {
+  beforeAll(async () => {
+    // Opening PGlite (WASM) and applying migrations is start-up work, not what health measures.
+    await getDb();
+    await getTickStores();
+  });
+
+  it("answers 200 without a key when both stores answer", async () => {
+    const res = await callRoute(health, { path: "/v0/health" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: "ok", stores: { postgres: "ok", clickhouse: "ok" } });
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+});
+
+describe("GET /v0/status", () => {
+  it("answers 200 with a key", async () => {
+    const { key } = await makeKey("free");
+    const res = await callRoute(status, { path: "/v0/status", key });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ service: { stores: expect.any(Object) } });
+  });
+});
+
+describeKeyedRoute({ name: "GET /v0/status", handler: status, request: { path: "/v0/status" }, surface: "v0" });
