@@ -12,7 +12,8 @@ export const email = z
   .trim()
   .toLowerCase()
   .max(254, "must be at most 254 characters")
-  .pipe(z.email("must be a valid email address"));
+  // Deliberately lenient (one @, a dot in the domain): the address is an identity, not a mailbox check.
+  .regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, "must be a valid email address");
 
 export const password = z
   .string()

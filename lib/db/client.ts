@@ -4,6 +4,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { config } from "@/lib/config";
+import { lockDataDir } from "./data-dir-lock";
 import * as schema from "./schema";
 
 /** The drizzle database every query function takes first, whichever driver is underneath. */
@@ -85,6 +86,7 @@ const globalStore = globalThis as typeof globalThis & { __brierDb?: Promise<Data
  */
 export function getDatabase(): Promise<DatabaseHandle> {
   if (globalStore.__brierDb === undefined) {
+    if (config.embeddedPostgres || config.embeddedClickhouse) lockDataDir(config.dataDir);
     const opening = openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, "pg") });
     globalStore.__brierDb = opening;
     opening.catch(() => {
