@@ -58,6 +58,12 @@ export const envSchema = z.object({
   CATALOG_VENUES: commaList,
   CATALOG_POLL_SECONDS: z.coerce.number().int().min(0).default(60),
   VENUE_TIMEOUT_MS: positiveInt(15_000),
+  /** Offline/test mode: every venue HTTP call goes to `${VENUE_REDIRECT_URL}/${upstreamHost}${path}` (a local fake). */
+  VENUE_REDIRECT_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** Per API key cap on venue calls in flight on the pass-through surface; more answer 429. */
+  PASSTHROUGH_MAX_CONCURRENT: positiveInt(8),
+  /** Longest a long-polled watchOrderBook/watchTrades waits for the next update before answering 504. */
+  PASSTHROUGH_WATCH_TIMEOUT_MS: positiveInt(25_000),
   POLYMARKET_WS_URL: z.url({ protocol: /^wss?$/ }).default("wss://ws-subscriptions-clob.polymarket.com/ws/market"),
   RECORDER_MAX_ASSETS: positiveInt(2000),
   RECORDER_ENABLED: booleanFlag(true),
@@ -85,6 +91,8 @@ export interface Config {
   cronSecret: string | undefined;
   catalog: { venues: string[] | undefined; pollSeconds: number };
   venueTimeoutMs: number;
+  venueRedirectUrl: string | undefined;
+  passthrough: { maxConcurrentPerKey: number; watchTimeoutMs: number };
   recorder: { enabled: boolean; wsUrl: string; maxAssets: number };
   backgroundJobs: boolean;
   logLevel: Env["LOG_LEVEL"];
@@ -130,6 +138,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     cronSecret: e.CRON_SECRET,
     catalog: { venues: e.CATALOG_VENUES, pollSeconds: e.CATALOG_POLL_SECONDS },
     venueTimeoutMs: e.VENUE_TIMEOUT_MS,
+    venueRedirectUrl: e.VENUE_REDIRECT_URL?.replace(/\/+$/, ""),
+    passthrough: { maxConcurrentPerKey: e.PASSTHROUGH_MAX_CONCURRENT, watchTimeoutMs: e.PASSTHROUGH_WATCH_TIMEOUT_MS },
     recorder: { enabled: e.RECORDER_ENABLED, wsUrl: e.POLYMARKET_WS_URL, maxAssets: e.RECORDER_MAX_ASSETS },
     backgroundJobs: e.BACKGROUND_JOBS,
     logLevel: e.LOG_LEVEL,
