@@ -12,7 +12,7 @@ import { AppError } from "@/lib/errors";
 import { closeTickStores, getTickStores } from "@/lib/ticks";
 import { out, readStdin, say, UsageError } from "./lib/cli";
 
-type Options = Record<string, string | boolean | string[] | undefined>;
+type Options = Record<string, string | boolean | Array<string | boolean> | undefined>;
 
 interface Command {
   usage: string;

@@ -1,12 +1,13 @@
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^@\//, replacement: `${path.resolve(__dirname)}/` },
+      { find: /^@\//, replacement: `${path.dirname(fileURLToPath(import.meta.url))}/` },
       // `server-only` throws outside React Server Components; tests are server code.
-      { find: /^server-only$/, replacement: path.resolve(__dirname, "test/helpers/server-only.ts") },
+      { find: /^server-only$/, replacement: fileURLToPath(new URL("./test/helpers/server-only.ts", import.meta.url)) },
     ],
   },
   test: {

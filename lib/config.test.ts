@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "./config";
+
+describe("parseConfig", () => {
+  it("defaults to the embedded setup", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      dataDir: ".data",
+      port: 3000,
+      embeddedPostgres: true,
+      embeddedClickhouse: true,
+      rateLimits: { free: 60, pro: 1000, enterprise: 6000 },
+      catalog: { venues: undefined, pollSeconds: 60 },
+      recorder: { enabled: true, maxAssets: 2000, wsUrl: "wss://ws-subscriptions-clob.polymarket.com/ws/market" },
+      venueTimeoutMs: 15_000,
+      backgroundJobs: true,
+    });
+  });
+
+  it("switches to servers when their URLs are set", () => {
+    const config = parseConfig({
+      DATABASE_URL: "postgres://u:p@db:5432/brier",
+      CLICKHOUSE_URL: "http://ch:8123",
+      CLICKHOUSE_DATABASE: "ticks",
+    });
+    expect(config.embeddedPostgres).toBe(false);
+    expect(config.embeddedClickhouse).toBe(false);
+    expect(config.clickhouse).toMatchObject({ url: "http://ch:8123", database: "ticks", user: "default" });
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(parseConfig({ DATABASE_URL: "", CLICKHOUSE_URL: " " }).embeddedPostgres).toBe(true);
+  });
+
+  it("parses lists, numbers and flags", () => {
+    const config = parseConfig({
+      CATALOG_VENUES: " polymarket, kalshi ,,mock ",
+      RATE_LIMIT_FREE: "5",
+      RECORDER_ENABLED: "false",
+      BACKGROUND_JOBS: "0",
+    });
+    expect(config.catalog.venues).toEqual(["polymarket", "kalshi", "mock"]);
+    expect(config.rateLimits.free).toBe(5);
+    expect(config.recorder.enabled).toBe(false);
+    expect(config.backgroundJobs).toBe(false);
+  });
+
+  it.each([
+    [{ PORT: "abc" }, "PORT"],
+    [{ RATE_LIMIT_PRO: "-1" }, "RATE_LIMIT_PRO"],
+    [{ DATABASE_URL: "mysql://x@y/z" }, "DATABASE_URL"],
+    [{ CLICKHOUSE_URL: "not a url" }, "CLICKHOUSE_URL"],
+    [{ CLICKHOUSE_DATABASE: "a;drop" }, "CLICKHOUSE_DATABASE"],
+    [{ RECORDER_ENABLED: "maybe" }, "RECORDER_ENABLED"],
+    [{ POLYMARKET_WS_URL: "http://x" }, "POLYMARKET_WS_URL"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ GITHUB_ID: "only-one" }, "GITHUB_ID and GITHUB_SECRET"],
+  ])("rejects %o naming the variable", (env, name) => {
+    expect(() => parseConfig(env)).toThrow(name);
+  });
+});
