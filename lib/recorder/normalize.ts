@@ -1,0 +1,193 @@
+/**
+ * Market-channel frames -> rows of `polymarket_orderbook_rust` (VENUE_FORMATS.md §3).
+ *
+ * - `book`: one row; `data` = {asset_id, bids, asks, hash, tick_size} with each side as
+ *   `[[price, size], …]` in the venue's wire order: bids ascending, asks descending, so the best
+ *   level of each side is the LAST entry.
+ * - `price_change`: one row per `price_changes[]` entry, `data` = {asset_id, price, size, side,
+ *   best_bid, best_ask, hash}; the legacy `changes[]` format gives one row per change with the
+ *   frame's asset_id and hash and no best_bid/best_ask.
+ * - `last_trade_price`: one row, `data` = {asset_id, price, size, side, fee_rate_bps, transaction_hash}.
+ * - Any other event type is counted, not stored. Prices and sizes stay the venue's decimal strings.
+ */
+
+export type TickEventType = "book" | "price_change" | "last_trade_price";
+
+export interface TickRow {
+  /** Venue event time, epoch ms. */
+  timestampMs: number;
+  /** Local receive time, epoch ms. */
+  receivedMs: number;
+  market: string;
+  eventType: TickEventType;
+  /** Normalized event JSON. */
+  data: string;
+}
+
+export interface NormalizedFrame {
+  rows: TickRow[];
+  /** Event types seen but not stored (tick_size_change, best_bid_ask, …), by type. */
+  ignored: Record<string, number>;
+  /** Objects in the frame that could not be normalized (missing fields, wrong types). */
+  malformed: number;
+  /** Largest venue timestamp in the frame (ms), for lag; undefined when none. */
+  latestVenueMs: number | undefined;
+}
+
+type Json = Record<string, unknown>;
+
+class MalformedEvent extends Error {}
+
+function str(object: Json, key: string): string {
+  const value = object[key];
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  throw new MalformedEvent(`field ${key} is missing`);
+}
+
+function optionalStr(object: Json, key: string): string | undefined {
+  const value = object[key];
+  if (value === undefined || value === null) return undefined;
+  return str(object, key);
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function timestampMs(object: Json): number {
+  const raw = str(object, "timestamp");
+  const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+  if (!Number.isSafeInteger(ms) || ms <= 0) throw new MalformedEvent("bad timestamp");
+  return ms;
+}
+
+function levels(value: unknown): Array<[string, string]> {
+  if (!Array.isArray(value)) throw new MalformedEvent("book side is not an array");
+  return value.map((level) => {
+    if (!isObject(level)) throw new MalformedEvent("book level is not an object");
+    return [str(level, "price"), str(level, "size")];
+  });
+}
+
+function eventRows(event: Json, receivedMs: number): TickRow[] {
+  const eventType = str(event, "event_type");
+  const market = str(event, "market");
+  const ts = timestampMs(event);
+  const row = (type: TickEventType, data: Json): TickRow => ({
+    timestampMs: ts,
+    receivedMs,
+    market,
+    eventType: type,
+    data: JSON.stringify(data),
+  });
+  switch (eventType) {
+    case "book":
+      return [
+        row("book", {
+          asset_id: str(event, "asset_id"),
+          bids: levels(event.bids ?? event.buys),
+          asks: levels(event.asks ?? event.sells),
+          hash: optionalStr(event, "hash") ?? "",
+          tick_size: optionalStr(event, "tick_size") ?? "",
+        }),
+      ];
+    case "price_change": {
+      if (Array.isArray(event.price_changes)) {
+        return event.price_changes.map((change) => {
+          if (!isObject(change)) throw new MalformedEvent("price change is not an object");
+          return row("price_change", {
+            asset_id: str(change, "asset_id"),
+            price: str(change, "price"),
+            size: str(change, "size"),
+            side: str(change, "side"),
+            best_bid: optionalStr(change, "best_bid") ?? "",
+            best_ask: optionalStr(change, "best_ask") ?? "",
+            hash: optionalStr(change, "hash") ?? "",
+          });
+        });
+      }
+      if (Array.isArray(event.changes)) {
+        const assetId = str(event, "asset_id");
+        const hash = optionalStr(event, "hash") ?? "";
+        return event.changes.map((change) => {
+          if (!isObject(change)) throw new MalformedEvent("price change is not an object");
+          return row("price_change", {
+            asset_id: assetId,
+            price: str(change, "price"),
+            size: str(change, "size"),
+            side: str(change, "side"),
+            hash,
+          });
+        });
+      }
+      throw new MalformedEvent("price_change without price_changes or changes");
+    }
+    case "last_trade_price":
+      return [
+        row("last_trade_price", {
+          asset_id: str(event, "asset_id"),
+          price: str(event, "price"),
+          size: str(event, "size"),
+          side: str(event, "side"),
+          fee_rate_bps: optionalStr(event, "fee_rate_bps") ?? "",
+          transaction_hash: optionalStr(event, "transaction_hash") ?? "",
+        }),
+      ];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Normalizes one raw text frame. Never throws: a frame that is not JSON, or an event missing its
+ * fields, is counted in `malformed`; the other events of the frame are kept.
+ */
+export function normalizeFrame(text: string, receivedMs: number): NormalizedFrame {
+  const result: NormalizedFrame = { rows: [], ignored: {}, malformed: 0, latestVenueMs: undefined };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    result.malformed = 1;
+    return result;
+  }
+  const events = Array.isArray(parsed) ? parsed : [parsed];
+  for (const event of events) {
+    if (!isObject(event)) {
+      result.malformed += 1;
+      continue;
+    }
+    try {
+      const rows = eventRows(event, receivedMs);
+      const type = str(event, "event_type");
+      if (rows.length === 0 && type !== "price_change") {
+        result.ignored[type] = (result.ignored[type] ?? 0) + 1;
+        continue;
+      }
+      for (const row of rows) result.rows.push(row);
+      const ts = rows[0]?.timestampMs;
+      if (ts !== undefined && (result.latestVenueMs === undefined || ts > result.latestVenueMs)) result.latestVenueMs = ts;
+    } catch (error) {
+      if (!(error instanceof MalformedEvent)) throw error;
+      result.malformed += 1;
+    }
+  }
+  return result;
+}
+
+/** A row as the engine's JSONEachRow input: DateTime64 as decimal seconds (time-zone free). */
+export function toInsertRow(row: TickRow): Record<string, string> {
+  return {
+    timestamp: msToSeconds(row.timestampMs),
+    timestamp_received: msToSeconds(row.receivedMs),
+    market: row.market,
+    event_type: row.eventType,
+    data: row.data,
+  };
+}
+
+function msToSeconds(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return `${seconds}.${String(ms - seconds * 1000).padStart(3, "0")}`;
+}

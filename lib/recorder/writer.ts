@@ -1,0 +1,173 @@
+import "server-only";
+import type { ClickHouseClient } from "@clickhouse/client";
+import { errorFields, log } from "@/lib/log";
+import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
+import { RecentRows, rowKey } from "./dedup";
+import { toInsertRow, type TickRow } from "./normalize";
+import type { RecorderStats } from "./stats";
+
+export interface TickWriterOptions {
+  /** Flush when this many rows are buffered. */
+  batchRows: number;
+  /** Flush at least this often while rows are buffered. */
+  flushIntervalMs: number;
+  /** Above this many buffered rows the writer asks its producers to pause (back-pressure). */
+  highWaterRows: number;
+  /** Hard cap on buffered rows: beyond it the oldest rows are dropped and counted. */
+  maxBufferedRows: number;
+  /** Remembered row identities for dedup across reconnects and restarts. */
+  dedupCapacity: number;
+  /** How far back (by receive time) the dedup memory is seeded from the table on start. */
+  dedupSeedMinutes: number;
+}
+
+export const defaultWriterOptions: TickWriterOptions = {
+  batchRows: 10_000,
+  flushIntervalMs: 1_000,
+  highWaterRows: 50_000,
+  maxBufferedRows: 200_000,
+  dedupCapacity: 500_000,
+  dedupSeedMinutes: 30,
+};
+
+/**
+ * Batched, deduplicated inserts into the tick table: bounded by size and time, one insert in
+ * flight, failed batches retried, bounded memory with a pause/resume signal for the producers.
+ */
+export class TickWriter {
+  readonly options: TickWriterOptions;
+  readonly #recent: RecentRows;
+  #buffer: TickRow[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> | undefined;
+  #paused = false;
+  #closed = false;
+  #listeners = new Set<(paused: boolean) => void>();
+
+  constructor(
+    private readonly client: ClickHouseClient,
+    private readonly stats: RecorderStats,
+    options: Partial<TickWriterOptions> = {},
+  ) {
+    this.options = { ...defaultWriterOptions, ...options };
+    this.#recent = new RecentRows(this.options.dedupCapacity);
+  }
+
+  get buffered(): number {
+    return this.#buffer.length;
+  }
+
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /** Called with true when producers should stop reading, false when they may resume. */
+  onBackPressure(listener: (paused: boolean) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Loads the identities of recently stored rows so a restart does not write them again. */
+  async seedFromStore(): Promise<number> {
+    const result = await this.client.query({
+      query: `SELECT market, toUnixTimestamp64Milli(timestamp) AS ts, event_type, data
+        FROM ${tickTable}
+        WHERE timestamp_received >= now64(3) - toIntervalMinute({minutes:UInt32})
+        ORDER BY timestamp_received DESC
+        LIMIT {limit:UInt32}`,
+      query_params: { minutes: this.options.dedupSeedMinutes, limit: this.options.dedupCapacity },
+      format: "JSONCompactEachRow",
+    });
+    const rows = await result.json<[string, number | string, string, string]>();
+    for (let i = rows.length - 1; i >= 0; i -= 1) {
+      const row = rows[i];
+      if (row !== undefined) this.#recent.admitKey(rowKey(row[0], Number(row[1]), row[2], row[3]));
+    }
+    return rows.length;
+  }
+
+  /** Buffers rows (duplicates of recent rows are dropped); flushes when the batch is full. */
+  push(rows: readonly TickRow[]): void {
+    if (this.#closed) return;
+    for (const row of rows) {
+      if (!this.#recent.admit(row)) {
+        this.stats.duplicatesDropped += 1;
+        continue;
+      }
+      this.#buffer.push(row);
+    }
+    if (this.#buffer.length > this.options.maxBufferedRows) {
+      const excess = this.#buffer.length - this.options.maxBufferedRows;
+      this.#buffer.splice(0, excess);
+      this.stats.rowsDropped += excess;
+      this.stats.errors += 1;
+      log.error("tick buffer full: dropped the oldest rows", { dropped: excess });
+    }
+    this.#updatePressure();
+    if (this.#buffer.length >= this.options.batchRows) void this.flush();
+    else if (this.#buffer.length > 0 && this.#timer === undefined) {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        void this.flush();
+      }, this.options.flushIntervalMs);
+      this.#timer.unref();
+    }
+  }
+
+  /** Writes everything buffered; resolves when the buffer is empty or an insert failed. */
+  async flush(): Promise<void> {
+    while (this.#flushing !== undefined) await this.#flushing;
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    if (this.#buffer.length === 0) return;
+    this.#flushing = this.#writeAll().finally(() => {
+      this.#flushing = undefined;
+    });
+    await this.#flushing;
+  }
+
+  /** Final flush (SIGTERM, stop); later pushes are ignored. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.#closed = true;
+  }
+
+  async #writeAll(): Promise<void> {
+    while (this.#buffer.length > 0) {
+      const batch = this.#buffer.slice(0, this.options.batchRows);
+      try {
+        await this.client.insert({ table: tickTable, values: batch.map(toInsertRow), format: "JSONEachRow" });
+      } catch (error) {
+        this.stats.errors += 1;
+        this.stats.insertErrors += 1;
+        log.error("tick insert failed; the batch stays buffered", { rows: batch.length, ...errorFields(error) });
+        if (!this.#closed && this.#timer === undefined) {
+          this.#timer = setTimeout(() => {
+            this.#timer = undefined;
+            void this.flush();
+          }, this.options.flushIntervalMs);
+          this.#timer.unref();
+        }
+        return;
+      }
+      this.#buffer.splice(0, batch.length);
+      this.stats.recordWritten(batch.length);
+      this.#updatePressure();
+    }
+  }
+
+  #updatePressure(): void {
+    const shouldPause = this.#buffer.length >= this.options.highWaterRows;
+    const shouldResume = this.#buffer.length <= this.options.highWaterRows / 2;
+    if (!this.#paused && shouldPause) this.#setPaused(true);
+    else if (this.#paused && shouldResume) this.#setPaused(false);
+  }
+
+  #setPaused(paused: boolean): void {
+    this.#paused = paused;
+    this.stats.backPressure = paused;
+    for (const listener of this.#listeners) listener(paused);
+  }
+}
