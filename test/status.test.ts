@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { GET as account } from "@/app/v0/account/route";
 import { GET as health } from "@/app/v0/health/route";
 import { GET as status } from "@/app/v0/status/route";
 import { getDb } from "@/lib/db";
@@ -32,3 +33,14 @@ describe("GET /v0/status", () => {
 });
 
 describeKeyedRoute({ name: "GET /v0/status", handler: status, request: { path: "/v0/status" }, surface: "v0" });
+
+describe("GET /v0/account", () => {
+  it("says whose key it is, the plan and the rate limit", async () => {
+    const { key, keyId, accountId, email } = await makeKey("pro");
+    const res = await callRoute(account, { path: "/v0/account", key });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ accountId, email, plan: "pro", authenticatedBy: "key", keyId, rateLimit: { requestsPerMinute: 1000 } });
+  });
+});
+
+describeKeyedRoute({ name: "GET /v0/account", handler: account, request: { path: "/v0/account" }, surface: "v0" });

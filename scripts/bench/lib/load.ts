@@ -1,0 +1,46 @@
+import autocannon from "autocannon";
+
+export interface LoadResult {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface LoadOptions {
+  name: string;
+  url: string;
+  connections: number;
+  seconds: number;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** Drives one URL over loopback with autocannon (a short warm-up first) and summarises it. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const base = { url: options.url, connections: options.connections, method: options.method, headers: options.headers, body: options.body };
+  await autocannon({ ...base, duration: Math.min(3, options.seconds) });
+  const result = await autocannon({ ...base, duration: options.seconds });
+  return {
+    name: options.name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+export function printTable(rows: LoadResult[]): void {
+  const header = ["case", "req/s", "p50 ms", "p99 ms", "requests", "non-2xx", "errors"];
+  const lines = rows.map((r) => [r.name, r.rps.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), String(r.requests), String(r.non2xx), String(r.errors)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? "").length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
+  console.log(fmt(header));
+  for (const line of lines) console.log(fmt(line));
+}

@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+export interface RunningServer {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the built app with `next start` on a port, with its own environment (DATA_DIR, limits),
+ * and waits until GET /v0/health answers 200. Requires `npm run build` first.
+ */
+export async function startServer(options: { port: number; env: Record<string, string>; distDir?: string }): Promise<RunningServer> {
+  const distDir = options.distDir ?? process.env.NEXT_DIST_DIR ?? ".next";
+  if (!existsSync(path.join(distDir, "BUILD_ID"))) {
+    throw new Error(`No production build in ${distDir}: run \`npm run build\` first.`);
+  }
+  const child: ChildProcess = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(options.port)], {
+    env: { ...process.env, NEXT_DIST_DIR: distDir, NODE_ENV: "production", ...options.env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${stderr}`);
+    try {
+      const res = await fetch(`${url}/v0/health`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`next start did not become healthy in 60 s:\n${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      }),
+  };
+}
