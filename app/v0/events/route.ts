@@ -1,0 +1,11 @@
+import { searchEvents } from "@/lib/catalog/search";
+import { listEventsQuery, parseListQuery } from "@/lib/catalog/shapes";
+import { json, withApiKey } from "@/lib/http";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+// GET /v0/events — events with their nested markets, same filters and paging as /v0/markets
+export const GET = withApiKey(async ({ db, searchParams }) =>
+  json(await searchEvents(db, parseListQuery(listEventsQuery, searchParams))),
+);

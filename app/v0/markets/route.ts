@@ -1,0 +1,11 @@
+import { searchMarkets } from "@/lib/catalog/search";
+import { listMarketsQuery, parseListQuery } from "@/lib/catalog/shapes";
+import { json, withApiKey } from "@/lib/http";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+// GET /v0/markets — one flat market list across venues, by 24h volume, offset or cursor paged
+export const GET = withApiKey(async ({ db, searchParams }) =>
+  json(await searchMarkets(db, parseListQuery(listMarketsQuery, searchParams))),
+);

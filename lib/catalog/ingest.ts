@@ -1,0 +1,271 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { UnifiedEvent, UnifiedMarket } from "pmxt-core";
+import { config } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import { ingestLeases, ingestRuns } from "@/lib/db/schema";
+import { errorFields, log } from "@/lib/log";
+import { createExchange, type Exchange } from "@/lib/venues/factory";
+import { isClosedStatus, normalizeEvent, type NormalizedEvent } from "./normalize";
+import { markMarketsClosed, unseenOpenMarkets, upsertCatalog } from "./store";
+import { catalogVenues } from "./venues";
+
+export type IngestTrigger = "schedule" | "cron" | "cli" | "test";
+
+export interface IngestRunSummary {
+  venue: string;
+  /** Row id in ingest_runs; null when the run was skipped (another run of the venue holds the lease). */
+  runId: string | null;
+  trigger: IngestTrigger;
+  outcome: "succeeded" | "failed" | "skipped";
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  attempts: number;
+  eventsSeen: number;
+  marketsSeen: number;
+  /** Markets this run marked closed after a direct lookup confirmed it. */
+  marketsClosed: number;
+  error: string | null;
+}
+
+export interface IngestProgress {
+  venue: string;
+  phase: "fetching" | "upserting" | "closing" | "done" | "failed" | "skipped";
+  done: number;
+  total?: number;
+}
+
+export interface IngestOptions {
+  venues?: string[];
+  onProgress?: (p: IngestProgress) => void;
+  trigger?: IngestTrigger;
+  /** Attempts per venue fetch (default 3), with jittered exponential backoff from `backoffMs` (default 1000). */
+  attempts?: number;
+  backoffMs?: number;
+  /** Longest one fetch attempt of one venue may take (default 8 × VENUE_TIMEOUT_MS). */
+  attemptTimeoutMs?: number;
+  /** Direct lookups per run of open markets the listing no longer shows (default 50). */
+  closeChecks?: number;
+  /** Builds the venue instance (default lib/venues/factory createExchange). */
+  exchangeFor?: (venue: string) => Exchange;
+}
+
+class DeadlineError extends Error {
+  override name = "DeadlineError";
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineError(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A short, safe description of a failure for ingest_runs.error and /v0/status. */
+function describeError(error: unknown): string {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return message.replace(/\s+/g, " ").slice(0, 500);
+}
+
+/** Fetches the venue's whole public catalog through pmxt-core, retrying with jittered backoff. */
+async function fetchVenueEvents(
+  venue: string,
+  options: Required<Pick<IngestOptions, "attempts" | "backoffMs" | "attemptTimeoutMs" | "exchangeFor">>,
+  onAttempt: (attempt: number) => void,
+): Promise<UnifiedEvent[]> {
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= options.attempts; attempt += 1) {
+    onAttempt(attempt);
+    try {
+      // A fresh instance per attempt: a timed-out attempt may still be running in the background.
+      const exchange = options.exchangeFor(venue);
+      const events = await withDeadline(exchange.fetchEvents(), options.attemptTimeoutMs, `${venue} fetchEvents`);
+      if (!Array.isArray(events)) throw new Error(`${venue} fetchEvents returned ${typeof events}, not a list`);
+      return events;
+    } catch (error) {
+      lastError = error;
+      log.warn("catalog fetch attempt failed", { venue, attempt, ...errorFields(error) });
+      if (attempt < options.attempts) {
+        const base = options.backoffMs * 2 ** (attempt - 1);
+        await sleep(base / 2 + Math.random() * base);
+      }
+    }
+  }
+  throw lastError;
+}
+
+const LEASE_EXTRA_MS = 60_000;
+
+/** Takes the venue's lease if it is free or expired; false when another run holds it. */
+async function acquireLease(db: Db, venue: string, holder: string, ttlMs: number): Promise<boolean> {
+  const expiresAt = new Date(Date.now() + ttlMs);
+  const rows = await db
+    .insert(ingestLeases)
+    .values({ venue, holder, expiresAt })
+    .onConflictDoUpdate({
+      target: ingestLeases.venue,
+      set: { holder, expiresAt },
+      setWhere: lt(ingestLeases.expiresAt, sql`now()`),
+    })
+    .returning({ holder: ingestLeases.holder });
+  return rows[0]?.holder === holder;
+}
+
+async function releaseLease(db: Db, venue: string, holder: string): Promise<void> {
+  await db.delete(ingestLeases).where(and(eq(ingestLeases.venue, venue), eq(ingestLeases.holder, holder)));
+}
+
+/**
+ * Direct lookups of open markets the listing no longer shows; only a venue answer that says
+ * closed/resolved closes them. A failed lookup or a missing market is no evidence.
+ */
+async function confirmClosures(db: Db, venue: string, since: Date, exchange: Exchange, limit: number): Promise<number> {
+  if (limit <= 0) return 0;
+  const candidates = await unseenOpenMarkets(db, venue, since, limit);
+  const closed: Array<{ id: string; eventId: string; status: string | null }> = [];
+  const queue = [...candidates];
+  const worker = async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      try {
+        const found: UnifiedMarket[] = await withDeadline(
+          exchange.fetchMarkets({ marketId: next.venueMarketId }),
+          config.venueTimeoutMs,
+          `${venue} fetchMarkets(${next.venueMarketId})`,
+        );
+        const market = found.find((m) => m.marketId === next.venueMarketId);
+        if (market !== undefined && isClosedStatus(market.status)) {
+          closed.push({ id: next.id, eventId: next.eventId, status: market.status ?? null });
+        }
+      } catch (error) {
+        log.debug("catalog closure lookup failed", { venue, market: next.venueMarketId, ...errorFields(error) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(4, candidates.length) }, worker));
+  await markMarketsClosed(db, closed);
+  return closed.length;
+}
+
+/** Polls one venue into the catalog, recording the run. Never throws: failures end up in the summary. */
+export async function pollVenue(db: Db, venue: string, options: IngestOptions = {}): Promise<IngestRunSummary> {
+  const trigger = options.trigger ?? "cli";
+  const attemptTimeoutMs = options.attemptTimeoutMs ?? config.venueTimeoutMs * 8;
+  const attempts = options.attempts ?? 3;
+  const backoffMs = options.backoffMs ?? 1000;
+  const exchangeFor = options.exchangeFor ?? ((key: string) => createExchange(key));
+  const progress = (p: Omit<IngestProgress, "venue">) => options.onProgress?.({ venue, ...p });
+  const started = new Date();
+  const summary: IngestRunSummary = {
+    venue,
+    runId: null,
+    trigger,
+    outcome: "skipped",
+    startedAt: started.toISOString(),
+    finishedAt: started.toISOString(),
+    durationMs: 0,
+    attempts: 0,
+    eventsSeen: 0,
+    marketsSeen: 0,
+    marketsClosed: 0,
+    error: null,
+  };
+  const holder = randomUUID();
+  const leaseMs = attempts * (attemptTimeoutMs + backoffMs * 2 ** attempts) + LEASE_EXTRA_MS;
+  if (!(await acquireLease(db, venue, holder, leaseMs))) {
+    summary.error = "another ingestion of this venue is running";
+    progress({ phase: "skipped", done: 0 });
+    return summary;
+  }
+  try {
+    const [run] = await db
+      .insert(ingestRuns)
+      .values({ venue, trigger, outcome: "running", startedAt: started })
+      .returning({ id: ingestRuns.id });
+    summary.runId = run?.id ?? null;
+    try {
+      progress({ phase: "fetching", done: 0 });
+      const fetched = await fetchVenueEvents(venue, { attempts, backoffMs, attemptTimeoutMs, exchangeFor }, (n) => {
+        summary.attempts = n;
+      });
+      const normalized = fetched
+        .map((event) => normalizeEvent(venue, event, started))
+        .filter((e): e is NormalizedEvent => e !== null);
+      const total = normalized.reduce((sum, e) => sum + e.markets.length, 0);
+      summary.eventsSeen = normalized.length;
+      progress({ phase: "upserting", done: 0, total });
+      summary.marketsSeen = await upsertCatalog(db, normalized, (done) => progress({ phase: "upserting", done, total }));
+      progress({ phase: "closing", done: summary.marketsSeen, total });
+      summary.marketsClosed = await confirmClosures(db, venue, started, exchangeFor(venue), options.closeChecks ?? 50);
+      summary.outcome = "succeeded";
+      progress({ phase: "done", done: summary.marketsSeen, total });
+    } catch (error) {
+      summary.outcome = "failed";
+      summary.error = describeError(error);
+      log.error("catalog ingestion failed", { venue, trigger, ...errorFields(error) });
+      progress({ phase: "failed", done: summary.marketsSeen });
+    }
+    const finished = new Date();
+    summary.finishedAt = finished.toISOString();
+    summary.durationMs = finished.getTime() - started.getTime();
+    if (summary.runId !== null) {
+      await db
+        .update(ingestRuns)
+        .set({
+          finishedAt: finished,
+          outcome: summary.outcome,
+          attempts: summary.attempts,
+          eventsSeen: summary.eventsSeen,
+          marketsSeen: summary.marketsSeen,
+          marketsClosed: summary.marketsClosed,
+          error: summary.error,
+        })
+        .where(eq(ingestRuns.id, summary.runId));
+    }
+  } finally {
+    await releaseLease(db, venue, holder);
+  }
+  return summary;
+}
+
+/**
+ * Polls every requested venue (default: the configured catalog venues) concurrently; one venue
+ * failing, hanging or answering garbage never delays or affects the others. Overlapping runs of
+ * one venue (another process, another instance) are skipped, not queued.
+ */
+export async function ingestVenues(db: Db, options: IngestOptions = {}): Promise<IngestRunSummary[]> {
+  const venues = [...new Set(options.venues ?? catalogVenues())];
+  const summaries = await Promise.all(
+    venues.map(async (venue) => {
+      try {
+        return await pollVenue(db, venue, options);
+      } catch (error) {
+        // Only bookkeeping (the lease or run row) can land here: report it as this venue's failure.
+        log.error("catalog ingestion bookkeeping failed", { venue, ...errorFields(error) });
+        const now = new Date().toISOString();
+        return {
+          venue,
+          runId: null,
+          trigger: options.trigger ?? "cli",
+          outcome: "failed",
+          startedAt: now,
+          finishedAt: now,
+          durationMs: 0,
+          attempts: 0,
+          eventsSeen: 0,
+          marketsSeen: 0,
+          marketsClosed: 0,
+          error: describeError(error),
+        } satisfies IngestRunSummary;
+      }
+    }),
+  );
+  log.info("catalog ingestion finished", {
+    runs: summaries.map((s) => `${s.venue}:${s.outcome}:${s.marketsSeen}`).join(" "),
+  });
+  return summaries;
+}

@@ -1,0 +1,217 @@
+import { z } from "zod";
+import { InvalidParameterError } from "@/lib/errors";
+import { categories } from "./categories";
+import { decodeCursor, type Cursor } from "./cursor";
+import { exchangeKeys } from "./venues";
+
+/**
+ * The /v0 catalog's request and response shapes: one source of truth for validation, for the
+ * public JSON (rows are parsed through these before they leave) and for GET /v0/openapi.json.
+ */
+
+export const MAX_LIMIT = 500;
+export const DEFAULT_LIMIT = 50;
+export const MAX_QUERY_LENGTH = 200;
+
+const blankToUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
+
+const nonNegativeInt = (what: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .union([
+        z.number(),
+        z.string().regex(/^[+-]?\d+$/, `${what} must be an integer`).transform((s) => Number(s)),
+      ])
+      .pipe(z.number().int(`${what} must be an integer`).min(0, `${what} must be 0 or more`))
+      .optional(),
+  );
+
+const searchText = z.preprocess(
+  blankToUndefined,
+  z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional(),
+);
+
+const exchangeKey = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .refine((value) => exchangeKeys.includes(value), {
+      message: `must be one of: ${exchangeKeys.join(", ")}`,
+    })
+    .optional(),
+);
+
+const listQueryInput = z.object({
+  query: searchText.describe(
+    `Case-insensitive pattern match (ILIKE) over title and slug; at most ${MAX_QUERY_LENGTH} characters.`,
+  ),
+  q: searchText.describe("Alias of `query`."),
+  limit: nonNegativeInt("limit")
+    .refine((value) => value === undefined || value >= 1, "limit must be 1 or more")
+    .describe(`Rows per page; default ${DEFAULT_LIMIT}; values above ${MAX_LIMIT} are served as ${MAX_LIMIT}.`),
+  offset: nonNegativeInt("offset").describe("Rows to skip; default 0. Prefer `cursor` to walk the whole catalog."),
+  closed: z
+    .preprocess(
+      blankToUndefined,
+      z
+        .union([z.boolean(), z.enum(["true", "false"], "closed must be true or false").transform((s) => s === "true")])
+        .optional(),
+    )
+    .describe("Default false: only open markets. true also includes closed and resolved markets."),
+  category: z
+    .preprocess(blankToUndefined, z.enum(categories, `must be one of: ${categories.join(", ")}`).optional())
+    .describe(`Exact match on the normalized category: ${categories.join(", ")}.`),
+  exchange: exchangeKey.describe("Restricts to one venue (a pmxt-core exchange key, e.g. polymarket, kalshi)."),
+  sourceExchange: exchangeKey.describe("Alias of `exchange`."),
+  cursor: z
+    .preprocess(blankToUndefined, z.string().max(512, "cursor is malformed").optional())
+    .describe(
+      "Opaque keyset cursor from `meta.nextCursor`: continues after the last row of the previous page, so a walk " +
+        "neither skips nor repeats rows while the catalog changes. Not combinable with a non-zero offset.",
+    ),
+});
+
+export interface ListQuery {
+  query: string | undefined;
+  limit: number;
+  offset: number;
+  closed: boolean;
+  category: (typeof categories)[number] | undefined;
+  exchange: string | undefined;
+  cursor: Cursor | undefined;
+}
+
+const listQuery = listQueryInput.transform((input, ctx): ListQuery => {
+  const fail = (path: string, message: string) => {
+    ctx.addIssue({ code: "custom", path: [path], message });
+    return z.NEVER;
+  };
+  if (input.query !== undefined && input.q !== undefined && input.query !== input.q) {
+    return fail("q", "q is an alias of query: send one of them");
+  }
+  if (input.exchange !== undefined && input.sourceExchange !== undefined && input.exchange !== input.sourceExchange) {
+    return fail("sourceExchange", "sourceExchange is an alias of exchange: send one of them");
+  }
+  let cursor: Cursor | undefined;
+  if (input.cursor !== undefined) {
+    cursor = decodeCursor(input.cursor);
+    if (cursor === undefined) return fail("cursor", "cursor is malformed: pass meta.nextCursor back unchanged");
+    if ((input.offset ?? 0) > 0) return fail("offset", "offset cannot be combined with cursor");
+  }
+  return {
+    query: input.query ?? input.q,
+    limit: Math.min(input.limit ?? DEFAULT_LIMIT, MAX_LIMIT),
+    offset: cursor === undefined ? (input.offset ?? 0) : 0,
+    closed: input.closed ?? false,
+    category: input.category,
+    exchange: input.exchange ?? input.sourceExchange,
+    cursor,
+  };
+});
+
+/** GET /v0/markets query (input: the query string as an object of strings, or typed values). */
+export const listMarketsQuery = listQuery;
+/** GET /v0/events query: the same filters as markets, applied to events. */
+export const listEventsQuery = listQuery;
+/** The parameters both list endpoints accept (for the OpenAPI document). */
+export const listQueryParameters = listQueryInput;
+
+/**
+ * Parses a query string with `schema`; any problem becomes 400 invalid_parameter naming the
+ * parameter. A parameter sent twice is refused rather than guessed.
+ */
+export function parseListQuery(schema: typeof listQuery, searchParams: URLSearchParams): ListQuery {
+  const input: Record<string, string> = {};
+  for (const [name, value] of searchParams) {
+    if (Object.hasOwn(input, name)) throw new InvalidParameterError(name, `${name} was sent more than once`);
+    input[name] = value;
+  }
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const parameter = String(issue?.path[0] ?? "query");
+    const message = issue?.message ?? "invalid value";
+    throw new InvalidParameterError(parameter, message.startsWith(parameter) ? message : `${parameter}: ${message}`);
+  }
+  return parsed.data;
+}
+
+export const outcomePublic = z.object({
+  outcomeId: z
+    .string()
+    .describe("Outcome id for trading and ticks: the CLOB token id on Polymarket (= asset_id in /v0/sql), the ticker on Kalshi."),
+  label: z.string().describe("Outcome label."),
+  price: z.number().describe("Current price, a probability between 0 and 1."),
+  priceChange24h: z.number().describe("Absolute price change over 24 hours; positive, negative or zero."),
+});
+
+export const marketPublic = z.object({
+  marketId: z.uuid().describe("Catalog id: UUID v5 of (exchange, venueMarketId), stable across re-ingestion."),
+  eventId: z.uuid().describe("Catalog id of the parent event."),
+  exchange: z.string().describe("Venue key (pmxt-core exchange name) the market comes from."),
+  venueMarketId: z.string().describe("The venue's own market id, usable on /api/{exchange}/{method}."),
+  title: z.string().describe("Market title."),
+  slug: z.string().nullable().describe("URL slug of the market on its venue."),
+  description: z.string().nullable().describe("Long description or resolution rules."),
+  category: z.enum(categories).describe("Normalized category."),
+  outcomes: z.array(outcomePublic).describe("Outcomes with current prices."),
+  yes: outcomePublic.optional().describe("The Yes outcome, on binary markets."),
+  no: outcomePublic.optional().describe("The No outcome, on binary markets."),
+  volume24h: z.number().describe("Trading volume over the last 24 hours (venue units, USD for most)."),
+  volume: z.number().nullable().describe("Lifetime trading volume."),
+  liquidity: z.number().nullable().describe("Current liquidity as the venue reports it."),
+  openInterest: z.number().nullable().describe("Value of outstanding contracts."),
+  status: z.string().nullable().describe("Venue-native lifecycle status (active, closed, archived, settled, ...)."),
+  closed: z.boolean().describe("True once the venue says the market is closed or resolved."),
+  resolutionDate: z.iso.datetime().nullable().describe("When the market is scheduled to resolve (ISO 8601)."),
+  contractAddress: z
+    .string()
+    .nullable()
+    .describe("Polymarket condition id (hex; = column `market` in /v0/sql); other venues' contract id when they have one."),
+  url: z.string().nullable().describe("The market's page on its venue."),
+  image: z.string().nullable().describe("Image URL."),
+  updatedAt: z.iso.datetime().describe("Last ingestion that saw this market."),
+});
+
+export type MarketPublic = z.infer<typeof marketPublic>;
+
+export const eventPublic = z.object({
+  eventId: z.uuid().describe("Catalog id: UUID v5 of (exchange, venueEventId), stable across re-ingestion."),
+  exchange: z.string().describe("Venue key the event comes from."),
+  venueEventId: z.string().describe("The venue's own event id."),
+  title: z.string().describe("Event title."),
+  slug: z.string().nullable().describe("URL slug of the event on its venue."),
+  description: z.string().nullable().describe("Long description."),
+  category: z.enum(categories).describe("Normalized category."),
+  tags: z.array(z.string()).describe("The venue's tags."),
+  image: z.string().nullable().describe("Image URL."),
+  url: z.string().nullable().describe("The event's page on its venue."),
+  volume24h: z.number().describe("Sum of its markets' 24-hour volume."),
+  volume: z.number().nullable().describe("Lifetime volume."),
+  closed: z.boolean().describe("True once every market of the event is closed."),
+  resolutionDate: z.iso.datetime().nullable().describe("Latest resolution date of its markets."),
+  updatedAt: z.iso.datetime().describe("Last ingestion that saw this event."),
+  markets: z
+    .array(marketPublic)
+    .describe("Its markets, by volume24h descending; with closed=false only open ones."),
+});
+
+export type EventPublic = z.infer<typeof eventPublic>;
+
+const listMeta = z.object({
+  count: z.number().int().describe("Number of rows in data."),
+  limit: z.number().int().describe("Effective limit (after the cap)."),
+  offset: z.number().int().describe("Effective offset (0 when a cursor is used)."),
+  nextCursor: z
+    .string()
+    .nullable()
+    .describe("Pass as `cursor` to get the next page; null when this page is the last."),
+});
+
+export const marketListResponse = z.object({ data: z.array(marketPublic), meta: listMeta });
+export const eventListResponse = z.object({ data: z.array(eventPublic), meta: listMeta });
+export const marketResponse = z.object({ data: marketPublic });
+export const eventResponse = z.object({ data: eventPublic });
+
+export type ListMeta = z.infer<typeof listMeta>;

@@ -1,0 +1,46 @@
+import { sql } from "drizzle-orm";
+import { boolean, doublePrecision, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+/**
+ * Catalog events, one row per (venue, venue-native event id). `id` is UUID v5 of that pair
+ * (lib/catalog/ids.ts), so re-ingestion and rebuilds never change it.
+ */
+export const events = pgTable(
+  "events",
+  {
+    id: uuid("id").primaryKey(),
+    /** pmxt-core exchange key (`polymarket`, `kalshi`, `mock`, ...). */
+    venue: text("venue").notNull(),
+    venueEventId: text("venue_event_id").notNull(),
+    title: text("title").notNull(),
+    slug: text("slug"),
+    description: text("description"),
+    /** One of lib/catalog/categories.ts `categories`. */
+    category: text("category").notNull(),
+    /** The category as the venue sent it, before normalization. */
+    venueCategory: text("venue_category"),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    image: text("image"),
+    url: text("url"),
+    volume24h: doublePrecision("volume24h").notNull().default(0),
+    volume: doublePrecision("volume"),
+    /** True only once every market of the event is closed (positive evidence, never absence). */
+    closed: boolean("closed").notNull().default(false),
+    resolutionDate: timestamp("resolution_date", { withTimezone: true }),
+    firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Last ingestion that saw the event in the venue's listing. */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("events_venue_event_id_venue_idx").on(t.venueEventId, t.venue),
+    index("events_rank_idx").on(t.volume24h.desc(), t.id.desc()),
+    index("events_venue_rank_idx").on(t.venue, t.volume24h.desc(), t.id.desc()),
+    index("events_category_rank_idx").on(t.category, t.volume24h.desc(), t.id.desc()),
+    index("events_slug_idx").on(t.slug),
+    index("events_title_trgm_idx").using("gin", t.title.op("gin_trgm_ops")),
+    index("events_slug_trgm_idx").using("gin", t.slug.op("gin_trgm_ops")),
+  ],
+);
+
+export type EventRow = typeof events.$inferSelect;
+export type NewEventRow = typeof events.$inferInsert;

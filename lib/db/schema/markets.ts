@@ -1,0 +1,66 @@
+import { sql } from "drizzle-orm";
+import { boolean, doublePrecision, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { events } from "./events";
+
+/** One outcome as stored in `markets.outcomes` (prices are probabilities 0..1). */
+export interface StoredOutcome {
+  outcomeId: string;
+  label: string;
+  price: number;
+  priceChange24h: number;
+}
+
+/**
+ * Catalog markets, one row per (venue, venue-native market id); `id` is UUID v5 of that pair.
+ * The list order is (volume24h desc, id desc): every rank index ends with those two columns so a
+ * keyset cursor walks an index.
+ */
+export const markets = pgTable(
+  "markets",
+  {
+    id: uuid("id").primaryKey(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    venue: text("venue").notNull(),
+    venueMarketId: text("venue_market_id").notNull(),
+    title: text("title").notNull(),
+    slug: text("slug"),
+    description: text("description"),
+    category: text("category").notNull(),
+    outcomes: jsonb("outcomes").$type<StoredOutcome[]>().notNull(),
+    /** `outcomes[].outcomeId`, kept as an array for the GIN lookup by outcome id. */
+    outcomeIds: text("outcome_ids").array().notNull().default(sql`'{}'::text[]`),
+    volume24h: doublePrecision("volume24h").notNull().default(0),
+    volume: doublePrecision("volume"),
+    liquidity: doublePrecision("liquidity"),
+    openInterest: doublePrecision("open_interest"),
+    /** Venue-native lifecycle status (`active`, `closed`, `archived`, `settled`, ...). */
+    status: text("status"),
+    /** Set only on positive evidence: the venue said closed/resolved, or a direct lookup confirmed it. */
+    closed: boolean("closed").notNull().default(false),
+    resolutionDate: timestamp("resolution_date", { withTimezone: true }),
+    /** Polymarket condition id (= ClickHouse column `market`); other venues' contract id when they have one. */
+    contractAddress: text("contract_address"),
+    url: text("url"),
+    image: text("image"),
+    firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("markets_venue_market_id_venue_idx").on(t.venueMarketId, t.venue),
+    index("markets_rank_idx").on(t.volume24h.desc(), t.id.desc()),
+    index("markets_venue_rank_idx").on(t.venue, t.volume24h.desc(), t.id.desc()),
+    index("markets_category_rank_idx").on(t.category, t.volume24h.desc(), t.id.desc()),
+    index("markets_category_venue_rank_idx").on(t.category, t.venue, t.volume24h.desc(), t.id.desc()),
+    index("markets_event_id_idx").on(t.eventId),
+    index("markets_slug_idx").on(t.slug),
+    index("markets_contract_address_idx").on(t.contractAddress),
+    index("markets_outcome_ids_idx").using("gin", t.outcomeIds),
+    index("markets_title_trgm_idx").using("gin", t.title.op("gin_trgm_ops")),
+    index("markets_slug_trgm_idx").using("gin", t.slug.op("gin_trgm_ops")),
+  ],
+);
+
+export type MarketRow = typeof markets.$inferSelect;
+export type NewMarketRow = typeof markets.$inferInsert;
