@@ -1,4 +1,4 @@
-import pmxt, { MarketNotFound, EventNotFound, AuthenticationError, NotFoundError, PmxtError, ValidationError } from "pmxtjs";
+import { Exchange, MarketNotFound, EventNotFound, AuthenticationError, NotFoundError, PmxtError, ValidationError } from "pmxtjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/api/[exchange]/[method]/route";
 import { makeKey } from "./helpers/keys";
@@ -10,6 +10,13 @@ import { makeKey } from "./helpers/keys";
  * refuses createOrder/buildOrder client-side in hosted mode, so the write path uses it (with the
  * same Bearer key); everything else runs in hosted mode.
  */
+/** pmxtjs ships no `Mock` class; its abstract Exchange takes any exchange name (what `new pmxt.Exchange("mock", …)` does at runtime). */
+class MockVenue extends Exchange {
+  constructor(options: ConstructorParameters<typeof Exchange>[1]) {
+    super("mock", options);
+  }
+}
+
 const HOSTED = "http://brier.test";
 const LOCAL = "http://localhost:3847";
 const realFetch = globalThis.fetch;
@@ -35,7 +42,7 @@ afterAll(() => {
 describe("pmxtjs 2.41 in hosted mode against Brier", () => {
   it("runs every read method on mock", async () => {
     const { key } = await makeKey("enterprise");
-    const mock = new pmxt.Exchange("mock", { pmxtApiKey: key, baseUrl: HOSTED, autoStartServer: false });
+    const mock = new MockVenue({ pmxtApiKey: key, baseUrl: HOSTED, autoStartServer: false });
 
     const markets = await mock.fetchMarkets({ limit: 5 });
     expect(markets).toHaveLength(5);
@@ -70,7 +77,7 @@ describe("pmxtjs 2.41 in hosted mode against Brier", () => {
 
   it("raises pmxt's error classes", async () => {
     const { key } = await makeKey("enterprise");
-    const mock = new pmxt.Exchange("mock", { pmxtApiKey: key, baseUrl: HOSTED, autoStartServer: false });
+    const mock = new MockVenue({ pmxtApiKey: key, baseUrl: HOSTED, autoStartServer: false });
     await expect(mock.fetchMarket({ marketId: "no-such-market" })).rejects.toBeInstanceOf(MarketNotFound);
     await expect(mock.fetchEvent({ eventId: "no-such-event" })).rejects.toBeInstanceOf(EventNotFound);
     await expect(mock.fetchOrder("mock-order-404")).rejects.toBeInstanceOf(NotFoundError);
@@ -81,7 +88,7 @@ describe("pmxtjs 2.41 in hosted mode against Brier", () => {
   });
 
   it("raises an AuthenticationError for a wrong key", async () => {
-    const wrong = new pmxt.Exchange("mock", {
+    const wrong = new MockVenue({
       pmxtApiKey: "brier_live_0000000000000000000000000000000000000000000",
       baseUrl: HOSTED,
       autoStartServer: false,
@@ -95,8 +102,8 @@ describe("pmxtjs 2.41 account and write methods on mock", () => {
   it("creates, lists and cancels orders, with balance and positions per key", async () => {
     const { key } = await makeKey("enterprise");
     const other = await makeKey("enterprise");
-    const mock = new pmxt.Exchange("mock", { pmxtApiKey: key, baseUrl: LOCAL, autoStartServer: false });
-    const otherMock = new pmxt.Exchange("mock", { pmxtApiKey: other.key, baseUrl: LOCAL, autoStartServer: false });
+    const mock = new MockVenue({ pmxtApiKey: key, baseUrl: LOCAL, autoStartServer: false });
+    const otherMock = new MockVenue({ pmxtApiKey: other.key, baseUrl: LOCAL, autoStartServer: false });
 
     const order = await mock.createOrder({ marketId: "mock-m1", outcomeId: "mock-m1-yes", side: "buy", type: "market", amount: 10 });
     expect(order.status).toBe("filled");
