@@ -47,15 +47,14 @@ export function postgresRateLimitStore(db: Db): RateLimitStore {
   };
 }
 
-export async function consumeRateLimit(
-  store: RateLimitStore,
-  bucket: string,
-  limit: number,
-  now: number = Date.now(),
-): Promise<RateLimitDecision> {
+export function windowOf(now: number): { windowStart: number; windowEnd: number } {
   const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
-  const count = await store.increment(bucket, new Date(windowStart));
-  const windowEnd = windowStart + WINDOW_MS;
+  return { windowStart, windowEnd: windowStart + WINDOW_MS };
+}
+
+/** The decision for the `count`-th request of the window that contains `now`. */
+export function decide(count: number, limit: number, now: number): RateLimitDecision {
+  const { windowEnd } = windowOf(now);
   return {
     allowed: count <= limit,
     limit,
@@ -63,6 +62,16 @@ export async function consumeRateLimit(
     resetAt: Math.ceil(windowEnd / 1000),
     retryAfter: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
   };
+}
+
+export async function consumeRateLimit(
+  store: RateLimitStore,
+  bucket: string,
+  limit: number,
+  now: number = Date.now(),
+): Promise<RateLimitDecision> {
+  const count = await store.increment(bucket, new Date(windowOf(now).windowStart));
+  return decide(count, limit, now);
 }
 
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {

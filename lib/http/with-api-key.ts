@@ -1,8 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { findActiveKey, isWellFormedKey } from "@/lib/auth/api-keys";
+import { isWellFormedKey } from "@/lib/auth/api-keys";
 import { assertPlan, rateLimitFor, type Plan } from "@/lib/auth/plans";
+import { admitKey } from "./admission";
 import { sessionAccountId } from "@/lib/auth/session";
 import { getDb, type Db } from "@/lib/db";
 import { accounts } from "@/lib/db/schema";
@@ -91,12 +92,7 @@ export function withApiKey<P = Record<string, never>>(
     let response: Response;
     try {
       const db = await getDb();
-      principal = await authenticate(db, request);
-      decision = await consumeRateLimit(
-        postgresRateLimitStore(db),
-        principal.keyId !== null ? `key:${principal.keyId}` : `account:${principal.accountId}`,
-        rateLimitFor(principal.plan),
-      );
+      ({ principal, decision } = await authenticate(db, request));
       if (!decision.allowed) throw new RateLimitedError(decision.limit, decision.retryAfter);
       if (options.plan !== undefined) assertPlan(principal.plan, options.plan, options.planErrorCode);
       response = await handler({
@@ -130,13 +126,17 @@ export function withApiKey<P = Record<string, never>>(
   };
 }
 
-async function authenticate(db: Db, request: Request): Promise<Principal> {
+/** Resolves the caller and counts the request against its rate limit. */
+async function authenticate(db: Db, request: Request): Promise<{ principal: Principal; decision: RateLimitDecision }> {
   const header = request.headers.get("authorization");
   if (header === null || header.trim() === "") {
     const accountId = await sessionAccountId(request);
     if (accountId !== undefined) {
       const [account] = await db.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId));
-      if (account !== undefined) return { accountId, plan: account.plan, keyId: null, via: "session" };
+      if (account !== undefined) {
+        const decision = await consumeRateLimit(postgresRateLimitStore(db), `account:${accountId}`, rateLimitFor(account.plan));
+        return { principal: { accountId, plan: account.plan, keyId: null, via: "session" }, decision };
+      }
     }
     throw new UnauthorizedError("Missing API key: send the header 'Authorization: Bearer <key>'.");
   }
@@ -144,7 +144,7 @@ async function authenticate(db: Db, request: Request): Promise<Principal> {
   if (match?.[1] === undefined || !isWellFormedKey(match[1])) {
     throw new UnauthorizedError("Malformed API key: expected 'Authorization: Bearer brier_live_…'.");
   }
-  const key = await findActiveKey(db, match[1]);
-  if (key === undefined) throw new UnauthorizedError("Invalid or revoked API key.");
-  return { ...key, via: "key" };
+  const admitted = await admitKey(db, match[1]);
+  if (admitted === undefined) throw new UnauthorizedError("Invalid or revoked API key.");
+  return { principal: { ...admitted.principal, via: "key" }, decision: admitted.decision };
 }

@@ -22,7 +22,13 @@ export interface LoadOptions {
 
 /** Drives one URL over loopback with autocannon (a short warm-up first) and summarises it. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const base = { url: options.url, connections: options.connections, method: options.method, headers: options.headers, body: options.body };
+  const base = {
+    url: options.url,
+    connections: options.connections,
+    method: options.method ?? "GET",
+    headers: options.headers ?? {},
+    ...(options.body !== undefined ? { body: options.body } : {}),
+  };
   await autocannon({ ...base, duration: Math.min(3, options.seconds) });
   const result = await autocannon({ ...base, duration: options.seconds });
   return {
