@@ -104,7 +104,7 @@ async function writeTouches(db: Db, touches: Map<string, Date>): Promise<void> {
     bySecond.set(second, [...(bySecond.get(second) ?? []), keyId]);
   }
   for (const [second, keyIds] of bySecond) {
-    const at = new Date(second);
+    const at = sql`${new Date(second).toISOString()}::timestamptz`;
     await db
       .update(apiKeys)
       .set({ lastUsedAt: sql`greatest(coalesce(${apiKeys.lastUsedAt}, ${at}), ${at})` })
