@@ -44,3 +44,12 @@ describe("GET /v0/account", () => {
 });
 
 describeKeyedRoute({ name: "GET /v0/account", handler: account, request: { path: "/v0/account" }, surface: "v0" });
+
+describe("unknown /v0 paths", () => {
+  it("answer a JSON 404 in the /v0 error shape", async () => {
+    const { GET: unknown } = await import("@/app/v0/[...path]/route");
+    const res = await callRoute(unknown, { path: "/v0/nope", params: { path: ["nope"] } });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ error: { code: "not_found", message: expect.stringContaining("/v0/nope") } });
+  });
+});
