@@ -21,7 +21,11 @@ const nonNegativeInt = (what: string) =>
     z
       .union([
         z.number(),
-        z.string().regex(/^[+-]?\d+$/, `${what} must be an integer`).transform((s) => Number(s)),
+        z
+          .string()
+          .regex(/^[+-]?\d+$/, `${what} must be an integer`)
+          // Out-of-range digits saturate (a huge limit is still "above the cap", not a type error).
+          .transform((s) => Math.max(Math.min(Number(s), Number.MAX_SAFE_INTEGER), -Number.MAX_SAFE_INTEGER)),
       ])
       .pipe(z.number().int(`${what} must be an integer`).min(0, `${what} must be 0 or more`))
       .optional(),

@@ -1,4 +1,5 @@
 import "server-only";
+import { startCatalogSchedule } from "@/lib/catalog/schedule";
 import { config } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { flushUsage } from "@/lib/http/usage";
@@ -28,6 +29,8 @@ export async function startBackgroundJobs(): Promise<void> {
     log.info("background jobs disabled (BACKGROUND_JOBS=false)");
     return;
   }
+  const { stop } = startCatalogSchedule();
+  onShutdown(async () => stop());
 }
 
 function installShutdown(): void {

@@ -1,4 +1,5 @@
 import "server-only";
+import { catalogStatus } from "@/lib/catalog/status";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { usageBufferStats } from "@/lib/http/usage";
@@ -9,7 +10,7 @@ const startedAt = new Date();
  * GET /v0/status: the service's ingestion status. Each ingesting subsystem (catalog poller,
  * tick recorder) contributes its own section here.
  */
-export async function getServiceStatus(_db: Db): Promise<Record<string, unknown>> {
+export async function getServiceStatus(db: Db): Promise<Record<string, unknown>> {
   return {
     service: {
       startedAt: startedAt.toISOString(),
@@ -20,5 +21,6 @@ export async function getServiceStatus(_db: Db): Promise<Record<string, unknown>
       },
       usageBuffer: usageBufferStats(),
     },
+    catalog: await catalogStatus(db),
   };
 }

@@ -1,0 +1,42 @@
+import "server-only";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { markets } from "@/lib/db/schema";
+
+export interface OutcomeToken {
+  conditionId: string;
+  outcomeId: string;
+  marketId: string;
+  volume24h: number;
+}
+
+/**
+ * The tick recorder's subscription list: open markets of `exchange` that have a contract address,
+ * by 24h volume descending, one entry per outcome token, at most `limit` tokens (whole markets
+ * only, so a market's YES and NO tokens are never split across the cut).
+ */
+export async function topOutcomeTokens(db: Db, options: { exchange: string; limit: number }): Promise<OutcomeToken[]> {
+  const limit = Math.max(0, Math.floor(options.limit));
+  if (limit === 0) return [];
+  const rows = await db
+    .select({
+      id: markets.id,
+      contractAddress: markets.contractAddress,
+      outcomeIds: markets.outcomeIds,
+      volume24h: markets.volume24h,
+    })
+    .from(markets)
+    .where(and(eq(markets.venue, options.exchange), eq(markets.closed, false), isNotNull(markets.contractAddress)))
+    .orderBy(sql`${markets.volume24h} desc nulls last`, sql`${markets.id} desc nulls last`)
+    // Most markets have two tokens; a market never has zero rows here unless outcomes are empty.
+    .limit(limit);
+  const tokens: OutcomeToken[] = [];
+  for (const row of rows) {
+    if (row.contractAddress === null || row.outcomeIds.length === 0) continue;
+    if (tokens.length + row.outcomeIds.length > limit) break;
+    for (const outcomeId of row.outcomeIds) {
+      tokens.push({ conditionId: row.contractAddress, outcomeId, marketId: row.id, volume24h: row.volume24h });
+    }
+  }
+  return tokens;
+}
