@@ -12,6 +12,7 @@ export default defineConfig({
   },
   test: {
     include: ["lib/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/setup.ts"],
     // Each file runs in its own process: an embedded chDB data dir belongs to one process.
     pool: "forks",

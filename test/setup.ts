@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
@@ -21,6 +21,12 @@ for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "A
   delete process.env[name];
 }
 process.env.NO_PROXY = "127.0.0.1,localhost";
+
+// A migrated PGlite data dir made once per run by test/global-setup.ts.
+const template = process.env.BRIER_PGLITE_TEMPLATE;
+if (process.env.BRIER_TEST_DATABASE !== "postgres" && template !== undefined && existsSync(template)) {
+  cpSync(template, path.join(dataDir, "pg"), { recursive: true });
+}
 
 const adminUrl = process.env.BRIER_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 let databaseName: string | undefined;
