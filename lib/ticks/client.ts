@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from "@clickhouse/client";
 import { config } from "@/lib/config";
+import { lockDataDir } from "@/lib/db/data-dir-lock";
 import { applyTickDdl } from "./migrate";
 
 /**
@@ -28,14 +29,27 @@ export interface TickTarget {
   dataDir?: string;
 }
 
-/** Engine-side limits of every user query. readonly must stay last: it freezes the others. */
+/**
+ * Engine-side limits of every user query (POST /v0/sql, docs/ticks.md). `limit` caps the rows
+ * any statement returns (chDB materializes results, so the cap must be in the engine);
+ * `force_primary_key` fails a tick-table query without a `market` filter at once; results are
+ * rendered in UTC with 64-bit integers as JSON numbers. readonly must stay last: it freezes the others.
+ */
 export const readerSettings: ClickHouseSettings = {
   max_execution_time: 5,
   timeout_overflow_mode: "throw",
   max_memory_usage: "2000000000",
   max_rows_to_read: "200000000",
+  max_bytes_to_read: "20000000000",
   max_result_rows: "10001",
   result_overflow_mode: "break",
+  limit: "10000",
+  force_primary_key: 1,
+  // A metadata-only count() or min/max would otherwise answer without the primary key.
+  optimize_trivial_count_query: 0,
+  optimize_use_implicit_projections: 0,
+  session_timezone: "UTC",
+  output_format_json_quote_64bit_integers: 0,
   readonly: "1",
 };
 
@@ -66,7 +80,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
     return stores;
   }
 
-  const dataDir = path.resolve(target.dataDir ?? path.join(config.dataDir, "ch"));
+  const dataDir = path.resolve(/* turbopackIgnore: true */ target.dataDir ?? path.join(config.dataDir, "ch"));
   mkdirSync(dataDir, { recursive: true });
   const { createChdbConnection } = await import("chdb/connection");
   type ConnectionOption = NonNullable<Parameters<typeof createClient>[0]>["connection"];
@@ -94,6 +108,7 @@ const globalStore = globalThis as typeof globalThis & { __brierTicks?: Promise<T
 /** The process-wide tick stores, opened (and DDL applied) on first use. */
 export function getTickStores(): Promise<TickStores> {
   if (globalStore.__brierTicks === undefined) {
+    if (config.embeddedPostgres || config.embeddedClickhouse) lockDataDir(config.dataDir);
     const opening = openTickStores({
       url: config.clickhouse.url,
       user: config.clickhouse.user,
