@@ -4,6 +4,7 @@ import { config } from "@/lib/config";
 import { AppError, InvalidBodyError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { createExchange, type Exchange } from "@/lib/venues/factory";
 import { findMethod, getVenueRegistry, isExchangeKey, type MethodSpec } from "@/lib/venues/registry";
+import { readFromCatalog } from "./catalog";
 import { toVenueError } from "./errors";
 import { InstancePool, type InstanceScope } from "./instances";
 import { queryToArgs } from "./query";
@@ -199,6 +200,10 @@ export async function callVenueMethod(call: PassthroughCall): Promise<Passthroug
       } finally {
         await fresh.close().catch(() => undefined);
       }
+    }
+    if (scope.kind === "shared" || scope.kind === "mock") {
+      const fromCatalog = await readFromCatalog(venue, spec.name, args);
+      if (fromCatalog !== undefined) return { data: fromCatalog, source: "catalog" };
     }
     const data = await pool.with(scope, (exchange) => invoke(exchange, spec, venue, args, call.signal));
     return { data, source: "live" };

@@ -1,0 +1,137 @@
+/**
+ * bench:passthrough — Brier's /api/mock/* against pmxt-core's own sidecar (`startServer`) serving
+ * the same calls, in the same run, same connections and duration. Brier does auth (key lookup),
+ * the per-minute rate limit (counted in Postgres), usage rows, arg validation and the per-key
+ * concurrency cap on every request; the sidecar does a token compare. Needs a build first:
+ *
+ *   NEXT_DIST_DIR=.next-passthrough npx next build   (or npm run build)
+ *   npm run bench:passthrough [-- --seconds 10 --connections 32 --port 3200]
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ensureAccount, setPlan } from "@/lib/auth/accounts";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { openDatabase } from "@/lib/db";
+import { printTable, runLoad, type LoadResult } from "./lib/load";
+import { startServer } from "./lib/server";
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "10" },
+    connections: { type: "string", default: "32" },
+    port: { type: "string", default: "3200" },
+  },
+});
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const port = Number(values.port);
+const sidecarPort = port + 1;
+const sidecarToken = "bench-sidecar-token";
+const dataDir = mkdtempSync(path.join(tmpdir(), "brier-bench-passthrough-"));
+const databaseUrl = process.env.DATABASE_URL;
+
+const cases = [
+  { name: "fetchOrderBook", method: "fetchOrderBook", body: JSON.stringify({ args: ["mock-m1-yes"] }) },
+  { name: "fetchMarkets(20)", method: "fetchMarkets", body: JSON.stringify({ args: [{ limit: 20 }] }) },
+];
+
+/** pmxt-core's sidecar in its own process, like Brier's server: neither shares a core with autocannon's process. */
+async function startSidecar(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const code = `require("pmxt-core").startServer(${sidecarPort}, ${JSON.stringify(sidecarToken)}).then(() => console.log("ready"))`;
+  const child: ChildProcess = spawn(process.execPath, ["-e", code], {
+    env: { ...process.env, NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("sidecar did not start in 30 s")), 30_000);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("ready")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (exitCode) => reject(new Error(`sidecar exited (${exitCode})`)));
+  });
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return {
+    url: `http://127.0.0.1:${sidecarPort}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+async function main(): Promise<void> {
+  console.log(`bench:passthrough — ${connections} connections, ${seconds} s per case, store: ${databaseUrl ? "PostgreSQL" : "embedded PGlite"}`);
+  const handle = await openDatabase({ url: databaseUrl, dataDir: path.join(dataDir, "pg") });
+  const email = `bench-${Date.now()}@example.test`;
+  const { account } = await ensureAccount(handle.db, email);
+  await setPlan(handle.db, email, "enterprise");
+  const { key } = await createApiKey(handle.db, account.id, "bench");
+  await handle.close();
+
+  const brier = await startServer({
+    port,
+    distDir: process.env.NEXT_DIST_DIR ?? (await firstBuild()),
+    env: {
+      DATA_DIR: dataDir,
+      BACKGROUND_JOBS: "false",
+      LOG_LEVEL: "warn",
+      // The limiter still counts every request; the limits are raised so the bench measures 200s.
+      RATE_LIMIT_ENTERPRISE: "1000000000",
+      PASSTHROUGH_MAX_CONCURRENT: String(connections * 2),
+    },
+  });
+  const sidecar = await startSidecar();
+  try {
+    const rows: LoadResult[] = [];
+    const ratios: string[] = [];
+    for (const c of cases) {
+      const baseline = await runLoad({
+        name: `sidecar ${c.name}`,
+        url: `${sidecar.url}/api/mock/${c.method}`,
+        connections,
+        seconds,
+        method: "POST",
+        headers: { "content-type": "application/json", "x-pmxt-access-token": sidecarToken },
+        body: c.body,
+      });
+      const ours = await runLoad({
+        name: `brier   ${c.name}`,
+        url: `${brier.url}/api/mock/${c.method}`,
+        connections,
+        seconds,
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: c.body,
+      });
+      rows.push(baseline, ours);
+      ratios.push(`${c.name}: brier/sidecar = ${(ours.rps / baseline.rps).toFixed(2)}x ${ours.rps >= baseline.rps ? "(>= 1.0 target: PASS)" : "(below the 1.0 target)"}`);
+    }
+    printTable(rows);
+    for (const line of ratios) console.log(line);
+    if (rows.some((r) => r.non2xx > 0 || r.errors > 0)) console.log("warning: some responses were not 2xx; the figures include them");
+  } finally {
+    await sidecar.stop();
+    await brier.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** `.next` unless only this area's build folder exists. */
+async function firstBuild(): Promise<string> {
+  const { existsSync } = await import("node:fs");
+  return existsSync(".next/BUILD_ID") || !existsSync(".next-passthrough/BUILD_ID") ? ".next" : ".next-passthrough";
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
