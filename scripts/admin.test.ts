@@ -76,3 +76,18 @@ describe("admin CLI", () => {
     expect(res.stderr).toContain(message);
   });
 });
+
+describe("admin ingest", () => {
+  it("polls the mock venue into the catalog and prints one line per venue", async () => {
+    const res = await admin(["ingest", "--venue", "mock"]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^mock\tsucceeded\tevents=\d+\tmarkets=[1-9]\d*\tclosed=0\t\d+ms\n$/);
+    expect(res.stderr).toContain("mock");
+  });
+
+  it("refuses an unknown venue before polling anything", async () => {
+    const res = await admin(["ingest", "--venue", "nosuch"]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("unknown venue nosuch");
+  });
+});

@@ -7,8 +7,13 @@ import { parseArgs } from "node:util";
 import { ensureAccount, findAccountByEmail, setPassword, setPlan } from "@/lib/auth/accounts";
 import { createApiKey, listApiKeys, revokeApiKeysByPrefix } from "@/lib/auth/api-keys";
 import { isPlan, type Plan } from "@/lib/auth/plans";
+import { ingestVenues } from "@/lib/catalog/ingest";
+import { progressBar } from "@/lib/catalog/progress";
 import { closeDatabase, getDb } from "@/lib/db";
+import { buildableExchanges } from "@/lib/venues/factory";
 import { AppError } from "@/lib/errors";
+import { topOutcomeTokens } from "@/lib/catalog/assets";
+import { demoMarketsFromTokens, writeDemoTicks } from "@/lib/recorder/demo-ticks";
 import { closeTickStores, getTickStores } from "@/lib/ticks";
 import { out, readStdin, say, UsageError } from "./lib/cli";
 
@@ -103,6 +108,45 @@ const commands: Record<string, Command> = {
       const password = (await readStdin()).replace(/\r?\n$/, "");
       const account = await setPassword(await getDb(), email, password);
       say(`Password set for ${account.email}.`);
+    },
+  },
+  ingest: {
+    usage: "ingest [--venue <key>]...",
+    summary: "poll venues into the catalog now (default: every catalog venue), with progress on stderr",
+    options: { venue: { type: "string", multiple: true } },
+    async run(options) {
+      const venues = Array.isArray(options.venue) ? options.venue.map(String) : undefined;
+      const unknown = venues?.filter((venue) => !buildableExchanges.includes(venue)) ?? [];
+      if (unknown.length > 0) {
+        throw new UsageError(`unknown venue ${unknown.join(", ")}; one of: ${buildableExchanges.join(", ")}`);
+      }
+      const progress = progressBar();
+      const runs = await ingestVenues(await getDb(), { venues, trigger: "cli", onProgress: progress.onProgress });
+      progress.finish();
+      for (const run of runs) {
+        const detail = run.outcome === "failed" ? ` error: ${run.error ?? "unknown"}` : "";
+        out(`${run.venue}\t${run.outcome}\tevents=${run.eventsSeen}\tmarkets=${run.marketsSeen}\tclosed=${run.marketsClosed}\t${run.durationMs}ms${detail}`);
+      }
+      if (runs.some((run) => run.outcome === "failed")) throw new AppError("service_unavailable", "Some venues failed; see above.");
+    },
+  },
+  "demo-ticks": {
+    usage: "demo-ticks [--days N]",
+    summary: "write SYNTHETIC order-book ticks for the mock venue's markets (offline demos only; see docs/ticks.md)",
+    options: { days: { type: "string" } },
+    async run(options) {
+      const days = options.days === undefined ? 7 : Number(options.days);
+      if (!Number.isInteger(days) || days < 1 || days > 90) throw new UsageError("--days must be an integer from 1 to 90");
+      const tokens = await topOutcomeTokens(await getDb(), { exchange: "mock", limit: 10_000 });
+      const markets = demoMarketsFromTokens(tokens);
+      if (markets.length === 0) throw new AppError("not_found", "The catalog has no mock-venue markets: run `admin -- ingest --venue mock` first.");
+      say(`Writing ${days} day(s) of synthetic ticks for ${markets.length} mock market(s)…`);
+      const { writer } = await getTickStores();
+      const result = await writeDemoTicks(writer, markets, {
+        days,
+        onProgress: (done, total, rows) => say(`  ${done}/${total} markets, ${rows} rows`),
+      });
+      out(`markets=${result.markets}\trows=${result.rows}\t${Object.entries(result.byEventType).map(([type, n]) => `${type}=${n}`).join("\t")}`);
     },
   },
   migrate: {
