@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { SignInForm } from "@/components/auth/sign-in-form";
+import { safeCallback } from "@/lib/dashboard/callback";
+import { getSessionAccount } from "@/lib/dashboard/session";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+const errorNotices: Record<string, string> = {
+  CredentialsSignin: "Wrong email or password.",
+  SessionRequired: "Sign in to see this page.",
+};
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string }> }) {
+  const params = await searchParams;
+  const callbackUrl = safeCallback(params.callbackUrl);
+  if ((await getSessionAccount()) !== undefined) redirect(callbackUrl);
+  const notice = params.error === undefined ? undefined : (errorNotices[params.error] ?? "Sign-in failed. Try again.");
+  return <SignInForm callbackUrl={callbackUrl} notice={notice} />;
+}

@@ -1,0 +1,50 @@
+"use client";
+import Link from "next/link";
+import { useState, type FormEvent } from "react";
+import { signInWithPassword } from "@/lib/dashboard/auth-client";
+import styles from "./auth-form.module.css";
+
+export function SignInForm({ callbackUrl, notice }: { callbackUrl: string; notice?: string }) {
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(undefined);
+    const result = await signInWithPassword(String(form.get("email") ?? ""), String(form.get("password") ?? ""), callbackUrl);
+    if (result.ok) {
+      window.location.assign(callbackUrl);
+      return;
+    }
+    setError(result.message);
+    setBusy(false);
+  }
+
+  return (
+    <div className={`card ${styles.wrap}`}>
+      <h1>Sign in</h1>
+      {notice !== undefined && <p className="notice">{notice}</p>}
+      <form className={styles.form} onSubmit={submit} noValidate>
+        <label>
+          Email
+          <input name="email" type="email" autoComplete="email" required autoFocus />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autoComplete="current-password" required />
+        </label>
+        <div role="alert" aria-live="polite">
+          {error !== undefined && <p className="error">{error}</p>}
+        </div>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+      <p className={styles.alt}>
+        No account yet? <Link href={`/signup?callbackUrl=${encodeURIComponent(callbackUrl)}`}>Sign up</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+const links = [
+  { href: "/", label: "Catalog", match: (p: string) => p === "/" || p.startsWith("/markets") || p.startsWith("/events") },
+  { href: "/sql", label: "SQL", match: (p: string) => p.startsWith("/sql") },
+  { href: "/console", label: "Pass-through", match: (p: string) => p.startsWith("/console") },
+  { href: "/status", label: "Status", match: (p: string) => p.startsWith("/status") },
+  { href: "/settings", label: "Settings", match: (p: string) => p.startsWith("/settings") },
+];
+
+export function NavLinks({ className }: { className?: string }) {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Main" className={className}>
+      {links.map((link) => (
+        <Link key={link.href} href={link.href} aria-current={link.match(pathname) ? "page" : undefined}>
+          {link.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

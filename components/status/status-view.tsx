@@ -1,0 +1,148 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import { ErrorState, SkeletonRows } from "@/components/ui/query-state";
+import type { VenueCatalogStatus } from "@/lib/catalog/status";
+import type { RecorderStatusSection } from "@/lib/recorder/stats";
+import { getJson } from "@/lib/dashboard/api-client";
+import { formatAge, formatDateTime, formatInteger, formatSecondsAgo } from "@/lib/dashboard/format";
+
+interface StatusAnswer {
+  service?: { startedAt?: string; uptimeSeconds?: number; stores?: Record<string, string> };
+  catalog?: { pollSeconds?: number; venues?: VenueCatalogStatus[] };
+  recorder?: Partial<RecorderStatusSection> & Record<string, unknown>;
+}
+
+function ageTone(seconds: number | null, pollSeconds: number): string {
+  if (seconds === null) return "down";
+  return seconds > Math.max(pollSeconds, 60) * 3 ? "down" : "up";
+}
+
+/** GET /v0/status, refreshed every 15 s: per-venue catalog health and recorder health. */
+export function StatusView() {
+  const status = useQuery({
+    queryKey: ["status"],
+    queryFn: ({ signal }) => getJson<StatusAnswer>("/v0/status", signal),
+    refetchInterval: 15_000,
+  });
+  if (status.isPending) return <SkeletonRows rows={8} />;
+  if (status.isError) return <ErrorState error={status.error} title="Status could not be loaded" onRetry={() => void status.refetch()} />;
+  const { service, catalog, recorder } = status.data;
+  const pollSeconds = catalog?.pollSeconds ?? 60;
+  return (
+    <div className="stack">
+      <div className="row">
+        <h1 style={{ margin: 0 }}>Status</h1>
+        <span className="spacer" />
+        <span className="muted small" aria-live="polite">
+          Updated {formatAge(new Date(status.dataUpdatedAt))} · refreshes every 15 s
+        </span>
+      </div>
+      {service !== undefined && (
+        <p className="muted small" style={{ margin: 0 }}>
+          Up since {formatDateTime(service.startedAt)} · stores:{" "}
+          {Object.entries(service.stores ?? {})
+            .map(([name, kind]) => `${name} ${kind}`)
+            .join(", ")}
+        </p>
+      )}
+      <section className="card" aria-labelledby="catalog-health" style={{ overflowX: "auto" }}>
+        <h2 id="catalog-health">Catalog ingestion {catalog !== undefined && <span className="muted small">(polls every {pollSeconds} s)</span>}</h2>
+        {catalog?.venues === undefined ? (
+          <p className="muted">The catalog poller reports nothing yet.</p>
+        ) : (
+          <table className="data" data-testid="catalog-status-table">
+            <thead>
+              <tr>
+                <th scope="col">Venue</th>
+                <th scope="col">Last success</th>
+                <th scope="col">Data age</th>
+                <th scope="col">Last run</th>
+                <th scope="col" className="num">
+                  Markets (open / total)
+                </th>
+                <th scope="col" className="num">
+                  Seen last run
+                </th>
+                <th scope="col">Last error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {catalog.venues.map((venue) => (
+                <tr key={venue.venue}>
+                  <td>
+                    <span className="badge">{venue.venue}</span>
+                  </td>
+                  <td className="nowrap">{formatDateTime(venue.lastSuccessAt)}</td>
+                  <td className={`nowrap ${ageTone(venue.dataAgeSeconds, pollSeconds)}`}>
+                    {venue.dataAgeSeconds === null ? "no data yet" : formatSecondsAgo(venue.dataAgeSeconds)}
+                  </td>
+                  <td className="nowrap">
+                    {venue.lastRun === null ? (
+                      <span className="muted">never</span>
+                    ) : (
+                      <>
+                        <span className={venue.lastRun.outcome === "succeeded" ? "up" : venue.lastRun.outcome === "running" ? "muted" : "down"}>
+                          {venue.lastRun.outcome}
+                        </span>{" "}
+                        <span className="muted small">
+                          {formatAge(venue.lastRun.startedAt)} · {venue.lastRun.trigger}
+                        </span>
+                      </>
+                    )}
+                  </td>
+                  <td className="num mono">
+                    {formatInteger(venue.markets.open)} / {formatInteger(venue.markets.total)}
+                  </td>
+                  <td className="num mono nowrap">
+                    {venue.lastRun === null ? "–" : `${formatInteger(venue.lastRun.eventsSeen)} ev · ${formatInteger(venue.lastRun.marketsSeen)} mk`}
+                  </td>
+                  <td className="small" style={{ maxWidth: "22rem" }}>
+                    {venue.lastRun?.error ?? <span className="muted">–</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className="card" aria-labelledby="recorder-health">
+        <h2 id="recorder-health">Order-book recorder</h2>
+        {recorder === undefined ? (
+          <p className="muted">The recorder reports nothing in this deployment (disabled, or running as its own process).</p>
+        ) : (
+          <RecorderTable recorder={recorder} />
+        )}
+      </section>
+    </div>
+  );
+}
+
+function RecorderTable({ recorder }: { recorder: NonNullable<StatusAnswer["recorder"]> }) {
+  const rows: [string, string][] = [
+    ["Running", recorder.running === undefined ? "–" : recorder.running ? "yes" : "no"],
+    ["Connections (open / total)", recorder.connections === undefined ? "–" : `${recorder.connections.open} / ${recorder.connections.total}`],
+    ["Subscribed assets", formatInteger(recorder.subscribedAssets)],
+    ["Frames per second", formatInteger(recorder.framesPerSecond)],
+    ["Rows per second", formatInteger(recorder.rowsPerSecond)],
+    ["Rows written", formatInteger(recorder.rowsWritten)],
+    ["Rows buffered", formatInteger(recorder.rowsBuffered)],
+    ["Last frame", recorder.lastFrameAt === undefined ? "–" : recorder.lastFrameAt === null ? "never" : `${formatDateTime(recorder.lastFrameAt)} (${formatAge(recorder.lastFrameAt)})`],
+    ["Lag (received − venue time)", recorder.lagMs === undefined || recorder.lagMs === null ? "–" : `${formatInteger(recorder.lagMs)} ms`],
+    ["Reconnects", formatInteger(recorder.reconnects)],
+    ["Errors", formatInteger(recorder.errors)],
+    ["Malformed frames", formatInteger(recorder.malformedFrames)],
+    ["Back-pressure", recorder.backPressure === undefined ? "–" : recorder.backPressure ? "yes" : "no"],
+  ];
+  return (
+    <table className="data" data-testid="recorder-status-table" style={{ maxWidth: 560 }}>
+      <tbody>
+        {rows.map(([name, value]) => (
+          <tr key={name}>
+            <th scope="row">{name}</th>
+            <td className="mono">{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

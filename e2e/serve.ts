@@ -1,0 +1,57 @@
+/**
+ * The e2e server: a fresh temporary DATA_DIR seeded offline with the admin CLI while no server
+ * holds the stores (mock catalog through the catalog's ingest, synthetic ticks through
+ * demo-ticks, an enterprise analyst account), then `next start` on it. Playwright starts this
+ * and stops it; the data dir is removed on exit.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ANALYST, E2E_PORT } from "./env";
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "brier-e2e-"));
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  NODE_ENV: "production",
+  // Offline: no proxy may swallow loopback calls (STACK.md pitfall 11).
+  HTTP_PROXY: "",
+  HTTPS_PROXY: "",
+  http_proxy: "",
+  https_proxy: "",
+  NEXTAUTH_URL: `http://127.0.0.1:${E2E_PORT}`,
+};
+
+function admin(args: string[], input?: string): void {
+  const started = Date.now();
+  const result = spawnSync("npx", ["tsx", "--conditions=react-server", "scripts/admin.ts", ...args], {
+    env,
+    input,
+    encoding: "utf8",
+    stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+  });
+  if (result.status !== 0) {
+    process.stderr.write(result.stderr);
+    throw new Error(`admin ${args[0]} failed with exit code ${String(result.status)}`);
+  }
+  process.stderr.write(`e2e seed: admin ${args.join(" ")} (${Date.now() - started} ms)\n`);
+}
+
+function cleanup(): void {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+admin(["ingest", "--venue", "mock"]);
+admin(["demo-ticks", "--days", "2"]);
+admin(["create-key", "--email", ANALYST.email, "--plan", "enterprise", "--name", "seed"]);
+admin(["set-password", "--email", ANALYST.email], `${ANALYST.password}\n`);
+
+const server = spawn("npx", ["next", "start", "-p", String(E2E_PORT), "-H", "127.0.0.1"], { env, stdio: "inherit" });
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => server.kill(signal));
+}
+server.on("exit", (code) => {
+  cleanup();
+  process.exit(code ?? 0);
+});

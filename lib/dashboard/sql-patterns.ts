@@ -1,0 +1,206 @@
+/**
+ * The SQL behind the market page's charts and the SQL console's examples: the three published
+ * patterns of POST /v0/sql (issue 5), filled with one market's condition id and outcome id, and
+ * the parsers that turn their answers into chart data. Pure: shared by browser, tests and bench.
+ */
+
+export const TICK_TABLE = "polymarket_orderbook_rust";
+
+export const candleIntervals = {
+  "1m": "toStartOfMinute",
+  "5m": "toStartOfFiveMinutes",
+  "1h": "toStartOfHour",
+  "1d": "toStartOfDay",
+} as const;
+export type CandleInterval = keyof typeof candleIntervals;
+
+export const candleRanges = {
+  "6h": "INTERVAL 6 HOUR",
+  "24h": "INTERVAL 1 DAY",
+  "7d": "INTERVAL 7 DAY",
+  "30d": "INTERVAL 30 DAY",
+} as const;
+export type CandleRange = keyof typeof candleRanges;
+
+export function isCandleInterval(value: string): value is CandleInterval {
+  return Object.hasOwn(candleIntervals, value);
+}
+export function isCandleRange(value: string): value is CandleRange {
+  return Object.hasOwn(candleRanges, value);
+}
+
+/** A ClickHouse string literal. Ids come from the catalog, but a literal is escaped whatever its source. */
+export function sqlString(value: string): string {
+  return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+}
+
+export interface TickTarget {
+  /** Condition id: the `market` column. */
+  market: string;
+  /** CLOB token id: `asset_id` in the JSON `data`. */
+  assetId: string;
+}
+
+/** Pattern 1: best-bid candles. With interval 1h and range 7d it is the published pattern verbatim. */
+export function candleSql(target: TickTarget, interval: CandleInterval = "1h", range: CandleRange = "7d"): string {
+  const alias = interval === "1h" ? "hour" : interval === "1d" ? "day" : "minute";
+  return `SELECT ${candleIntervals[interval]}(timestamp) AS ${alias},
+       argMin(toFloat64OrZero(JSONExtractString(data, 'best_bid')), timestamp) AS open,
+       argMax(toFloat64OrZero(JSONExtractString(data, 'best_bid')), timestamp) AS close,
+       min(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS low,
+       max(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS high,
+       count() AS ticks
+FROM ${TICK_TABLE}
+WHERE market = ${sqlString(target.market)} AND event_type = 'price_change'
+  AND JSONExtractString(data, 'asset_id') = ${sqlString(target.assetId)}
+  AND timestamp >= now() - ${candleRanges[range]}
+GROUP BY ${alias} ORDER BY ${alias};`;
+}
+
+/** Pattern 2: the latest book snapshots of one outcome (the page uses the newest). */
+export function bookSql(target: TickTarget, limit = 20): string {
+  return `SELECT timestamp, JSONExtractString(data, 'asset_id') AS asset_id,
+       JSONExtractRaw(data, 'bids') AS bids, JSONExtractRaw(data, 'asks') AS asks
+FROM ${TICK_TABLE}
+WHERE market = ${sqlString(target.market)} AND event_type = 'book'
+  AND JSONExtractString(data, 'asset_id') = ${sqlString(target.assetId)}
+ORDER BY timestamp DESC LIMIT ${Math.max(1, Math.floor(limit))};`;
+}
+
+/** Pattern 3: book depth over time (bid and ask level counts) for a market. */
+export function depthSql(market: string, limit = 100): string {
+  return `SELECT timestamp, JSONLength(JSONExtractRaw(data, 'bids')) AS bid_levels,
+       JSONLength(JSONExtractRaw(data, 'asks')) AS ask_levels
+FROM ${TICK_TABLE}
+WHERE market = ${sqlString(market)} AND event_type = 'book'
+ORDER BY timestamp DESC LIMIT ${Math.max(1, Math.floor(limit))};`;
+}
+
+/** POST /v0/sql's answer. */
+export interface SqlAnswer {
+  data: Record<string, unknown>[];
+  meta: {
+    columns: { name: string; type: string }[];
+    rows: number;
+    statistics?: { elapsed?: number; rows_read?: number; bytes_read?: number };
+    rows_capped?: boolean;
+  };
+}
+
+/** `YYYY-MM-DD hh:mm:ss[.fff]` (UTC, as /v0/sql renders DateTime) or ISO -> unix seconds. */
+export function parseSqlTime(value: unknown): number | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value !== "string") return undefined;
+  const iso = /^\d{4}-\d\d-\d\d$/.test(value) ? `${value}T00:00:00Z` : /[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value.replace(" ", "T") : `${value.replace(" ", "T")}Z`;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? undefined : ms / 1000;
+}
+
+export function toNumber(value: unknown): number | undefined {
+  const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+export interface Candle {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  ticks: number;
+}
+
+/** The candle pattern's rows (whatever the bucket's alias: its first column) as chart candles, oldest first. */
+export function candlesFromAnswer(answer: SqlAnswer): Candle[] {
+  const timeColumn = answer.meta.columns[0]?.name ?? "hour";
+  const candles: Candle[] = [];
+  for (const row of answer.data) {
+    const time = parseSqlTime(row[timeColumn]);
+    const open = toNumber(row.open);
+    const high = toNumber(row.high);
+    const low = toNumber(row.low);
+    const close = toNumber(row.close);
+    if (time === undefined || open === undefined || high === undefined || low === undefined || close === undefined) continue;
+    candles.push({ time, open, high, low, close, ticks: toNumber(row.ticks) ?? 0 });
+  }
+  return candles.sort((a, b) => a.time - b.time);
+}
+
+export interface BookLevel {
+  price: number;
+  size: number;
+}
+
+export interface BookSnapshot {
+  time: number;
+  /** Best (highest) bid first. */
+  bids: BookLevel[];
+  /** Best (lowest) ask first. */
+  asks: BookLevel[];
+}
+
+function parseLevels(raw: unknown): BookLevel[] {
+  let value: unknown = raw;
+  if (typeof raw === "string") {
+    try {
+      value = JSON.parse(raw) as unknown;
+    } catch {
+      return [];
+    }
+  }
+  if (!Array.isArray(value)) return [];
+  const levels: BookLevel[] = [];
+  for (const entry of value) {
+    // Recorded levels are [price, size] pairs; objects ({price, size}) are accepted too.
+    const price = toNumber(Array.isArray(entry) ? entry[0] : (entry as { price?: unknown } | null)?.price);
+    const size = toNumber(Array.isArray(entry) ? entry[1] : (entry as { size?: unknown } | null)?.size);
+    if (price !== undefined && size !== undefined) levels.push({ price, size });
+  }
+  return levels;
+}
+
+/** The newest snapshot of the book pattern's answer, levels sorted best first whatever order was stored. */
+export function latestBookFromAnswer(answer: SqlAnswer): BookSnapshot | undefined {
+  let best: BookSnapshot | undefined;
+  for (const row of answer.data) {
+    const time = parseSqlTime(row.timestamp);
+    if (time === undefined || (best !== undefined && best.time >= time)) continue;
+    best = {
+      time,
+      bids: parseLevels(row.bids).sort((a, b) => b.price - a.price),
+      asks: parseLevels(row.asks).sort((a, b) => a.price - b.price),
+    };
+  }
+  return best;
+}
+
+export interface DepthPoint {
+  price: number;
+  cumulative: number;
+}
+
+/** Cumulative size from the best price outwards, for each side of a book. */
+export function cumulativeDepth(book: BookSnapshot): { bids: DepthPoint[]; asks: DepthPoint[] } {
+  const accumulate = (levels: BookLevel[]) => {
+    let total = 0;
+    return levels.map((level) => ({ price: level.price, cumulative: (total += level.size) }));
+  };
+  return { bids: accumulate(book.bids), asks: accumulate(book.asks) };
+}
+
+export interface LevelCountPoint {
+  time: number;
+  bidLevels: number;
+  askLevels: number;
+}
+
+export function levelCountsFromAnswer(answer: SqlAnswer): LevelCountPoint[] {
+  const points: LevelCountPoint[] = [];
+  for (const row of answer.data) {
+    const time = parseSqlTime(row.timestamp);
+    const bidLevels = toNumber(row.bid_levels);
+    const askLevels = toNumber(row.ask_levels);
+    if (time !== undefined && bidLevels !== undefined && askLevels !== undefined) points.push({ time, bidLevels, askLevels });
+  }
+  return points.sort((a, b) => a.time - b.time);
+}
