@@ -1,9 +1,10 @@
 import "server-only";
 import { startCatalogSchedule } from "@/lib/catalog/schedule";
 import { config } from "@/lib/config";
-import { getDatabase } from "@/lib/db";
+import { getDatabase, getDb } from "@/lib/db";
 import { flushUsage } from "@/lib/http/usage";
 import { errorFields, log } from "@/lib/log";
+import { startRecorder, stopRecorder } from "@/lib/recorder/service";
 import { getTickStores } from "@/lib/ticks";
 
 const globalStore = globalThis as typeof globalThis & { __brierJobs?: boolean };
@@ -31,6 +32,12 @@ export async function startBackgroundJobs(): Promise<void> {
   }
   const { stop } = startCatalogSchedule();
   onShutdown(async () => stop());
+  // The tick recorder: in this process with embedded stores; with CLICKHOUSE_URL it is `npm run recorder`.
+  if (config.recorder.enabled && config.embeddedClickhouse) {
+    const [db, stores] = await Promise.all([getDb(), getTickStores()]);
+    startRecorder(stores, db).catch((error: unknown) => log.error("recorder failed to start", errorFields(error)));
+    onShutdown(stopRecorder);
+  }
 }
 
 function installShutdown(): void {

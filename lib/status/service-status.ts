@@ -3,6 +3,7 @@ import { catalogStatus } from "@/lib/catalog/status";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { usageBufferStats } from "@/lib/http/usage";
+import { recorderStatus } from "@/lib/recorder/service";
 
 const startedAt = new Date();
 
@@ -22,5 +23,6 @@ export async function getServiceStatus(db: Db): Promise<Record<string, unknown>>
       usageBuffer: usageBufferStats(),
     },
     catalog: await catalogStatus(db),
+    recorder: recorderStatus(),
   };
 }

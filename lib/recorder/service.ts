@@ -1,0 +1,42 @@
+import "server-only";
+import { topOutcomeTokens } from "@/lib/catalog/assets";
+import { config } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import type { TickStores } from "@/lib/ticks";
+import { Recorder, type AssetSource } from "./recorder";
+
+const globalStore = globalThis as typeof globalThis & { __brierRecorder?: Recorder };
+
+/** The catalog's Polymarket outcome tokens, top markets by 24h volume first. */
+export function catalogAssetSource(db: Db, limit: number): AssetSource {
+  return async () => (await topOutcomeTokens(db, { exchange: "polymarket", limit })).map((token) => token.outcomeId);
+}
+
+/** Starts the process's recorder (once) on the configured market channel and the catalog's top tokens. */
+export async function startRecorder(stores: TickStores, db: Db): Promise<Recorder> {
+  if (globalStore.__brierRecorder !== undefined) return globalStore.__brierRecorder;
+  const recorder = new Recorder({
+    writer: stores.writer,
+    wsUrl: config.recorder.wsUrl,
+    maxAssets: config.recorder.maxAssets,
+    assets: catalogAssetSource(db, config.recorder.maxAssets),
+  });
+  globalStore.__brierRecorder = recorder;
+  await recorder.start();
+  return recorder;
+}
+
+export async function stopRecorder(): Promise<void> {
+  const recorder = globalStore.__brierRecorder;
+  globalStore.__brierRecorder = undefined;
+  await recorder?.stop();
+}
+
+/** The recorder section of GET /v0/status. */
+export function recorderStatus(): Record<string, unknown> {
+  const recorder = globalStore.__brierRecorder;
+  if (recorder !== undefined) return { mode: "in-process", ...recorder.status() };
+  if (!config.recorder.enabled) return { mode: "disabled", running: false };
+  if (!config.embeddedClickhouse) return { mode: "separate process (npm run recorder)", running: false };
+  return { mode: config.backgroundJobs ? "starting" : "disabled (BACKGROUND_JOBS=false)", running: false };
+}

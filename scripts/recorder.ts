@@ -1,0 +1,38 @@
+/**
+ * `npm run recorder`: the tick recorder as its own process, for deployments with CLICKHOUSE_URL
+ * (with embedded stores the server runs it in-process). SIGTERM/SIGINT close the connections and
+ * flush every buffered row before exit. Logs go to stderr.
+ */
+import { config } from "@/lib/config";
+import { closeDatabase, getDb } from "@/lib/db";
+import { errorFields, log } from "@/lib/log";
+import { startRecorder, stopRecorder } from "@/lib/recorder/service";
+import { closeTickStores, getTickStores } from "@/lib/ticks";
+
+async function main(): Promise<void> {
+  if (!config.recorder.enabled) {
+    log.info("recorder disabled (RECORDER_ENABLED=false)");
+    return;
+  }
+  const [db, stores] = await Promise.all([getDb(), getTickStores()]);
+  const recorder = await startRecorder(stores, db);
+  const report = setInterval(() => log.info("recorder status", { ...recorder.status() }), 60_000);
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(report);
+    log.info("recorder shutting down", { signal });
+    void stopRecorder()
+      .then(() => Promise.all([closeTickStores(), closeDatabase()]))
+      .catch((error: unknown) => log.error("recorder shutdown failed", errorFields(error)))
+      .finally(() => process.exit(0));
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  log.error("recorder failed", errorFields(error));
+  process.exit(1);
+});

@@ -1,0 +1,107 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { POST } from "@/app/v0/sql/route";
+import { getDb } from "@/lib/db";
+import { demoMarketsFromTokens, writeDemoTicks, type DemoTickResult } from "@/lib/recorder/demo-ticks";
+import { getServiceStatus } from "@/lib/status/service-status";
+import { getTickStores } from "@/lib/ticks";
+import { makeKey } from "./helpers/keys";
+import { callRoute } from "./helpers/routes";
+
+const markets = demoMarketsFromTokens([
+  { conditionId: `0x${"a".repeat(64)}`, outcomeId: "111" },
+  { conditionId: `0x${"a".repeat(64)}`, outcomeId: "112" },
+  { conditionId: `0x${"b".repeat(64)}`, outcomeId: "221" },
+  { conditionId: `0x${"b".repeat(64)}`, outcomeId: "222" },
+]);
+const [m1] = markets;
+let result: DemoTickResult;
+let key: string;
+const now = Date.now();
+
+async function sql(query: string): Promise<Array<Record<string, unknown>>> {
+  const res = await callRoute(POST, { path: "/v0/sql", key, body: { query } });
+  expect(res.status, res.text).toBe(200);
+  return (res.body as { data: Array<Record<string, unknown>> }).data;
+}
+
+beforeAll(async () => {
+  result = await writeDemoTicks((await getTickStores()).writer, markets, { days: 2, now, seed: 7 });
+  ({ key } = await makeKey("enterprise"));
+});
+
+describe("demo ticks (synthetic)", () => {
+  it("groups catalog tokens into markets, YES first", () => {
+    expect(markets).toEqual([
+      { conditionId: `0x${"a".repeat(64)}`, outcomeIds: ["111", "112"] },
+      { conditionId: `0x${"b".repeat(64)}`, outcomeIds: ["221", "222"] },
+    ]);
+  });
+
+  it("writes books, price changes and trades inside the window", async () => {
+    expect(result.markets).toBe(2);
+    // ~2 days at one change per 30 s on average, 2 rows per change, per market.
+    expect(result.byEventType.price_change).toBeGreaterThan(2 * 2 * 2 * 2_880 * 0.8);
+    expect(result.byEventType.book).toBeGreaterThan(2 * 2 * 180);
+    expect(result.byEventType.last_trade_price).toBeGreaterThan(100);
+    const rows = await sql(
+      `SELECT event_type, count() AS n, min(timestamp) AS first, max(timestamp) AS last FROM polymarket_orderbook_rust WHERE market = '${m1?.conditionId}' GROUP BY event_type ORDER BY event_type`,
+    );
+    expect(rows.map((r) => r.event_type)).toEqual(["book", "last_trade_price", "price_change"]);
+    for (const row of rows) {
+      expect(Date.parse(`${String(row.first).replace(" ", "T")}Z`)).toBeGreaterThanOrEqual(now - 2 * 86_400_000);
+      expect(Date.parse(`${String(row.last).replace(" ", "T")}Z`)).toBeLessThanOrEqual(now + 1_000);
+    }
+  });
+
+  it("serves the three published patterns with real rows, consistent books and mirrored tokens", async () => {
+    const [yes, no] = m1?.outcomeIds ?? [];
+    const candles = await sql(`SELECT toStartOfHour(timestamp) AS hour,
+       argMin(toFloat64OrZero(JSONExtractString(data, 'best_bid')), timestamp) AS open,
+       argMax(toFloat64OrZero(JSONExtractString(data, 'best_bid')), timestamp) AS close,
+       min(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS low,
+       max(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS high,
+       count() AS ticks
+FROM polymarket_orderbook_rust
+WHERE market = '${m1?.conditionId}' AND event_type = 'price_change'
+  AND JSONExtractString(data, 'asset_id') = '${yes}'
+  AND timestamp >= now() - INTERVAL 7 DAY
+GROUP BY hour ORDER BY hour;`);
+    expect(candles.length).toBeGreaterThanOrEqual(47);
+    for (const c of candles) {
+      expect(Number(c.low)).toBeGreaterThan(0);
+      expect(Number(c.high)).toBeLessThan(1);
+      expect(Number(c.low)).toBeLessThanOrEqual(Math.min(Number(c.open), Number(c.close)));
+    }
+    const books = await sql(`SELECT timestamp, JSONExtractString(data, 'asset_id') AS asset_id,
+       JSONExtractRaw(data, 'bids') AS bids, JSONExtractRaw(data, 'asks') AS asks
+FROM polymarket_orderbook_rust
+WHERE market = '${m1?.conditionId}' AND event_type = 'book'
+  AND JSONExtractString(data, 'asset_id') = '${yes}'
+ORDER BY timestamp DESC LIMIT 20;`);
+    expect(books).toHaveLength(20);
+    for (const b of books) {
+      const bids = JSON.parse(String(b.bids)) as Array<[string, string]>;
+      const asks = JSON.parse(String(b.asks)) as Array<[string, string]>;
+      expect(Number(bids[bids.length - 1]?.[0])).toBeLessThan(Number(asks[asks.length - 1]?.[0]));
+    }
+    const depth = await sql(`SELECT timestamp, JSONLength(JSONExtractRaw(data, 'bids')) AS bid_levels,
+       JSONLength(JSONExtractRaw(data, 'asks')) AS ask_levels
+FROM polymarket_orderbook_rust
+WHERE market = '${m1?.conditionId}' AND event_type = 'book'
+ORDER BY timestamp DESC LIMIT 100;`);
+    expect(depth).toHaveLength(100);
+    // YES best bid + NO best ask = 1 at every change.
+    const mirrored = await sql(`SELECT count() AS n FROM polymarket_orderbook_rust AS y
+      INNER JOIN (SELECT timestamp, JSONExtractString(data, 'best_ask') AS no_ask FROM polymarket_orderbook_rust
+                  WHERE market = '${m1?.conditionId}' AND event_type = 'price_change' AND JSONExtractString(data, 'asset_id') = '${no}') AS n
+      ON y.timestamp = n.timestamp
+      WHERE y.market = '${m1?.conditionId}' AND y.event_type = 'price_change' AND JSONExtractString(y.data, 'asset_id') = '${yes}'
+        AND abs(toFloat64OrZero(JSONExtractString(y.data, 'best_bid')) + toFloat64OrZero(n.no_ask) - 1) > 0.000001`);
+    expect(mirrored).toEqual([{ n: 0 }]);
+  });
+
+  it("GET /v0/status carries the recorder section", async () => {
+    const status = await getServiceStatus(await getDb());
+    expect(status.recorder).toEqual({ mode: "disabled (BACKGROUND_JOBS=false)", running: false });
+  });
+});
