@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { POST } from "@/app/api/[exchange]/[method]/route";
-import { pollVenue } from "@/lib/catalog/ingest";
-import { getDb } from "@/lib/db";
-import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
+
+// mock is a catalog venue by default only on embedded Postgres; name it so the suite runs on both.
+// Dynamic imports: lib/config must not be read before this is set.
+process.env.CATALOG_VENUES = "mock";
+const { POST } = await import("@/app/api/[exchange]/[method]/route");
+const { pollVenue } = await import("@/lib/catalog/ingest");
+const { getDb } = await import("@/lib/db");
+const { makeKey } = await import("./helpers/keys");
 
 type Params = { exchange: string; method: string };
 type Envelope = { success: boolean; data?: unknown; error?: { code: string } };
