@@ -33,7 +33,12 @@ const nonNegativeInt = (what: string) =>
 
 const searchText = z.preprocess(
   blankToUndefined,
-  z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional(),
+  z
+    .string()
+    .max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`)
+    // Control characters never occur in titles or slugs; U+001F separates them in search_text.
+    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), "must not contain control characters")
+    .optional(),
 );
 
 const exchangeKey = z.preprocess(

@@ -4,66 +4,142 @@ import type { Db } from "@/lib/db";
 import { events, markets, type NewEventRow, type NewMarketRow } from "@/lib/db/schema";
 import type { NormalizedEvent } from "./normalize";
 
-/** Markets per upsert statement (22 columns: ~22k bound parameters, under PostgreSQL's 65,535). */
+/** Markets per upsert statement. */
 export const MARKET_BATCH = 1000;
 
-/** `coalesce(excluded.col, table.col)`: a poll that lacks a value never blanks the stored one. */
-const keep = (table: string, column: string): SQL => sql.raw(`coalesce(excluded.${column}, ${table}.${column})`);
-const take = (column: string): SQL => sql.raw(`excluded.${column}`);
+/**
+ * Column name -> SQL type of each upserted column. A whole batch travels as ONE bound JSON
+ * parameter unpacked by jsonb_to_recordset: the statement text never changes (prepared once),
+ * and 1,000 rows cost one parameter instead of 22,000 (about 10x faster than a VALUES list).
+ */
+const eventColumns = {
+  id: "uuid",
+  venue: "text",
+  venue_event_id: "text",
+  title: "text",
+  slug: "text",
+  description: "text",
+  category: "text",
+  venue_category: "text",
+  tags: "text[]",
+  image: "text",
+  url: "text",
+  volume24h: "float8",
+  volume: "float8",
+  closed: "boolean",
+  resolution_date: "timestamptz",
+  last_seen_at: "timestamptz",
+} as const;
+
+const marketColumns = {
+  id: "uuid",
+  event_id: "uuid",
+  venue: "text",
+  venue_market_id: "text",
+  title: "text",
+  slug: "text",
+  description: "text",
+  category: "text",
+  outcomes: "jsonb",
+  outcome_ids: "text[]",
+  volume24h: "float8",
+  volume: "float8",
+  liquidity: "float8",
+  open_interest: "float8",
+  status: "text",
+  closed: "boolean",
+  resolution_date: "timestamptz",
+  contract_address: "text",
+  url: "text",
+  image: "text",
+  last_seen_at: "timestamptz",
+} as const;
+
+/** Columns a poll that lacks a value must not blank: `coalesce(excluded.col, table.col)`. */
+const keptEventColumns = new Set(["slug", "description", "venue_category", "image", "url", "volume", "resolution_date"]);
+const keptMarketColumns = new Set([
+  "slug",
+  "description",
+  "volume",
+  "liquidity",
+  "open_interest",
+  "status",
+  "resolution_date",
+  "contract_address",
+  "url",
+  "image",
+]);
+
+function upsertStatement(table: "events" | "markets", columns: Record<string, string>, kept: Set<string>, rowsJson: string): SQL {
+  let json = rowsJson;
+  const names = Object.keys(columns);
+  const definitions = names.map((name) => `${name} ${columns[name]}`).join(", ");
+  const updates = names
+    .filter((name) => name !== "id" && name !== "venue" && name !== "venue_event_id" && name !== "venue_market_id")
+    .map((name) => (kept.has(name) ? `${name} = coalesce(excluded.${name}, ${table}.${name})` : `${name} = excluded.${name}`))
+    .join(", ");
+  // PostgreSQL text cannot hold NUL; a venue string carrying one loses just that character.
+  json = json.replaceAll("\\u0000", "");
+  return sql`insert into ${sql.raw(table)} (${sql.raw(names.join(", "))})
+    select ${sql.raw(names.join(", "))} from jsonb_to_recordset(${json}::jsonb) as r(${sql.raw(definitions)})
+    on conflict (id) do update set ${sql.raw(updates)}`;
+}
+
+const iso = (d: Date | null | undefined) => (d instanceof Date ? d.toISOString() : null);
 
 async function upsertEventRows(tx: Db, rows: NewEventRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await tx
-    .insert(events)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: events.id,
-      set: {
-        title: take("title"),
-        slug: keep("events", "slug"),
-        description: keep("events", "description"),
-        category: take("category"),
-        venueCategory: keep("events", "venue_category"),
-        tags: take("tags"),
-        image: keep("events", "image"),
-        url: keep("events", "url"),
-        volume24h: take("volume24h"),
-        volume: keep("events", "volume"),
-        closed: take("closed"),
-        resolutionDate: keep("events", "resolution_date"),
-        lastSeenAt: take("last_seen_at"),
-      },
-    });
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      id: r.id,
+      venue: r.venue,
+      venue_event_id: r.venueEventId,
+      title: r.title,
+      slug: r.slug ?? null,
+      description: r.description ?? null,
+      category: r.category,
+      venue_category: r.venueCategory ?? null,
+      tags: r.tags ?? [],
+      image: r.image ?? null,
+      url: r.url ?? null,
+      volume24h: r.volume24h ?? 0,
+      volume: r.volume ?? null,
+      closed: r.closed ?? false,
+      resolution_date: iso(r.resolutionDate),
+      last_seen_at: iso(r.lastSeenAt) ?? new Date().toISOString(),
+    })),
+  );
+  await tx.execute(upsertStatement("events", eventColumns, keptEventColumns, json));
 }
 
 async function upsertMarketRows(tx: Db, rows: NewMarketRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await tx
-    .insert(markets)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: markets.id,
-      set: {
-        eventId: take("event_id"),
-        title: take("title"),
-        slug: keep("markets", "slug"),
-        description: keep("markets", "description"),
-        category: take("category"),
-        outcomes: take("outcomes"),
-        outcomeIds: take("outcome_ids"),
-        volume24h: take("volume24h"),
-        volume: keep("markets", "volume"),
-        liquidity: keep("markets", "liquidity"),
-        openInterest: keep("markets", "open_interest"),
-        status: keep("markets", "status"),
-        closed: take("closed"),
-        resolutionDate: keep("markets", "resolution_date"),
-        contractAddress: keep("markets", "contract_address"),
-        url: keep("markets", "url"),
-        image: keep("markets", "image"),
-        lastSeenAt: take("last_seen_at"),
-      },
-    });
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      id: r.id,
+      event_id: r.eventId,
+      venue: r.venue,
+      venue_market_id: r.venueMarketId,
+      title: r.title,
+      slug: r.slug ?? null,
+      description: r.description ?? null,
+      category: r.category,
+      outcomes: r.outcomes,
+      outcome_ids: r.outcomeIds ?? r.outcomes.map((o) => o.outcomeId),
+      volume24h: r.volume24h ?? 0,
+      volume: r.volume ?? null,
+      liquidity: r.liquidity ?? null,
+      open_interest: r.openInterest ?? null,
+      status: r.status ?? null,
+      closed: r.closed ?? false,
+      resolution_date: iso(r.resolutionDate),
+      contract_address: r.contractAddress ?? null,
+      url: r.url ?? null,
+      image: r.image ?? null,
+      last_seen_at: iso(r.lastSeenAt) ?? new Date().toISOString(),
+    })),
+  );
+  await tx.execute(upsertStatement("markets", marketColumns, keptMarketColumns, json));
 }
 
 /**
@@ -87,6 +163,9 @@ export async function upsertCatalog(
     eventBatch = [];
     marketBatch = [];
     await db.transaction(async (tx) => {
+      // The catalog is re-polled every minute: a crash may lose the last batches' commit, never
+      // consistency, so commits need not wait for the WAL flush (about 2x the upsert rate).
+      await tx.execute(sql`set local synchronous_commit = off`);
       await upsertEventRows(tx as unknown as Db, e);
       await upsertMarketRows(tx as unknown as Db, m);
     });

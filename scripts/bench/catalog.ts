@@ -1,0 +1,309 @@
+/**
+ * bench:catalog — the catalog at scale. Seeds 1,000,000 markets in 250,000 events (synthetic titles
+ * with common, medium and rare words, skewed volumes, ten categories, seven venues) into a fresh
+ * PostgreSQL database through the ingestion upsert path (measuring markets/s), then drives
+ * GET /v0/markets over loopback against `next start` and runs the very same SQL statement directly
+ * on the database in the same run, with the same concurrency, and prints both side by side.
+ *
+ *   NEXT_DIST_DIR=.next-catalog npx next build
+ *   NEXT_DIST_DIR=.next-catalog npm run bench:catalog [-- --markets 1000000 --seconds 8 --connections 8 --port 3150]
+ *
+ * Targets (2 cores, PostgreSQL): search p95 <= 25 ms, listing p95 <= 10 ms, endpoint/database <= 1.5,
+ * upsert >= 20,000 markets/s. The database is created and dropped by the script.
+ */
+import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { ensureAccount, setPlan } from "@/lib/auth/accounts";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { categories } from "@/lib/catalog/categories";
+import { encodeCursor } from "@/lib/catalog/cursor";
+import { eventUuid, marketUuid } from "@/lib/catalog/ids";
+import type { NormalizedEvent } from "@/lib/catalog/normalize";
+import { marketListStatement } from "@/lib/catalog/search";
+import { listMarketsQuery, parseListQuery } from "@/lib/catalog/shapes";
+import { upsertCatalog } from "@/lib/catalog/store";
+import { openDatabase } from "@/lib/db";
+import type { NewMarketRow } from "@/lib/db/schema";
+import { startServer } from "./lib/server";
+
+const { values } = parseArgs({
+  options: {
+    markets: { type: "string", default: "1000000" },
+    seconds: { type: "string", default: "8" },
+    connections: { type: "string", default: "8" },
+    port: { type: "string", default: "3150" },
+    workers: { type: "string", default: "2" },
+  },
+});
+const totalMarkets = Number(values.markets);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const port = Number(values.port);
+const workers = Number(values.workers);
+const MARKETS_PER_EVENT = 4;
+const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+// Deterministic PRNG (mulberry32): the same catalog every run.
+let seed = 0x5eed;
+function random(): number {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+
+const venues = ["polymarket", "polymarket", "polymarket", "kalshi", "kalshi", "limitless", "myriad", "probable", "opinion", "baozi"];
+const subjects = ["Trump", "Biden", "Harris", "Newsom", "Musk", "the Fed", "Bitcoin", "Ethereum", "Solana", "Nvidia", "Apple",
+  "the Lakers", "the Celtics", "Real Madrid", "Arsenal", "Djokovic", "Alcaraz", "OpenAI", "SpaceX", "Tesla", "the ECB",
+  "Zelensky", "Putin", "Macron", "Modi", "Milei", "Lula", "the Yankees", "the Chiefs", "Taylor Swift"];
+const verbs = ["win", "reach", "announce", "hold", "cut", "beat", "sign", "launch", "visit", "close above", "drop below", "lead"];
+const objects = ["the election", "the championship", "$100k", "$5,000", "rates", "the final", "a deal", "the summit",
+  "the playoffs", "the nomination", "a new record", "the primary", "the treaty", "the cup"];
+const months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+// Search words: "price" in ~25% of titles (common), "senate" in ~1% (medium), "zanzibar" in 20 (rare).
+function title(i: number): string {
+  let t = `Will ${pick(subjects)} ${pick(verbs)} ${pick(objects)} by ${pick(months)} ${2026 + (i % 3)}?`;
+  if (random() < 0.25) t = `${t} (price market)`;
+  if (random() < 0.01) t = `Senate: ${t}`;
+  if (i % Math.floor(totalMarkets / 20) === 7) t = `${t} Zanzibar edition`;
+  return t;
+}
+
+function makeBatch(firstEvent: number, count: number): NormalizedEvent[] {
+  const out: NormalizedEvent[] = [];
+  const now = new Date();
+  for (let e = firstEvent; e < firstEvent + count; e += 1) {
+    const venue = pick(venues);
+    const venueEventId = `bench-ev-${e}`;
+    const eventId = eventUuid(venue, venueEventId);
+    const category = pick(categories);
+    const closed = random() < 0.1;
+    const rows: NewMarketRow[] = [];
+    for (let k = 0; k < MARKETS_PER_EVENT; k += 1) {
+      const i = e * MARKETS_PER_EVENT + k;
+      const venueMarketId = `bench-mk-${i}`;
+      const t = title(i);
+      const price = Math.round(random() * 1000) / 1000;
+      rows.push({
+        id: marketUuid(venue, venueMarketId),
+        eventId,
+        venue,
+        venueMarketId,
+        title: t,
+        slug: t.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") + `-${i}`,
+        description: "Resolves Yes if the stated outcome happens before the deadline, per the official source.",
+        category,
+        outcomes: [
+          { outcomeId: `${i}1`, label: "Yes", price, priceChange24h: Math.round((random() - 0.5) * 100) / 1000 },
+          { outcomeId: `${i}2`, label: "No", price: Math.round((1 - price) * 1000) / 1000, priceChange24h: 0 },
+        ],
+        outcomeIds: [`${i}1`, `${i}2`],
+        volume24h: Math.round(Math.exp(random() * 14)) / 100,
+        volume: Math.round(Math.exp(random() * 18)) / 100,
+        liquidity: Math.round(Math.exp(random() * 12)) / 100,
+        openInterest: Math.round(Math.exp(random() * 12)) / 100,
+        status: closed ? "closed" : "active",
+        closed,
+        resolutionDate: new Date(Date.UTC(2026 + (i % 3), i % 12, 1 + (i % 28))),
+        contractAddress: `0x${i.toString(16).padStart(64, "0")}`,
+        url: `https://example.test/${venue}/${venueMarketId}`,
+        image: null,
+        lastSeenAt: now,
+      });
+    }
+    out.push({
+      event: {
+        id: eventId,
+        venue,
+        venueEventId,
+        title: title(e).replace("Will ", "Will: "),
+        slug: `bench-event-${e}`,
+        description: null,
+        category,
+        venueCategory: category,
+        tags: [category],
+        image: null,
+        url: null,
+        volume24h: rows.reduce((s, r) => s + (r.volume24h ?? 0), 0),
+        volume: null,
+        closed,
+        resolutionDate: null,
+        lastSeenAt: now,
+      },
+      markets: rows,
+    });
+  }
+  return out;
+}
+
+interface Stats {
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+  n: number;
+  failures: number;
+}
+
+/** Closed-loop load: `connections` workers issue `run` back to back for `seconds`; exact percentiles. */
+async function load(run: () => Promise<boolean>, warmupSeconds = 1): Promise<Stats> {
+  const drive = async (ms: number, record: boolean) => {
+    const latencies: number[] = [];
+    let failures = 0;
+    const end = performance.now() + ms;
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (performance.now() < end) {
+          const t0 = performance.now();
+          const ok = await run().catch(() => false);
+          if (record) latencies.push(performance.now() - t0);
+          if (!ok) failures += 1;
+        }
+      }),
+    );
+    return { latencies, failures };
+  };
+  await drive(warmupSeconds * 1000, false);
+  const started = performance.now();
+  const { latencies, failures } = await drive(seconds * 1000, true);
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
+  return { p50: q(0.5), p95: q(0.95), p99: q(0.99), rps: latencies.length / elapsed, n: latencies.length, failures };
+}
+
+async function main(): Promise<void> {
+  const database = `brier_bench_catalog_${process.pid}_${randomBytes(3).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`create database ${database}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  const databaseUrl = url.toString();
+  console.log(
+    `bench:catalog — ${totalMarkets.toLocaleString("en")} markets in ${(totalMarkets / MARKETS_PER_EVENT).toLocaleString("en")} events, ` +
+      `PostgreSQL ${database}, ${connections} connections, ${seconds} s per case`,
+  );
+  const handle = await openDatabase({ url: databaseUrl });
+  const direct = postgres(databaseUrl, { max: connections, onnotice: () => undefined });
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    // Seed through the ingestion upsert path; `workers` concurrent writers, like concurrent venues.
+    const events = totalMarkets / MARKETS_PER_EVENT;
+    const perBatch = 2500;
+    let next = 0;
+    const t0 = performance.now();
+    let lastReport = t0;
+    await Promise.all(
+      Array.from({ length: workers }, async () => {
+        for (;;) {
+          const first = next;
+          if (first >= events) return;
+          next += perBatch;
+          await upsertCatalog(handle.db, makeBatch(first, Math.min(perBatch, events - first)));
+          if (performance.now() - lastReport > 10_000) {
+            lastReport = performance.now();
+            process.stderr.write(`  seeded ${(Math.min(next, events) * MARKETS_PER_EVENT).toLocaleString("en")} markets\n`);
+          }
+        }
+      }),
+    );
+    const seedSeconds = (performance.now() - t0) / 1000;
+    const insertRate = totalMarkets / seedSeconds;
+
+    // Re-ingestion: the same 100,000 markets again (every row conflicts and updates).
+    seed = 0x5eed;
+    const again = makeBatch(0, 25_000);
+    const t1 = performance.now();
+    for (let i = 0; i < again.length; i += perBatch) await upsertCatalog(handle.db, again.slice(i, i + perBatch));
+    const updateRate = 100_000 / ((performance.now() - t1) / 1000);
+    await direct.unsafe("vacuum analyze");
+    console.log(
+      `\nupsert (insert path): ${Math.round(insertRate).toLocaleString("en")} markets/s  (${totalMarkets.toLocaleString("en")} in ${seedSeconds.toFixed(1)} s, ${workers} writers, batches of 1,000)`,
+    );
+    console.log(`upsert (update path): ${Math.round(updateRate).toLocaleString("en")} markets/s  (100,000 existing markets re-ingested, 1 writer)`);
+
+    const email = `bench-catalog-${Date.now()}@example.test`;
+    const { account } = await ensureAccount(handle.db, email);
+    await setPlan(handle.db, email, "enterprise");
+    const { key } = await createApiKey(handle.db, account.id, "bench");
+
+    // The cursor equivalent of offset=100000: the keyset position of row 100,000.
+    const [row] = await direct<{ volume24h: number; id: string }[]>`
+      select volume24h, id from markets where closed = false
+      order by volume24h desc nulls last, id desc nulls last offset 99999 limit 1`;
+    if (row === undefined) throw new Error("seed too small for offset 100000");
+    const cursor = encodeCursor({ volume24h: Number(row.volume24h), id: row.id });
+
+    server = await startServer({
+      port,
+      env: {
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: `/tmp/brier-bench-catalog-${process.pid}`,
+        BACKGROUND_JOBS: "false",
+        LOG_LEVEL: "warn",
+        RATE_LIMIT_ENTERPRISE: "1000000000",
+      },
+    });
+    const cases: Array<[string, string, "search" | "listing"]> = [
+      ["default listing", "", "listing"],
+      ["query=price (common, ~25%)", "query=price", "search"],
+      ["query=senate (medium, ~1%)", "query=senate", "search"],
+      ["query=zanzibar (rare, 20 rows)", "query=zanzibar", "search"],
+      ["category=Sports&exchange=kalshi", "category=Sports&exchange=kalshi", "listing"],
+      ["offset=100000", "offset=100000", "listing"],
+      ["cursor at row 100000", `cursor=${cursor}`, "listing"],
+    ];
+    const rows: string[][] = [];
+    const verdicts: string[] = [];
+    for (const [name, qs, kind] of cases) {
+      const endpoint = await load(async () => {
+        const res = await fetch(`${server?.url}/v0/markets?${qs}`, { headers: { authorization: `Bearer ${key}` } });
+        await res.arrayBuffer();
+        return res.status === 200;
+      });
+      const statement = marketListStatement(handle.db, parseListQuery(listMarketsQuery, new URLSearchParams(qs))).toSQL();
+      const db = await load(async () => {
+        await direct.unsafe(statement.sql, statement.params as never[]);
+        return true;
+      });
+      const ratio = endpoint.p95 / db.p95;
+      rows.push([
+        name,
+        endpoint.p50.toFixed(1),
+        endpoint.p95.toFixed(1),
+        endpoint.p99.toFixed(1),
+        endpoint.rps.toFixed(0),
+        db.p50.toFixed(1),
+        db.p95.toFixed(1),
+        db.p99.toFixed(1),
+        db.rps.toFixed(0),
+        ratio.toFixed(2),
+        String(endpoint.failures),
+      ]);
+      const target = kind === "search" ? 25 : 10;
+      verdicts.push(`${name}: endpoint p95 ${endpoint.p95.toFixed(1)} ms ${endpoint.p95 <= target ? "<=" : ">"} ${target} ms`);
+    }
+    const header = ["case", "p50", "p95", "p99", "req/s", "db p50", "db p95", "db p99", "db q/s", "p95 ratio", "fail"];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+    const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
+    console.log(`\nGET /v0/markets over loopback (ms) vs the same SQL on the database (baseline, same run):`);
+    console.log(fmt(header));
+    for (const r of rows) console.log(fmt(r));
+    console.log(`\n${verdicts.join("\n")}`);
+    console.log(`upsert: ${Math.round(insertRate).toLocaleString("en")} markets/s ${insertRate >= 20_000 ? ">=" : "<"} 20,000`);
+  } finally {
+    await server?.stop();
+    await direct.end({ timeout: 5 });
+    await handle.close();
+    await admin.unsafe(`drop database if exists ${database} with (force)`);
+    await admin.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
