@@ -1,6 +1,7 @@
 import { encode } from "next-auth/jwt";
 import { describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
+import { setPlan } from "@/lib/auth/accounts";
 import { getAuthSecret } from "@/lib/auth/secret";
 import { getDb } from "@/lib/db";
 import { apiKeys, usage } from "@/lib/db/schema";
@@ -99,6 +100,15 @@ describe("withApiKey", () => {
     const forged = await encode({ token: { sub: accountId }, secret: "another-secret-entirely-xxxxxxxxxxxx" });
     const refused = await callRoute(ok, { path: "/v0/things", headers: { cookie: `next-auth.session-token=${forged}` } });
     expect(refused.status).toBe(401);
+  });
+
+  it("applies a plan change on the very next request", async () => {
+    const { key, email } = await makeKey("free");
+    expect((await callRoute(ok, { path: "/v0/things", key })).headers.get("x-ratelimit-limit")).toBe("60");
+    await setPlan(await getDb(), email, "pro");
+    const after = await callRoute(ok, { path: "/v0/things", key });
+    expect(after.body).toEqual({ plan: "pro", via: "key" });
+    expect(after.headers.get("x-ratelimit-limit")).toBe("1000");
   });
 
   it("enforces the plan with 403 naming the required plan", async () => {

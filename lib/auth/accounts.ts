@@ -6,6 +6,7 @@ import type { Db } from "@/lib/db";
 import { accounts, type AccountRow } from "@/lib/db/schema";
 import { AppError, InvalidParameterError, NotFoundError } from "@/lib/errors";
 import type { Plan } from "./plans";
+import { invalidatePrincipals } from "./principal-cache";
 
 export const email = z
   .string()
@@ -110,11 +111,13 @@ export async function ensureAccount(db: Db, rawEmail: string): Promise<{ account
 
 export async function setPlan(db: Db, rawEmail: string, plan: Plan): Promise<AccountPublic> {
   const address = parseOrThrow(email, rawEmail, "email");
+  invalidatePrincipals();
   const [row] = await db
     .update(accounts)
     .set({ plan, updatedAt: new Date() })
     .where(eq(accounts.email, address))
     .returning();
+  invalidatePrincipals();
   if (row === undefined) throw new NotFoundError("account", address);
   return toAccountPublic(row);
 }

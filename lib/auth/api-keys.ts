@@ -6,6 +6,7 @@ import type { Db } from "@/lib/db";
 import { accounts, apiKeys } from "@/lib/db/schema";
 import { InvalidParameterError, NotFoundError } from "@/lib/errors";
 import type { Plan } from "./plans";
+import { invalidatePrincipals } from "./principal-cache";
 
 /**
  * API keys: `brier_live_` + 256 random bits in base64url (43 characters). Only the SHA-256 of a
@@ -67,11 +68,13 @@ export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeyPubl
 /** Revokes one key of an account. Unknown ids and other accounts' keys are both "not found". */
 export async function revokeApiKey(db: Db, accountId: string, keyId: string): Promise<ApiKeyPublic> {
   if (!z.uuid().safeParse(keyId).success) throw new NotFoundError("API key", keyId);
+  invalidatePrincipals();
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
     .returning();
+  invalidatePrincipals();
   if (row !== undefined) return apiKeyPublic.parse(row);
   const [existing] = await db
     .select()
@@ -93,12 +96,14 @@ export async function revokeApiKeysByPrefix(db: Db, prefix: string): Promise<Api
     );
   }
   const visible = prefix.slice(0, KEY_PREFIX.length + VISIBLE_RANDOM_CHARS);
+  invalidatePrincipals();
   const escaped = visible.replace(/[\\%_]/g, (c) => `\\${c}`);
   const rows = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
     .where(and(like(apiKeys.prefix, `${escaped}%`), isNull(apiKeys.revokedAt)))
     .returning();
+  invalidatePrincipals();
   return rows.map((row) => apiKeyPublic.parse(row));
 }
 

@@ -1,23 +1,61 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { hashKey, type KeyPrincipal } from "@/lib/auth/api-keys";
 import { isPlan, rateLimitFor } from "@/lib/auth/plans";
+import { cachedPrincipal, cachePrincipal, principalGeneration } from "@/lib/auth/principal-cache";
+import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { accounts, apiKeys, rateLimits } from "@/lib/db/schema";
-import { decide, windowOf, type RateLimitDecision } from "./rate-limit";
+import { consumeRateLimit, decide, embeddedRateLimitStore, windowOf, type RateLimitDecision } from "./rate-limit";
+
+export interface Admitted {
+  principal: KeyPrincipal;
+  decision: RateLimitDecision;
+}
 
 /**
- * Admits a keyed request in one database round trip: resolves the key to its account and plan
- * (active keys only, so a revocation is seen by the very next request on every instance) and
- * counts the request in the key's rate-limit window. This runs on every API request, so it is
- * one statement rather than a lookup followed by the rate limiter's own upsert; the counters are
- * the same `rate_limits` rows the RateLimitStore uses for dashboard sessions.
+ * Resolves a presented key to its account and plan (active keys only) and counts the request in
+ * the key's rate-limit window; undefined for an unknown or revoked key.
  */
-export async function admitKey(
-  db: Db,
-  key: string,
-  now: number = Date.now(),
-): Promise<{ principal: KeyPrincipal; decision: RateLimitDecision } | undefined> {
+export function admitKey(db: Db, key: string, now: number = Date.now()): Promise<Admitted | undefined> {
+  return config.embeddedPostgres ? admitKeyInProcess(db, key, now) : admitKeyShared(db, key, now);
+}
+
+/**
+ * Embedded setup: this process owns the database, so principals are cached (every key or plan
+ * write in this process invalidates them) and requests are counted in memory, written behind.
+ * The hot path then touches the database only for a key it has not seen.
+ */
+async function admitKeyInProcess(db: Db, key: string, now: number): Promise<Admitted | undefined> {
+  const hash = hashKey(key);
+  let principal = cachedPrincipal(hash);
+  if (principal === undefined) {
+    const generation = principalGeneration();
+    principal = await findPrincipalByHash(db, hash);
+    if (principal === undefined) return undefined;
+    cachePrincipal(hash, principal, generation);
+  }
+  const decision = await consumeRateLimit(embeddedRateLimitStore(db), `key:${principal.keyId}`, rateLimitFor(principal.plan), now);
+  return { principal, decision };
+}
+
+async function findPrincipalByHash(db: Db, hash: string): Promise<KeyPrincipal | undefined> {
+  const [row] = await db
+    .select({ keyId: apiKeys.id, accountId: apiKeys.accountId, plan: accounts.plan })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  return row;
+}
+
+/**
+ * PostgreSQL (several instances): one round trip per request, nothing cached, so a revocation is
+ * seen by the very next request on every instance. The key lookup and the rate-limit count are one
+ * statement rather than a lookup followed by the rate limiter's own upsert; the counters are the
+ * same `rate_limits` rows the RateLimitStore uses for dashboard sessions.
+ */
+async function admitKeyShared(db: Db, key: string, now: number): Promise<Admitted | undefined> {
   const { windowStart } = windowOf(now);
   const result = await db.execute(sql`
     with k as (

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { consumeRateLimit, postgresRateLimitStore, rateLimitHeaders, type RateLimitStore } from "./rate-limit";
@@ -40,5 +41,24 @@ describe("consumeRateLimit", () => {
     expect(results.map((r) => r.remaining).sort((x, y) => x - y)).toEqual([0, 0, 0, 1, 2, 3, 4, 5, 6, 7]);
     await a.prune(new Date(now + 120_000));
     expect((await consumeRateLimit(a, "key:shared", 8, now)).remaining).toBe(7);
+  });
+});
+
+describe("embeddedRateLimitStore", () => {
+  it("counts exactly in memory, writes behind, and reads a window back after a restart", async () => {
+    const { embeddedRateLimitStore, flushRateLimits } = await import("./rate-limit");
+    const { rateLimits } = await import("@/lib/db/schema");
+    const db = await getDb();
+    const store = embeddedRateLimitStore(db);
+    const window = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    const counts = await Promise.all(Array.from({ length: 10 }, () => store.increment("key:embedded", window)));
+    expect(counts.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const rows = () => db.select().from(rateLimits).where(eq(rateLimits.bucket, "key:embedded"));
+    expect(await rows()).toHaveLength(0); // nothing written on the request path
+    await flushRateLimits(db);
+    expect(await rows()).toMatchObject([{ bucket: "key:embedded", count: 10 }]);
+    // A restart forgets the in-memory counters; the window's count comes back from the database.
+    (globalThis as { __brierRateLimits?: { counters: Map<string, unknown> } }).__brierRateLimits?.counters.clear();
+    expect(await store.increment("key:embedded", window)).toBe(11);
   });
 });

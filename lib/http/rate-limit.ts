@@ -1,5 +1,6 @@
 import "server-only";
-import { lt, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { rateLimits } from "@/lib/db/schema";
 
@@ -62,6 +63,98 @@ export function decide(count: number, limit: number, now: number): RateLimitDeci
     resetAt: Math.ceil(windowEnd / 1000),
     retryAfter: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
   };
+}
+
+interface Counter {
+  bucket: string;
+  windowStart: Date;
+  count: number;
+  /** The count last written to the database. */
+  persisted: number;
+}
+
+interface EmbeddedState {
+  counters: Map<string, Counter>;
+  loading: Map<string, Promise<Counter>>;
+  timer: NodeJS.Timeout | undefined;
+}
+
+const globalStore = globalThis as typeof globalThis & { __brierRateLimits?: EmbeddedState };
+const embedded: EmbeddedState = (globalStore.__brierRateLimits ??= { counters: new Map(), loading: new Map(), timer: undefined });
+const FLUSH_MS = 1_000;
+
+/**
+ * The embedded setup's store: one process owns the database (the data-dir lock), so it counts in
+ * memory, exactly, and writes the counters behind to the same `rate_limits` rows once a second
+ * (and on shutdown). A window's count is read back from the database on first use, so a restart
+ * inside a window keeps its count. Requests never wait on a write.
+ */
+export function embeddedRateLimitStore(db: Db): RateLimitStore {
+  return {
+    async increment(bucket, windowStart) {
+      const id = `${bucket}@${windowStart.getTime()}`;
+      let counter = embedded.counters.get(id);
+      if (counter === undefined) {
+        let loading = embedded.loading.get(id);
+        if (loading === undefined) {
+          loading = loadCounter(db, bucket, windowStart).finally(() => embedded.loading.delete(id));
+          embedded.loading.set(id, loading);
+        }
+        counter = await loading;
+      }
+      counter.count += 1;
+      scheduleCounterFlush(db);
+      return counter.count;
+    },
+    async prune(before) {
+      await flushRateLimits(db);
+      for (const [id, counter] of embedded.counters) if (counter.windowStart < before) embedded.counters.delete(id);
+      await postgresRateLimitStore(db).prune(before);
+    },
+  };
+}
+
+async function loadCounter(db: Db, bucket: string, windowStart: Date): Promise<Counter> {
+  const [row] = await db
+    .select({ count: rateLimits.count })
+    .from(rateLimits)
+    .where(and(eq(rateLimits.bucket, bucket), eq(rateLimits.windowStart, windowStart)));
+  const counter = { bucket, windowStart, count: row?.count ?? 0, persisted: row?.count ?? 0 };
+  embedded.counters.set(`${bucket}@${windowStart.getTime()}`, counter);
+  return counter;
+}
+
+function scheduleCounterFlush(db: Db): void {
+  if (embedded.timer !== undefined) return;
+  embedded.timer = setTimeout(() => {
+    embedded.timer = undefined;
+    void flushRateLimits(db).catch(() => scheduleCounterFlush(db));
+  }, FLUSH_MS);
+  embedded.timer.unref();
+}
+
+/** Writes counters that moved since their last write (embedded store). */
+export async function flushRateLimits(db: Db): Promise<void> {
+  const dirty = [...embedded.counters.values()].filter((counter) => counter.count > counter.persisted);
+  const snapshot = dirty.map((counter) => ({ counter, count: counter.count }));
+  if (snapshot.length > 0) await db
+    .insert(rateLimits)
+    .values(snapshot.map(({ counter, count }) => ({ bucket: counter.bucket, windowStart: counter.windowStart, count })))
+    .onConflictDoUpdate({
+      target: [rateLimits.bucket, rateLimits.windowStart],
+      set: { count: sql`greatest(${rateLimits.count}, excluded.count)` },
+    });
+  for (const { counter, count } of snapshot) counter.persisted = Math.max(counter.persisted, count);
+  // Windows that ended are never counted again: keep memory bounded.
+  const current = windowOf(Date.now()).windowStart;
+  for (const [id, counter] of embedded.counters) {
+    if (counter.windowStart.getTime() < current && counter.count === counter.persisted) embedded.counters.delete(id);
+  }
+}
+
+/** The store for this deployment: exact in-process counting on the embedded setup, PostgreSQL otherwise. */
+export function rateLimitStore(db: Db): RateLimitStore {
+  return config.embeddedPostgres ? embeddedRateLimitStore(db) : postgresRateLimitStore(db);
 }
 
 export async function consumeRateLimit(

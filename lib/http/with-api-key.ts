@@ -9,7 +9,7 @@ import { getDb, type Db } from "@/lib/db";
 import { accounts } from "@/lib/db/schema";
 import { RateLimitedError, UnauthorizedError } from "@/lib/errors";
 import { errorResponse, type Surface } from "./errors";
-import { consumeRateLimit, postgresRateLimitStore, rateLimitHeaders, type RateLimitDecision } from "./rate-limit";
+import { consumeRateLimit, rateLimitHeaders, rateLimitStore, type RateLimitDecision } from "./rate-limit";
 import { recordUsage } from "./usage";
 
 /** Who is calling: resolved from `Authorization: Bearer <key>` or the dashboard's session cookie. */
@@ -134,7 +134,7 @@ async function authenticate(db: Db, request: Request): Promise<{ principal: Prin
     if (accountId !== undefined) {
       const [account] = await db.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId));
       if (account !== undefined) {
-        const decision = await consumeRateLimit(postgresRateLimitStore(db), `account:${accountId}`, rateLimitFor(account.plan));
+        const decision = await consumeRateLimit(rateLimitStore(db), `account:${accountId}`, rateLimitFor(account.plan));
         return { principal: { accountId, plan: account.plan, keyId: null, via: "session" }, decision };
       }
     }
