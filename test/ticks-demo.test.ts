@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/v0/sql/route";
 import { getDb } from "@/lib/db";
+import { publishedPatterns } from "@/lib/sql/patterns";
 import { demoMarketsFromTokens, writeDemoTicks, type DemoTickResult } from "@/lib/recorder/demo-ticks";
 import { getServiceStatus } from "@/lib/status/service-status";
 import { getTickStores } from "@/lib/ticks";
@@ -55,40 +56,22 @@ describe("demo ticks (synthetic)", () => {
 
   it("serves the three published patterns with real rows, consistent books and mirrored tokens", async () => {
     const [yes, no] = m1?.outcomeIds ?? [];
-    const candles = await sql(`SELECT toStartOfHour(timestamp) AS hour,
-       argMin(toFloat64OrZero(JSONExtractString(data, 'best_bid')), timestamp) AS open,
-       argMax(toFloat64OrZero(JSONExtractString(data, 'best_bid')), timestamp) AS close,
-       min(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS low,
-       max(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS high,
-       count() AS ticks
-FROM polymarket_orderbook_rust
-WHERE market = '${m1?.conditionId}' AND event_type = 'price_change'
-  AND JSONExtractString(data, 'asset_id') = '${yes}'
-  AND timestamp >= now() - INTERVAL 7 DAY
-GROUP BY hour ORDER BY hour;`);
+    const patterns = publishedPatterns(m1?.conditionId ?? "", yes ?? "");
+    const candles = await sql(patterns.candles);
     expect(candles.length).toBeGreaterThanOrEqual(47);
     for (const c of candles) {
       expect(Number(c.low)).toBeGreaterThan(0);
       expect(Number(c.high)).toBeLessThan(1);
       expect(Number(c.low)).toBeLessThanOrEqual(Math.min(Number(c.open), Number(c.close)));
     }
-    const books = await sql(`SELECT timestamp, JSONExtractString(data, 'asset_id') AS asset_id,
-       JSONExtractRaw(data, 'bids') AS bids, JSONExtractRaw(data, 'asks') AS asks
-FROM polymarket_orderbook_rust
-WHERE market = '${m1?.conditionId}' AND event_type = 'book'
-  AND JSONExtractString(data, 'asset_id') = '${yes}'
-ORDER BY timestamp DESC LIMIT 20;`);
+    const books = await sql(patterns.books);
     expect(books).toHaveLength(20);
     for (const b of books) {
       const bids = JSON.parse(String(b.bids)) as Array<[string, string]>;
       const asks = JSON.parse(String(b.asks)) as Array<[string, string]>;
       expect(Number(bids[bids.length - 1]?.[0])).toBeLessThan(Number(asks[asks.length - 1]?.[0]));
     }
-    const depth = await sql(`SELECT timestamp, JSONLength(JSONExtractRaw(data, 'bids')) AS bid_levels,
-       JSONLength(JSONExtractRaw(data, 'asks')) AS ask_levels
-FROM polymarket_orderbook_rust
-WHERE market = '${m1?.conditionId}' AND event_type = 'book'
-ORDER BY timestamp DESC LIMIT 100;`);
+    const depth = await sql(patterns.depth);
     expect(depth).toHaveLength(100);
     // YES best bid + NO best ask = 1 at every change.
     const mirrored = await sql(`SELECT count() AS n FROM polymarket_orderbook_rust AS y

@@ -2,6 +2,7 @@ import "server-only";
 import { startCatalogSchedule } from "@/lib/catalog/schedule";
 import { config } from "@/lib/config";
 import { getDatabase, getDb } from "@/lib/db";
+import { flushRateLimits } from "@/lib/http/rate-limit";
 import { flushUsage } from "@/lib/http/usage";
 import { errorFields, log } from "@/lib/log";
 import { startRecorder, stopRecorder } from "@/lib/recorder/service";
@@ -10,7 +11,7 @@ import { getTickStores } from "@/lib/ticks";
 const globalStore = globalThis as typeof globalThis & { __brierJobs?: boolean };
 
 /** Work to finish before the process exits (flush buffers), registered by each subsystem. */
-const shutdownHooks: Array<() => Promise<void>> = [flushUsage];
+const shutdownHooks: Array<() => Promise<void>> = [flushUsage, async () => flushRateLimits(await getDb())];
 
 export function onShutdown(hook: () => Promise<void>): void {
   shutdownHooks.push(hook);

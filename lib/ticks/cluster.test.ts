@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { clusterStatements } from "./cluster";
+
+describe("clusterStatements", () => {
+  it("derives a replicated local table and a Distributed table sharded by market", () => {
+    const [local, distributed] = clusterStatements("brier", "ticks");
+    expect(local).toContain("CREATE TABLE IF NOT EXISTS ticks.polymarket_orderbook_rust_local ON CLUSTER brier");
+    expect(local).toContain("ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/ticks/polymarket_orderbook_rust_local', '{replica}')");
+    expect(local).toContain("PRIMARY KEY market");
+    expect(local).toContain("ORDER BY (market, timestamp, event_type, cityHash64(data))");
+    expect(local).toContain("INDEX ts_minmax timestamp TYPE minmax GRANULARITY 1");
+    expect(distributed).toBe(`CREATE TABLE IF NOT EXISTS ticks.polymarket_orderbook_rust ON CLUSTER brier
+  AS ticks.polymarket_orderbook_rust_local
+  ENGINE = Distributed(brier, ticks, polymarket_orderbook_rust_local, cityHash64(market))`);
+  });
+});

@@ -1,0 +1,202 @@
+/**
+ * bench:ticks — (1) recorder throughput: market-channel frames parsed, normalized, deduplicated
+ * and inserted into chDB per second on one core, with peak RSS; (2) SQL: the verbatim candle
+ * pattern over a 10-million-row table (1,000 markets, one with 1 million ticks in the window)
+ * through POST /v0/sql (the route handler in-process: key check, rate limit, guard, engine),
+ * versus the same SQL straight on the engine, versus typed columns (the engine's speed limit),
+ * all measured in the same run. Rows are generated inside the engine (numbers()).
+ *
+ *   npm run bench:ticks [-- --events 300000 --rows 10000000 --runs 15]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: {
+    events: { type: "string", default: "300000" },
+    rows: { type: "string", default: "10000000" },
+    runs: { type: "string", default: "15" },
+  },
+});
+const eventCount = Number(values.events);
+const totalRows = Number(values.rows);
+const runs = Number(values.runs);
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "brier-bench-ticks-"));
+process.env.DATA_DIR = dataDir;
+process.env.BACKGROUND_JOBS = "false";
+process.env.LOG_LEVEL = "error";
+
+const HOT = `0x${"ab".repeat(32)}`;
+const YES = "71321045679252212594626385532706912750332728571942532289631379312455583992563";
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? NaN;
+}
+
+async function main(): Promise<void> {
+  const { openTickStores } = await import("@/lib/ticks");
+  const { normalizeFrame } = await import("@/lib/recorder/normalize");
+  const { RecorderStats } = await import("@/lib/recorder/stats");
+  const { TickWriter } = await import("@/lib/recorder/writer");
+  const { getDb } = await import("@/lib/db");
+  const { ensureAccount, setPlan } = await import("@/lib/auth/accounts");
+  const { createApiKey } = await import("@/lib/auth/api-keys");
+  const { getTickStores } = await import("@/lib/ticks");
+  const { POST } = await import("@/app/v0/sql/route");
+  const { publishedPatterns } = await import("@/lib/sql/patterns");
+
+  console.log(`bench:ticks — data dir ${dataDir}, node ${process.version}`);
+
+  // (1) Recorder throughput: a replay of price_change frames (2 entries each) and books.
+  const recorderStores = await openTickStores({ dataDir: path.join(dataDir, "recorder-ch") });
+  const frames: string[] = [];
+  const base = Date.now() - 3_600_000;
+  for (let i = 0; frames.length * 2 < eventCount; i += 1) {
+    const bid = 30 + (i % 40);
+    frames.push(
+      JSON.stringify({
+        market: `0x${(i % 500).toString(16).padStart(64, "0")}`,
+        price_changes: [
+          { asset_id: `${1000 + (i % 500)}`, price: `0.${bid}`, size: String(100 + i), side: "BUY", hash: i.toString(16).padStart(40, "0"), best_bid: `0.${bid}`, best_ask: `0.${bid + 1}` },
+          { asset_id: `${2000 + (i % 500)}`, price: `0.${99 - bid}`, size: String(100 + i), side: "SELL", hash: (i + 1).toString(16).padStart(40, "0"), best_bid: `0.${98 - bid}`, best_ask: `0.${99 - bid}` },
+        ],
+        timestamp: String(base + i),
+        event_type: "price_change",
+      }),
+    );
+  }
+  const stats = new RecorderStats();
+  const writer = new TickWriter(recorderStores.writer, stats, { highWaterRows: 1_000_000, maxBufferedRows: 2_000_000 });
+  const cpuStart = process.cpuUsage();
+  const started = performance.now();
+  let events = 0;
+  for (const frame of frames) {
+    const normalized = normalizeFrame(frame, Date.now());
+    events += normalized.rows.length;
+    writer.push(normalized.rows);
+    if (writer.paused) await writer.flush();
+  }
+  await writer.close();
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  const rssMb = process.resourceUsage().maxRSS / 1024;
+  console.log("\n(1) recorder: parse + normalize + dedup + batched insert (chDB), in-process replay");
+  console.table([
+    {
+      frames: frames.length,
+      events,
+      rowsWritten: stats.rowsWritten,
+      seconds: seconds.toFixed(2),
+      "events/s (wall)": Math.round(events / seconds),
+      "events/s per CPU-second": Math.round(events / ((cpu.user + cpu.system) / 1e6)),
+      "peak RSS MB": Math.round(rssMb),
+    },
+  ]);
+  await recorderStores.close();
+
+  // (2) SQL over 10 M rows.
+  const stores = await getTickStores();
+  const genStart = performance.now();
+  const hotRows = Math.min(1_000_000, Math.floor(totalRows / 10));
+  await stores.writer.command({
+    query: `INSERT INTO polymarket_orderbook_rust (timestamp, timestamp_received, market, event_type, data)
+      SELECT
+        now64(3) - toIntervalMillisecond(if(number < ${hotRows}, intDiv(number * 518400, ${hotRows}) * 1000 + number % 1000, (number * 7919) % 2592000000)) AS ts,
+        ts AS received,
+        if(number < ${hotRows}, '${HOT}', concat('0x', leftPad(hex(number % 999 + 1), 64, '0'))) AS market,
+        if(number % 20 = 0, 'book', 'price_change') AS event_type,
+        if(number % 20 = 0,
+           concat('{"asset_id":"', if(number % 2 = 0, '${YES}', '1234'), '","bids":[["0.5","100"],["0.51","200"]],"asks":[["0.53","100"],["0.52","200"]],"hash":"', hex(cityHash64(number)), '","tick_size":"0.01"}'),
+           concat('{"asset_id":"', if(number % 2 = 0, '${YES}', '1234'), '","price":"0.', toString(10 + number % 80), '","size":"', toString(number % 5000), '","side":"', if(number % 3 = 0, 'SELL', 'BUY'), '","best_bid":"0.', toString(10 + intDiv(number, 7) % 80), '","best_ask":"0.', toString(11 + intDiv(number, 7) % 80), '","hash":"', hex(cityHash64(number)), '"}')) AS data
+      FROM numbers(${totalRows})`,
+  });
+  await stores.writer.command({ query: "OPTIMIZE TABLE polymarket_orderbook_rust FINAL" });
+  await stores.writer.command({
+    query: `CREATE TABLE bench_typed (market String, timestamp DateTime64(3), event_type LowCardinality(String), asset_id String, best_bid Float64)
+      ENGINE = MergeTree ORDER BY (market, timestamp)`,
+  });
+  await stores.writer.command({
+    query: `INSERT INTO bench_typed SELECT market, timestamp, event_type, JSONExtractString(data, 'asset_id'), toFloat64OrZero(JSONExtractString(data, 'best_bid'))
+      FROM polymarket_orderbook_rust WHERE market = '${HOT}'`,
+  });
+  const countResult = await stores.writer.query({
+    query: `SELECT count() AS total, countIf(market = '${HOT}') AS hot, uniqExact(market) AS markets FROM polymarket_orderbook_rust`,
+    format: "JSONEachRow",
+  });
+  const [counts] = await countResult.json<{ total: string; hot: string; markets: string }>();
+  console.log(`\n(2) SQL: ${counts?.total} rows, ${counts?.markets} markets, ${counts?.hot} in the hot market; generated in ${((performance.now() - genStart) / 1000).toFixed(1)} s`);
+
+  const db = await getDb();
+  const email = `bench-${Date.now()}@example.test`;
+  const { account } = await ensureAccount(db, email);
+  await setPlan(db, email, "enterprise");
+  const { key } = await createApiKey(db, account.id, "bench");
+
+  const candle = publishedPatterns(HOT, YES).candles;
+  const typed = `SELECT toStartOfHour(timestamp) AS hour, argMin(best_bid, timestamp) AS open, argMax(best_bid, timestamp) AS close,
+       min(best_bid) AS low, max(best_bid) AS high, count() AS ticks
+FROM bench_typed WHERE market = '${HOT}' AND event_type = 'price_change' AND asset_id = '${YES}' AND timestamp >= now() - INTERVAL 7 DAY
+GROUP BY hour ORDER BY hour`;
+
+  const cases: Record<string, () => Promise<number>> = {
+    "POST /v0/sql (verbatim candle)": async () => {
+      const res = await POST(
+        new Request("http://localhost/v0/sql", {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify({ query: candle }),
+        }),
+        { params: Promise.resolve({}) },
+      );
+      const body = (await res.json()) as { data?: unknown[]; meta?: { rows: number } };
+      if (res.status !== 200) throw new Error(`POST /v0/sql answered ${res.status}: ${JSON.stringify(body)}`);
+      return body.meta?.rows ?? 0;
+    },
+    "engine direct (same SQL)": async () => {
+      const result = await stores.reader.query({ query: candle.replace(/;$/, ""), format: "JSONCompact" });
+      return ((await result.json()) as { rows: number }).rows;
+    },
+    "typed columns (speed limit)": async () => {
+      const result = await stores.reader.query({ query: typed, format: "JSONCompact" });
+      return ((await result.json()) as { rows: number }).rows;
+    },
+  };
+  const timings: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+  const rowsBy: Record<string, number> = {};
+  for (const run of Object.values(cases)) await run(); // warm-up
+  for (let i = 0; i < runs; i += 1) {
+    for (const [name, run] of Object.entries(cases)) {
+      const t = performance.now();
+      rowsBy[name] = await run();
+      timings[name]?.push(performance.now() - t);
+    }
+  }
+  const table = Object.entries(timings).map(([name, list]) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    return { case: name, candles: rowsBy[name], "p50 ms": percentile(sorted, 0.5).toFixed(1), "p90 ms": percentile(sorted, 0.9).toFixed(1), runs: list.length };
+  });
+  console.table(table);
+  const p50 = (name: string) => percentile([...(timings[name] ?? [])].sort((a, b) => a - b), 0.5);
+  console.log(
+    `ratio POST /v0/sql : engine direct = ${(p50("POST /v0/sql (verbatim candle)") / p50("engine direct (same SQL)")).toFixed(3)} (target <= 1.15); ` +
+      `JSON-string : typed = ${(p50("engine direct (same SQL)") / p50("typed columns (speed limit)")).toFixed(2)}; ` +
+      `verbatim p50 target <= 100 ms: ${p50("POST /v0/sql (verbatim candle)") <= 100 ? "met" : "not met"}`,
+  );
+  console.log(`peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    const { closeTickStores } = await import("@/lib/ticks");
+    const { closeDatabase } = await import("@/lib/db");
+    await closeTickStores().catch(() => undefined);
+    await closeDatabase().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
