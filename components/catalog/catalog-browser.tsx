@@ -12,10 +12,8 @@ import { MarketsTable } from "./markets-table";
 import { OutcomePrices } from "./outcome-prices";
 import styles from "./catalog.module.css";
 
-interface ListAnswer<T> {
-  data: T[];
-  meta: ListMeta;
-}
+/** A page of either view, tagged with its view: while the next view loads, the previous page stays on screen in its own table. */
+type CatalogPage = { view: "markets"; data: MarketPublic[]; meta: ListMeta } | { view: "events"; data: EventPublic[]; meta: ListMeta };
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -56,7 +54,11 @@ export function CatalogBrowser({ exchanges, categories }: { exchanges: string[];
   const apiPath = catalogApiPath(state);
   const query = useQuery({
     queryKey: ["catalog", apiPath],
-    queryFn: ({ signal }) => getJson<ListAnswer<MarketPublic | EventPublic>>(apiPath, signal),
+    queryFn: async ({ signal }): Promise<CatalogPage> => {
+      const view = state.view;
+      const answer = await getJson<{ data: never[]; meta: ListMeta }>(apiPath, signal);
+      return { view, data: answer.data, meta: answer.meta };
+    },
     placeholderData: keepPreviousData,
   });
 
@@ -134,10 +136,10 @@ export function CatalogBrowser({ exchanges, categories }: { exchanges: string[];
             No {state.view} match these filters.{" "}
             {(state.query !== "" || state.exchange !== "" || state.category !== "") && <Link href={pathname}>Clear filters</Link>}
           </EmptyState>
-        ) : state.view === "markets" ? (
-          <MarketsTable markets={query.data.data as MarketPublic[]} testId="markets-table" />
+        ) : query.data.view === "markets" ? (
+          <MarketsTable markets={query.data.data} testId="markets-table" />
         ) : (
-          <EventsTable events={query.data.data as EventPublic[]} />
+          <EventsTable events={query.data.data} />
         )}
       </section>
       <nav className={styles.pager} aria-label="Pages">

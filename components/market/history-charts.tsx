@@ -6,7 +6,7 @@ import { CandleChart } from "@/components/charts/candle-chart";
 import { DepthChart } from "@/components/charts/depth-chart";
 import { LineChart } from "@/components/charts/line-chart";
 import { ErrorState } from "@/components/ui/query-state";
-import { postJson } from "@/lib/dashboard/api-client";
+import { postSql } from "@/lib/dashboard/api-client";
 import { formatDateTime, formatPrice } from "@/lib/dashboard/format";
 import {
   bookSql,
@@ -29,7 +29,7 @@ import { BookLadder } from "./book-ladder";
 import styles from "./market.module.css";
 
 function runSql(query: string, signal: AbortSignal): Promise<SqlAnswer> {
-  return postJson<SqlAnswer>("/v0/sql", { query }, signal);
+  return postSql<SqlAnswer>(query, signal);
 }
 
 function OpenInConsole({ sql }: { sql: string }) {

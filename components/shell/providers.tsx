@@ -2,9 +2,10 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 
+/** 4xx answers (bad input, no access, not found) do not get better by retrying; 429 does. */
 function isClientError(error: unknown): boolean {
   const status = (error as { status?: unknown }).status;
-  return typeof status === "number" && status >= 400 && status < 500;
+  return typeof status === "number" && status >= 400 && status < 500 && status !== 429;
 }
 
 /** One react-query client per browser tab: every dashboard island fetches through it. */
@@ -16,7 +17,6 @@ export function Providers({ children }: { children: ReactNode }) {
           queries: {
             staleTime: 15_000,
             refetchOnWindowFocus: false,
-            // 4xx answers (bad input, no access, not found) do not get better by retrying.
             retry: (count, error) => count < 2 && !isClientError(error),
           },
         },

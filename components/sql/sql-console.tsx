@@ -5,7 +5,7 @@ import { useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { LineChart } from "@/components/charts/line-chart";
 import { ErrorState } from "@/components/ui/query-state";
 import type { MarketPublic } from "@/lib/catalog/shapes";
-import { downloadPost, getJson, postJson } from "@/lib/dashboard/api-client";
+import { downloadPost, getJson, postSql } from "@/lib/dashboard/api-client";
 import { formatBytes, formatInteger } from "@/lib/dashboard/format";
 import { chartableSeries } from "@/lib/dashboard/result-chart";
 import { bookSql, candleSql, depthSql, type SqlAnswer, type TickTarget } from "@/lib/dashboard/sql-patterns";
@@ -31,7 +31,7 @@ export function SqlConsole({ allowed, plan }: { allowed: boolean; plan: string }
   const [sql, setSql] = useState(() => params.get("q") ?? "");
   const target = useExampleTarget();
   const editor = useRef<HTMLTextAreaElement>(null);
-  const run = useMutation({ mutationFn: (query: string) => postJson<SqlAnswer>("/v0/sql", { query }) });
+  const run = useMutation({ mutationFn: (query: string) => postSql<SqlAnswer>(query) });
   const [exportError, setExportError] = useState<unknown>(undefined);
 
   const examples = target === undefined

@@ -65,6 +65,25 @@ export async function postJson<T>(path: string, payload: unknown, signal?: Abort
   return body as T;
 }
 
+/**
+ * POST /v0/sql allows a few queries in flight per caller (429 beyond); a page that draws three
+ * charts at once queues its own queries here instead of tripping that cap.
+ */
+const SQL_IN_FLIGHT = 2;
+let sqlRunning = 0;
+const sqlWaiting: Array<() => void> = [];
+
+export async function postSql<T>(query: string, signal?: AbortSignal): Promise<T> {
+  if (sqlRunning >= SQL_IN_FLIGHT) await new Promise<void>((resolve) => sqlWaiting.push(resolve));
+  sqlRunning += 1;
+  try {
+    return await postJson<T>("/v0/sql", { query }, signal);
+  } finally {
+    sqlRunning -= 1;
+    sqlWaiting.shift()?.();
+  }
+}
+
 /** The raw exchange of a console call: whatever the status, the body is shown as it came. */
 export interface RawCall {
   status: number;

@@ -1,0 +1,138 @@
+/**
+ * `npm run bench:web`: the dashboard's two budgets, measured against `next start` on fresh seeded
+ * embedded stores (e2e/serve.ts, so run `npm run build` first; NEXT_DIST_DIR picks the build):
+ *
+ * 1. First-load JavaScript of the catalog page (signed in), gzipped: every script the page's HTML
+ *    loads, fetched from the server and gzipped here (level 9, like a CDN). Budget 250 kB. The
+ *    same-run baseline is the signed-out landing page (framework + layout only), so the catalog's
+ *    own share is the difference.
+ * 2. Time to first chart on the market page: navigation start to the candle chart's canvas in
+ *    Chromium, median of N cold page loads. The same-run baselines are the page's
+ *    DOMContentLoaded and the candle query alone over POST /v0/sql.
+ *
+ * Env: BENCH_PORT (default 3410), BENCH_RUNS (default 7).
+ */
+import { spawn } from "node:child_process";
+import { gzipSync } from "node:zlib";
+import { chromium, type Page } from "playwright-core";
+import { ANALYST } from "../../e2e/env";
+
+const port = Number(process.env.BENCH_PORT ?? 3410);
+const runs = Number(process.env.BENCH_RUNS ?? 7);
+const base = `http://127.0.0.1:${port}`;
+const BUDGET_KB = 250;
+
+const server = spawn("npx", ["tsx", "--conditions=react-server", "e2e/serve.ts"], {
+  env: { ...process.env, E2E_PORT: String(port) },
+  stdio: ["ignore", "ignore", "inherit"],
+});
+const stopServer = () => {
+  if (server.exitCode === null) server.kill("SIGTERM");
+};
+process.on("exit", stopServer);
+
+async function waitForHealth(): Promise<void> {
+  const deadline = Date.now() + 240_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode}`);
+    try {
+      if ((await fetch(`${base}/v0/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error("the server did not become healthy in 240 s");
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+
+async function firstLoadJs(page: Page, path: string): Promise<{ raw: number; gzip: number; files: number }> {
+  const response = await page.request.get(`${base}${path}`);
+  const html = await response.text();
+  const sources = new Set([...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1] ?? ""));
+  let raw = 0;
+  let gzip = 0;
+  for (const src of sources) {
+    const body = await (await page.request.get(new URL(src, base).toString())).body();
+    raw += body.length;
+    gzip += gzipSync(body, { level: 9 }).length;
+  }
+  return { raw, gzip, files: sources.size };
+}
+
+async function main(): Promise<void> {
+  await waitForHealth();
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+
+    const landing = await firstLoadJs(page, "/");
+    await page.goto(`${base}/signin`);
+    await page.getByLabel("Email").fill(ANALYST.email);
+    await page.getByLabel("Password").fill(ANALYST.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Catalog" }).waitFor();
+    const catalog = await firstLoadJs(page, "/");
+
+    const market = (await (await page.request.get(`${base}/v0/markets?exchange=mock&limit=1`)).json()) as {
+      data: { marketId: string; contractAddress: string; outcomes: { outcomeId: string }[] }[];
+    };
+    const first = market.data[0];
+    if (first === undefined) throw new Error("the seeded catalog is empty");
+    const { candleSql } = await import("../../lib/dashboard/sql-patterns");
+    const sql = candleSql({ market: first.contractAddress, assetId: first.outcomes[0]?.outcomeId ?? "" });
+
+    const chartTimes: number[] = [];
+    const domTimes: number[] = [];
+    const sqlTimes: number[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      const started = performance.now();
+      await page.request.post(`${base}/v0/sql`, { data: { query: sql } });
+      sqlTimes.push(performance.now() - started);
+
+      const fresh = await context.newPage();
+      await fresh.goto(`${base}/markets/${first.marketId}`, { waitUntil: "commit" });
+      await fresh.locator('[data-testid="candle-chart"] canvas').first().waitFor({ timeout: 30_000 });
+      const timing = await fresh.evaluate(() => {
+        const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+        return { chart: performance.now(), dom: nav?.domContentLoadedEventEnd ?? Number.NaN };
+      });
+      chartTimes.push(timing.chart);
+      domTimes.push(timing.dom);
+      await fresh.close();
+    }
+
+    const own = catalog.gzip - landing.gzip;
+    console.log("Brier dashboard benchmark (next start, embedded stores, Chromium; shared 2-core machine: figures are noisy)");
+    console.log("");
+    console.log("First-load JS, gzip -9 of every <script src> in the page's HTML");
+    console.log(`  catalog page (signed in)      ${kb(catalog.gzip).padStart(10)}  (${catalog.files} files, ${kb(catalog.raw)} raw)  budget ${BUDGET_KB} kB: ${catalog.gzip <= BUDGET_KB * 1024 ? "OK" : "OVER"}`);
+    console.log(`  baseline: landing (signed out) ${kb(landing.gzip).padStart(9)}  (${landing.files} files, ${kb(landing.raw)} raw)`);
+    console.log(`  catalog's own share           ${kb(own).padStart(10)}`);
+    console.log("");
+    console.log(`Market page, ${runs} cold loads (median / min / max, ms)`);
+    const line = (name: string, values: number[]) =>
+      console.log(`  ${name.padEnd(32)}${median(values).toFixed(0).padStart(7)} /${Math.min(...values).toFixed(0).padStart(6)} /${Math.max(...values).toFixed(0).padStart(6)}`);
+    line("time to first candle chart", chartTimes);
+    line("baseline: DOMContentLoaded", domTimes);
+    line("baseline: candle SQL alone", sqlTimes);
+  } finally {
+    await browser.close();
+    stopServer();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  stopServer();
+  process.exit(1);
+});
