@@ -38,7 +38,7 @@ export default defineConfig({
     url: `${E2E_BASE_URL}/v0/health`,
     timeout: 240_000,
     reuseExistingServer: false,
-    stdout: "pipe",
+    stdout: "ignore",
     stderr: "pipe",
   },
 });

@@ -183,7 +183,7 @@ test("the pass-through console fetches a mock order book", async () => {
 
 test("event and status pages render", async () => {
   await page.goto(marketPath);
-  await page.getByRole("link", { name: "Event" }).click();
+  await page.getByRole("link", { name: "Event", exact: true }).click();
   await expect(page.getByTestId("event-markets")).toBeVisible();
   await shot("10-event");
   await page.goto("/status");
