@@ -83,7 +83,7 @@ describe("in-process schedule", () => {
       schedule.stop();
     }
     const runs = await db.select().from(ingestRuns).where(eq(ingestRuns.trigger, "schedule"));
-    // Rounds never overlap: each started after the previous one finished.
+    // Polls of the venue never overlap: each started after the previous one finished.
     const sorted = runs.sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
     for (let i = 1; i < sorted.length; i += 1) {
       const previous = sorted[i - 1]?.finishedAt;

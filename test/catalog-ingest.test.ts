@@ -216,4 +216,17 @@ describe("catalog ingestion from the fake venues", () => {
     const [third] = await ingestVenues(db, options({ venues: ["polymarket"] }));
     expect(third?.outcome).toBe("succeeded");
   });
+
+  it("closes a run left `running` by a dead process as abandoned", async () => {
+    const db = await getDb();
+    const [stale] = await db
+      .insert(ingestRuns)
+      .values({ venue: "polymarket", trigger: "schedule", outcome: "running", startedAt: new Date(Date.now() - 3_600_000) })
+      .returning();
+    const [summary] = await ingestVenues(db, options({ venues: ["polymarket"] }));
+    expect(summary?.outcome).toBe("succeeded");
+    const [row] = await db.select().from(ingestRuns).where(eq(ingestRuns.id, stale?.id ?? ""));
+    expect(row?.outcome).toBe("abandoned");
+    expect(row?.finishedAt).toBeInstanceOf(Date);
+  });
 });

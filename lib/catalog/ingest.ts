@@ -89,7 +89,7 @@ async function fetchVenueEvents(
       return events;
     } catch (error) {
       lastError = error;
-      log.warn("catalog fetch attempt failed", { venue, attempt, ...errorFields(error) });
+      log.warn("catalog fetch attempt failed", { venue, attempt, error: describeError(error) });
       if (attempt < options.attempts) {
         const base = options.backoffMs * 2 ** (attempt - 1);
         await sleep(base / 2 + Math.random() * base);
@@ -142,7 +142,7 @@ async function confirmClosures(db: Db, venue: string, since: Date, exchange: Exc
           closed.push({ id: next.id, eventId: next.eventId, status: market.status ?? null });
         }
       } catch (error) {
-        log.debug("catalog closure lookup failed", { venue, market: next.venueMarketId, ...errorFields(error) });
+        log.debug("catalog closure lookup failed", { venue, market: next.venueMarketId, error: describeError(error) });
       }
     }
   };
@@ -182,6 +182,12 @@ export async function pollVenue(db: Db, venue: string, options: IngestOptions = 
     return summary;
   }
   try {
+    // Holding the lease, no other run of this venue is alive: a `running` row left by a crashed
+    // process is closed as `abandoned` so /v0/status does not show it running forever.
+    await db
+      .update(ingestRuns)
+      .set({ outcome: "abandoned", finishedAt: started })
+      .where(and(eq(ingestRuns.venue, venue), eq(ingestRuns.outcome, "running")));
     const [run] = await db
       .insert(ingestRuns)
       .values({ venue, trigger, outcome: "running", startedAt: started })
@@ -206,7 +212,8 @@ export async function pollVenue(db: Db, venue: string, options: IngestOptions = 
     } catch (error) {
       summary.outcome = "failed";
       summary.error = describeError(error);
-      log.error("catalog ingestion failed", { venue, trigger, ...errorFields(error) });
+      // A venue being down is expected operation, not a bug: no stack, just what failed.
+      log.warn("catalog ingestion failed", { venue, trigger, error: summary.error });
       progress({ phase: "failed", done: summary.marketsSeen });
     }
     const finished = new Date();

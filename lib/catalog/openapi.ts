@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorCodes } from "@/lib/errors";
+import { sqlRequestBody } from "@/lib/sql/request";
 import { categories } from "./categories";
 import {
   DEFAULT_LIMIT,
@@ -62,7 +63,11 @@ const lookupResponses = (schemaName: string, what: string) => ({
   "429": errorResponse("Rate limit exceeded; see Retry-After."),
 });
 
-/** GET /v0/openapi.json: the catalog surface of /v0 as OpenAPI 3.1, generated from lib/catalog/shapes.ts. */
+/**
+ * GET /v0/openapi.json: the /v0 surface as OpenAPI 3.1. The catalog endpoints and the SQL request
+ * body are generated from the zod schemas that validate them; status, account and health bodies are
+ * owned by their modules and described in prose.
+ */
 export function buildOpenApiDocument(): JsonSchema {
   const { markets: _markets, ...eventWithoutMarkets } = eventPublic.shape;
   const eventSchema = schemaOf(z.object(eventWithoutMarkets));
@@ -145,6 +150,64 @@ export function buildOpenApiDocument(): JsonSchema {
           summary: "One event with all its markets",
           parameters: [idParameter("Catalog UUID, slug or venue event id.")],
           responses: lookupResponses("EventResponse", "event"),
+        },
+      },
+      "/v0/sql": {
+        post: {
+          operationId: "runSql",
+          summary: "One read-only SQL statement over recorded Polymarket order-book ticks (Enterprise plan)",
+          parameters: [
+            {
+              name: "format",
+              in: "query",
+              required: false,
+              description: "json (default), csv or parquet.",
+              schema: { type: "string", enum: ["json", "csv", "parquet"], default: "json" },
+            },
+          ],
+          requestBody: { required: true, content: { "application/json": { schema: schemaOf(sqlRequestBody) } } },
+          responses: {
+            "200": {
+              description:
+                "`{ data: [row objects], meta: { columns: [{name, type}], rows, statistics: { elapsed, rows_read } } }`; " +
+                "at most 10,000 rows, 5 s timeout; filter by `market` (the condition id).",
+              content: { "application/json": { schema: { type: "object" } } },
+            },
+            "400": errorResponse("Invalid body or a rejected statement."),
+            "401": errorResponse("Missing, malformed, unknown or revoked API key."),
+            "403": errorResponse("Not on the Enterprise plan (`sql_access_denied`)."),
+            "408": errorResponse("The query ran past its time limit."),
+            "413": errorResponse("Body too large."),
+            "429": errorResponse("Rate limit exceeded; see Retry-After."),
+          },
+        },
+      },
+      "/v0/status": {
+        get: {
+          operationId: "getStatus",
+          summary: "Ingestion status: per catalog venue the last run, outcome, counts, error and data age; the tick recorder",
+          responses: {
+            "200": { description: "Status sections by subsystem.", content: { "application/json": { schema: { type: "object" } } } },
+            "401": errorResponse("Missing, malformed, unknown or revoked API key."),
+          },
+        },
+      },
+      "/v0/account": {
+        get: {
+          operationId: "getAccount",
+          summary: "Whose key this is, its plan and rate limit",
+          responses: {
+            "200": { description: "The account.", content: { "application/json": { schema: { type: "object" } } } },
+            "401": errorResponse("Missing, malformed, unknown or revoked API key."),
+          },
+        },
+      },
+      "/v0/health": {
+        get: {
+          operationId: "getHealth",
+          summary: "Liveness of both stores (no key)",
+          security: [],
+          responses: { "200": { description: "Both stores answer." }, "503": errorResponse("A store does not answer.") },
         },
       },
       "/v0/openapi.json": {

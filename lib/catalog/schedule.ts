@@ -3,32 +3,34 @@ import { config } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { errorFields, log } from "@/lib/log";
 import { ingestVenues } from "./ingest";
+import { catalogVenues } from "./venues";
 
 const globalStore = globalThis as typeof globalThis & { __brierCatalogSchedule?: { stop: () => void } };
 
 /**
- * The in-process poller of self-hosted and embedded deployments: ingests every catalog venue now,
- * then CATALOG_POLL_SECONDS after each round ends (rounds never overlap in this process; the
- * per-venue lease keeps other processes out). 0 disables it. Started once per process.
+ * The in-process poller of self-hosted and embedded deployments. Each catalog venue has its own
+ * loop: poll now, then CATALOG_POLL_SECONDS after its previous poll ended, so a venue that hangs
+ * until its timeouts never delays the others' next poll. Polls of one venue never overlap here,
+ * and the per-venue lease keeps other processes out. 0 disables it. Started once per process.
  */
 export function startCatalogSchedule(): { stop: () => void } {
   if (globalStore.__brierCatalogSchedule !== undefined) return globalStore.__brierCatalogSchedule;
   const seconds = config.catalog.pollSeconds;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const round = async () => {
+  const timers = new Map<string, NodeJS.Timeout>();
+  const poll = async (venue: string) => {
     if (stopped) return;
     try {
-      await ingestVenues(await getDb(), { trigger: "schedule" });
+      await ingestVenues(await getDb(), { venues: [venue], trigger: "schedule" });
     } catch (error) {
-      log.error("catalog schedule round failed", errorFields(error));
+      log.error("catalog schedule poll failed", { venue, ...errorFields(error) });
     }
-    if (!stopped) timer = setTimeout(() => void round(), seconds * 1000);
+    if (!stopped) timers.set(venue, setTimeout(() => void poll(venue), seconds * 1000));
   };
   const handle = {
     stop: () => {
       stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
+      for (const timer of timers.values()) clearTimeout(timer);
       globalStore.__brierCatalogSchedule = undefined;
     },
   };
@@ -37,7 +39,8 @@ export function startCatalogSchedule(): { stop: () => void } {
     return handle;
   }
   globalStore.__brierCatalogSchedule = handle;
-  log.info("catalog schedule started", { pollSeconds: seconds });
-  timer = setTimeout(() => void round(), 0);
+  const venues = catalogVenues();
+  log.info("catalog schedule started", { pollSeconds: seconds, venues: venues.join(",") });
+  for (const venue of venues) timers.set(venue, setTimeout(() => void poll(venue), 0));
   return handle;
 }

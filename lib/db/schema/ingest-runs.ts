@@ -10,7 +10,7 @@ export const ingestRuns = pgTable(
     trigger: text("trigger").notNull(),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
-    /** `running`, `succeeded`, `failed`. */
+    /** `running`, `succeeded`, `failed`, or `abandoned` (its process died; closed by the next run). */
     outcome: text("outcome").notNull(),
     attempts: integer("attempts").notNull().default(0),
     eventsSeen: integer("events_seen").notNull().default(0),
