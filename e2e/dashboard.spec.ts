@@ -203,3 +203,23 @@ test("revoking the key refuses the next request made with it", async () => {
   expect(refused.status()).toBe(401);
   await shot("13-settings-revoked");
 });
+
+test("dark theme at laptop width: no horizontal overflow, the choice survives a reload", async () => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.goto("/");
+  await page.getByRole("button", { name: "Switch to dark theme" }).click();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect(page.getByTestId("markets-table")).toBeVisible();
+  await shot("14-catalog-dark-1024");
+  for (const path of ["/", marketPath, "/sql", "/console", "/settings", "/status"]) {
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `horizontal overflow on ${path}`).toBeLessThanOrEqual(0);
+  }
+  await page.goto(marketPath);
+  await expect(page.getByTestId("candle-chart").locator("canvas").first()).toBeVisible();
+  await shot("15-market-dark-1024");
+});

@@ -11,7 +11,8 @@ export function DepthChart({ bids, asks }: { bids: DepthPoint[]; asks: DepthPoin
     ref,
     (charts, element, colors) => {
       const options = baseOptions(colors);
-      const chart = charts.createOptionsChart(element, { ...options, timeScale: { borderColor: colors.grid } });
+      // Prices are probabilities (0..1): three decimals on the horizontal scale.
+      const chart = charts.createOptionsChart(element, { ...options, timeScale: { borderColor: colors.grid }, localization: { precision: 3 } });
       const toSeries = (points: DepthPoint[]) =>
         [...points].sort((a, b) => a.price - b.price).filter((p, i, all) => i === 0 || all[i - 1]?.price !== p.price).map((p) => ({ time: p.price, value: p.cumulative }));
       for (const [points, color, title] of [[bids, colors.up, "bids"], [asks, colors.down, "asks"]] as const) {
