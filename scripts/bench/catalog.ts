@@ -287,6 +287,14 @@ async function main(): Promise<void> {
       const target = kind === "search" ? 25 : 10;
       verdicts.push(`${name}: endpoint p95 ${endpoint.p95.toFixed(1)} ms ${endpoint.p95 <= target ? "<=" : ">"} ${target} ms`);
     }
+    // The floor every keyed route pays (key lookup, rate limit, usage, Next routing): GET /v0/account.
+    const floor = await load(async () => {
+      const res = await fetch(`${server?.url}/v0/account`, { headers: { authorization: `Bearer ${key}` } });
+      await res.arrayBuffer();
+      return res.status === 200;
+    });
+    rows.push(["floor: GET /v0/account (keyed, no catalog)", floor.p50.toFixed(1), floor.p95.toFixed(1), floor.p99.toFixed(1),
+      floor.rps.toFixed(0), "", "", "", "", "", String(floor.failures)]);
     const header = ["case", "p50", "p95", "p99", "req/s", "db p50", "db p95", "db p99", "db q/s", "p95 ratio", "fail"];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
     const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
