@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import dns from "node:dns";
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -21,6 +22,30 @@ for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "A
   delete process.env[name];
 }
 process.env.NO_PROXY = "127.0.0.1,localhost";
+
+// Tests never reach an external host: any name other than localhost fails to resolve, at once,
+// the way an offline machine answers (so a test that forgot its fake fails loudly, not slowly).
+const loopbackNames = new Set(["localhost", "localhost.", "ip6-localhost"]);
+const isLoopback = (hostname: string) =>
+  loopbackNames.has(hostname.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === "::1";
+type LookupCallback = (error: NodeJS.ErrnoException | null, address?: string | dns.LookupAddress[], family?: number) => void;
+const realLookup = dns.lookup.bind(dns) as (...args: unknown[]) => void;
+function offlineError(hostname: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (tests are offline: use a loopback fake)`), {
+    code: "ENOTFOUND",
+    hostname,
+  });
+}
+(dns as { lookup: unknown }).lookup = (hostname: string, ...rest: unknown[]) => {
+  if (isLoopback(hostname)) return realLookup(hostname, ...rest);
+  const callback = rest[rest.length - 1] as LookupCallback;
+  process.nextTick(() => callback(offlineError(hostname)));
+};
+const realPromiseLookup = dns.promises.lookup.bind(dns.promises);
+(dns.promises as { lookup: unknown }).lookup = (hostname: string, ...rest: unknown[]) =>
+  isLoopback(hostname)
+    ? (realPromiseLookup as (...args: unknown[]) => Promise<unknown>)(hostname, ...rest)
+    : Promise.reject(offlineError(hostname));
 
 // A migrated PGlite data dir made once per run by test/global-setup.ts.
 const template = process.env.BRIER_PGLITE_TEMPLATE;
