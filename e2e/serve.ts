@@ -21,6 +21,9 @@ const env: NodeJS.ProcessEnv = {
   http_proxy: "",
   https_proxy: "",
   NEXTAUTH_URL: `http://127.0.0.1:${E2E_PORT}`,
+  // Tests never call an external host: poll only the offline mock venue (the recorder then has
+  // no Polymarket tokens to subscribe to, so it opens no connection).
+  CATALOG_VENUES: "mock",
 };
 
 function admin(args: string[], input?: string): void {
