@@ -1,7 +1,7 @@
 import "server-only";
 import type { ClickHouseClient } from "@clickhouse/client";
-import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
-import { normalizeFrame, toInsertRow, type TickRow } from "./normalize";
+import { normalizeFrame, type TickRow } from "./normalize";
+import { insertTickRows } from "./writer";
 
 /**
  * SYNTHETIC order-book history for offline demos (docs/ticks.md): a random walk of the best
@@ -61,7 +61,7 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
   let batch: TickRow[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    await writer.insert({ table: tickTable, values: batch.map(toInsertRow), format: "JSONEachRow" });
+    await insertTickRows(writer, batch);
     batch = [];
   };
   const emit = async (frame: unknown, ts: number) => {

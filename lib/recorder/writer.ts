@@ -1,9 +1,10 @@
 import "server-only";
+import { Readable } from "node:stream";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { errorFields, log } from "@/lib/log";
 import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
 import { RecentRows, rowKey } from "./dedup";
-import { toInsertRow, type TickRow } from "./normalize";
+import { insertColumns, toTsvBody, type TickRow } from "./normalize";
 import type { RecorderStats } from "./stats";
 
 export interface TickWriterOptions {
@@ -22,10 +23,10 @@ export interface TickWriterOptions {
 }
 
 export const defaultWriterOptions: TickWriterOptions = {
-  batchRows: 10_000,
+  batchRows: 50_000,
   flushIntervalMs: 1_000,
-  highWaterRows: 50_000,
-  maxBufferedRows: 200_000,
+  highWaterRows: 100_000,
+  maxBufferedRows: 250_000,
   dedupCapacity: 500_000,
   dedupSeedMinutes: 30,
 };
@@ -104,6 +105,8 @@ export class TickWriter {
       log.error("tick buffer full: dropped the oldest rows", { dropped: excess });
     }
     this.#updatePressure();
+    // An insert in flight drains the whole buffer before it settles: one flush at a time.
+    if (this.#flushing !== undefined) return;
     if (this.#buffer.length >= this.options.batchRows) void this.flush();
     else if (this.#buffer.length > 0 && this.#timer === undefined) {
       this.#timer = setTimeout(() => {
@@ -138,7 +141,7 @@ export class TickWriter {
     while (this.#buffer.length > 0) {
       const batch = this.#buffer.slice(0, this.options.batchRows);
       try {
-        await this.client.insert({ table: tickTable, values: batch.map(toInsertRow), format: "JSONEachRow" });
+        await insertTickRows(this.client, batch);
       } catch (error) {
         this.stats.errors += 1;
         this.stats.insertErrors += 1;
@@ -170,4 +173,15 @@ export class TickWriter {
     this.stats.backPressure = paused;
     for (const listener of this.#listeners) listener(paused);
   }
+}
+
+/** One insert of rows into the tick table, as a TabSeparated body (lib/recorder/normalize.ts). */
+export async function insertTickRows(client: ClickHouseClient, rows: readonly TickRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await client.insert({
+    table: tickTable,
+    columns: [...insertColumns],
+    values: Readable.from([toTsvBody(rows)], { objectMode: false }),
+    format: "TabSeparated",
+  });
 }
