@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ErrorState, SkeletonRows } from "@/components/ui/query-state";
 import type { MarketPublic } from "@/lib/catalog/shapes";
@@ -18,6 +18,10 @@ export function MarketView({ id, historyAllowed, plan }: { id: string; historyAl
     queryFn: ({ signal }) => getJson<{ data: MarketPublic }>(`/v0/markets/${encodeURIComponent(id)}`, signal),
   });
   const [outcomeIndex, setOutcomeIndex] = useState(0);
+  // Start downloading the chart library while the market record loads, not after.
+  useEffect(() => {
+    if (historyAllowed) void import("lightweight-charts");
+  }, [historyAllowed]);
 
   if (market.isPending) return <SkeletonRows rows={8} height={60} />;
   if (market.isError) {
