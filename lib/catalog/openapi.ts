@@ -68,6 +68,14 @@ const lookupResponses = (schemaName: string, what: string) => ({
  * body are generated from the zod schemas that validate them; status, account and health bodies are
  * owned by their modules and described in prose.
  */
+let built: JsonSchema | undefined;
+
+/** The document, built once per process: the schemas it derives from do not change at run time. */
+export function openApiDocument(): JsonSchema {
+  built ??= buildOpenApiDocument();
+  return built;
+}
+
 export function buildOpenApiDocument(): JsonSchema {
   const { markets: _markets, ...eventWithoutMarkets } = eventPublic.shape;
   const eventSchema = schemaOf(z.object(eventWithoutMarkets));
