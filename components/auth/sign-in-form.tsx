@@ -1,10 +1,10 @@
 "use client";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
-import { signInWithPassword } from "@/lib/dashboard/auth-client";
+import { signInWithPassword, signInWithProvider } from "@/lib/dashboard/auth-client";
 import styles from "./auth-form.module.css";
 
-export function SignInForm({ callbackUrl, notice }: { callbackUrl: string; notice?: string }) {
+export function SignInForm({ callbackUrl, notice, github }: { callbackUrl: string; notice?: string; github: boolean }) {
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
 
@@ -20,6 +20,16 @@ export function SignInForm({ callbackUrl, notice }: { callbackUrl: string; notic
     }
     setError(result.message);
     setBusy(false);
+  }
+
+  async function signInWithGithub() {
+    setBusy(true);
+    setError(undefined);
+    const result = await signInWithProvider("github", callbackUrl);
+    if (!result.ok) {
+      setError(result.message);
+      setBusy(false);
+    }
   }
 
   return (
@@ -42,6 +52,11 @@ export function SignInForm({ callbackUrl, notice }: { callbackUrl: string; notic
           {busy ? "Signing in…" : "Sign in"}
         </button>
       </form>
+      {github && (
+        <button type="button" onClick={signInWithGithub} disabled={busy}>
+          Sign in with GitHub
+        </button>
+      )}
       <p className={styles.alt}>
         No account yet? <Link href={`/signup?callbackUrl=${encodeURIComponent(callbackUrl)}`}>Sign up</Link>
       </p>

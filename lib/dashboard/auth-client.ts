@@ -43,6 +43,18 @@ export async function signInWithPassword(email: string, password: string, callba
   return { ok: false, message: "Sign-in failed (session check). Reload the page and try again." };
 }
 
+/** Starts an OAuth sign-in (GitHub): next-auth answers with the provider's authorize URL to go to. */
+export async function signInWithProvider(provider: "github", callbackUrl: string): Promise<SignInResult> {
+  try {
+    const answer = await postForm(`/api/auth/signin/${provider}`, { callbackUrl });
+    if (!answer.ok || answer.url === "") return { ok: false, message: "Sign-in with GitHub is not available right now." };
+    window.location.assign(answer.url);
+    return { ok: true };
+  } catch {
+    return { ok: false, message: "The server could not be reached. Try again." };
+  }
+}
+
 export async function signOutSession(): Promise<void> {
   await postForm("/api/auth/signout", { callbackUrl: "/signin" });
 }
