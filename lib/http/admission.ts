@@ -5,7 +5,7 @@ import { isPlan, rateLimitFor } from "@/lib/auth/plans";
 import { cachedPrincipal, cachePrincipal, principalGeneration } from "@/lib/auth/principal-cache";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { accounts, apiKeys, rateLimits } from "@/lib/db/schema";
+import { accounts, apiKeys } from "@/lib/db/schema";
 import { consumeRateLimit, decide, embeddedRateLimitStore, windowOf, type RateLimitDecision } from "./rate-limit";
 
 export interface Admitted {
@@ -52,35 +52,26 @@ async function findPrincipalByHash(db: Db, hash: string): Promise<KeyPrincipal |
 /**
  * PostgreSQL (several instances): one round trip per request, nothing cached, so a revocation is
  * seen by the very next request on every instance. The key lookup and the rate-limit count are one
- * statement rather than a lookup followed by the rate limiter's own upsert; the counters are the
- * same `rate_limits` rows the RateLimitStore uses for dashboard sessions.
+ * call of `brier_admit_key` (drizzle/0004_hot_path.sql) rather than a lookup followed by the rate
+ * limiter's own upsert; the counters are the same `rate_limits` rows the RateLimitStore uses for
+ * dashboard sessions.
  */
 async function admitKeyShared(db: Db, key: string, now: number): Promise<Admitted | undefined> {
   const { windowStart } = windowOf(now);
-  const result = await db.execute(sql`
-    with k as (
-      select ${apiKeys.id} as key_id, ${apiKeys.accountId} as account_id, ${accounts.plan} as plan
-      from ${apiKeys} join ${accounts} on ${accounts.id} = ${apiKeys.accountId}
-      where ${apiKeys.hash} = ${hashKey(key)} and ${apiKeys.revokedAt} is null
-      limit 1
-    ), hit as (
-      insert into ${rateLimits} (bucket, window_start, count)
-      select 'key:' || k.key_id, ${new Date(windowStart).toISOString()}::timestamptz, 1 from k
-      on conflict (bucket, window_start) do update set count = ${rateLimits}.count + 1
-      returning count
-    )
-    select k.key_id, k.account_id, k.plan, (select count from hit) as count from k`);
+  const result = await db.execute(
+    sql`select key_id, account_id, plan, hits from brier_admit_key(${hashKey(key)}, ${new Date(windowStart).toISOString()}::timestamptz)`,
+  );
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
     key_id: string;
     account_id: string;
     plan: string;
-    count: number | string;
+    hits: number | string;
   }>;
   const row = rows[0];
   if (row === undefined) return undefined;
   if (!isPlan(row.plan)) throw new Error(`account ${row.account_id} has an unknown plan`);
   return {
     principal: { keyId: row.key_id, accountId: row.account_id, plan: row.plan },
-    decision: decide(Number(row.count), rateLimitFor(row.plan), now),
+    decision: decide(Number(row.hits), rateLimitFor(row.plan), now),
   };
 }
