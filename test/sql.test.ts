@@ -261,12 +261,13 @@ describe("POST /v0/sql", () => {
     });
     const slow = "SELECT count() FROM polymarket_orderbook_rust AS a, polymarket_orderbook_rust AS b WHERE a.market = 'slow' AND b.market = 'slow'";
     const started = performance.now();
-    const [first, second, third] = await Promise.all([sql(slow), sql(slow), sql(slow)]);
-    expect(first.status).toBe(408);
-    expect(first.body).toMatchObject({ error: { code: "query_timeout" } });
-    expect(second.status).toBe(408);
-    expect(third.status).toBe(429);
-    expect(third.headers.get("retry-after")).toBe("1");
+    const answers = await Promise.all([sql(slow), sql(slow), sql(slow)]);
+    // The three race through admission; whichever arrives third finds both slots taken.
+    expect(answers.map((a) => a.status).sort()).toEqual([408, 408, 429]);
+    const timedOut = answers.filter((a) => a.status === 408);
+    for (const answer of timedOut) expect(answer.body).toMatchObject({ error: { code: "query_timeout" } });
+    const refused = answers.find((a) => a.status === 429);
+    expect(refused?.headers.get("retry-after")).toBe("1");
     expect(performance.now() - started).toBeLessThan(20_000);
     const after = await sql("SELECT 42 AS answer");
     expect((after.body as SqlBody).data).toEqual([{ answer: 42 }]);
