@@ -1,7 +1,7 @@
 /**
  * The e2e server: a fresh temporary DATA_DIR seeded offline with the admin CLI while no server
  * holds the stores (mock catalog through the catalog's ingest, synthetic ticks through
- * demo-ticks, an enterprise analyst account), then `next start` on it. Playwright starts this
+ * demo-ticks, an enterprise analyst account), then `npm start`'s server (server.mjs) on it. Playwright starts this
  * and stops it; the data dir is removed on exit.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -50,7 +50,7 @@ admin(["demo-ticks", "--days", "2"]);
 admin(["create-key", "--email", ANALYST.email, "--plan", "enterprise", "--name", "seed"]);
 admin(["set-password", "--email", ANALYST.email], `${ANALYST.password}\n`);
 
-const server = spawn("npx", ["next", "start", "-p", String(E2E_PORT), "-H", "127.0.0.1"], { env, stdio: "inherit" });
+const server = spawn(process.execPath, ["server.mjs"], { env: { ...env, PORT: String(E2E_PORT), HOST: "127.0.0.1" }, stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => server.kill(signal));
 }

@@ -1,7 +1,8 @@
 /**
  * bench:auth — what authentication costs. Drives a keyed route (GET /v0/account: key lookup,
  * rate limit, usage row, one account read) and the unkeyed GET /v0/health (a query to each store)
- * over loopback in the same run, same connections and duration, against `next start`.
+ * over loopback in the same run, same connections and duration, against the production server
+ * (server.mjs, as `npm start` runs it).
  * Target: keyed/unkeyed throughput >= 0.8. Needs `npm run build` first.
  *
  *   npm run bench:auth [-- --seconds 10 --connections 32 --port 3990]

@@ -2,7 +2,7 @@
  * bench:catalog — the catalog at scale. Seeds 1,000,000 markets in 250,000 events (synthetic titles
  * with common, medium and rare words, skewed volumes, ten categories, seven venues) into a fresh
  * PostgreSQL database through the ingestion upsert path (measuring markets/s), then drives
- * GET /v0/markets over loopback against `next start` and runs the very same SQL statement directly
+ * GET /v0/markets over loopback against the production server (server.mjs) and runs the very same SQL statement directly
  * on the database in the same run, with the same concurrency, and prints both side by side.
  *
  *   NEXT_DIST_DIR=.next-catalog npx next build

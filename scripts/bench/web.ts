@@ -1,5 +1,5 @@
 /**
- * `npm run bench:web`: the dashboard's two budgets, measured against `next start` on fresh seeded
+ * `npm run bench:web`: the dashboard's two budgets, measured against `npm start`'s server (server.mjs) on fresh seeded
  * embedded stores (e2e/serve.ts, so run `npm run build` first; NEXT_DIST_DIR picks the build):
  *
  * 1. First-load JavaScript of the catalog page (signed in), gzipped: every script the page's HTML
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
     }
 
     const own = catalog.gzip - landing.gzip;
-    console.log("Brier dashboard benchmark (next start, embedded stores, Chromium; shared 2-core machine: figures are noisy)");
+    console.log("Brier dashboard benchmark (server.mjs, embedded stores, Chromium; shared 2-core machine: figures are noisy)");
     console.log("");
     console.log("First-load JS, gzip -9 of every <script src> in the page's HTML");
     console.log(`  catalog page (signed in)      ${kb(catalog.gzip).padStart(10)}  (${catalog.files} files, ${kb(catalog.raw)} raw)  budget ${BUDGET_KB} kB: ${catalog.gzip <= BUDGET_KB * 1024 ? "OK" : "OVER"}`);

@@ -8,7 +8,8 @@ export interface RunningServer {
 }
 
 /**
- * Starts the built app with `next start` on a port, with its own environment (DATA_DIR, limits),
+ * Starts the built app as `npm start` does (server.mjs: Next plus the JSON API front) on a port,
+ * with its own environment (DATA_DIR, limits),
  * and waits until GET /v0/health answers 200. Requires `npm run build` first.
  */
 export async function startServer(options: { port: number; env: Record<string, string>; distDir?: string }): Promise<RunningServer> {
@@ -16,8 +17,8 @@ export async function startServer(options: { port: number; env: Record<string, s
   if (!existsSync(path.join(distDir, "BUILD_ID"))) {
     throw new Error(`No production build in ${distDir}: run \`npm run build\` first.`);
   }
-  const child: ChildProcess = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(options.port)], {
-    env: { ...process.env, NEXT_DIST_DIR: distDir, NODE_ENV: "production", ...options.env },
+  const child: ChildProcess = spawn(process.execPath, ["server.mjs"], {
+    env: { ...process.env, NEXT_DIST_DIR: distDir, NODE_ENV: "production", PORT: String(options.port), HOST: "127.0.0.1", ...options.env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -27,7 +28,7 @@ export async function startServer(options: { port: number; env: Record<string, s
   const url = `http://127.0.0.1:${options.port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${stderr}`);
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${stderr}`);
     try {
       const res = await fetch(`${url}/v0/health`);
       if (res.status === 200) break;
@@ -36,7 +37,7 @@ export async function startServer(options: { port: number; env: Record<string, s
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`next start did not become healthy in 60 s:\n${stderr}`);
+      throw new Error(`the server did not become healthy in 60 s:\n${stderr}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
