@@ -67,6 +67,9 @@ if (process.env.BRIER_TEST_DATABASE === "postgres") {
 }
 
 afterAll(async () => {
+  // Write what the file's requests left in the usage buffer while its database still exists.
+  const { flushUsage } = await import("@/lib/http/usage");
+  await flushUsage().catch(() => undefined);
   const { closeDatabase } = await import("@/lib/db");
   const { closeTickStores } = await import("@/lib/ticks");
   await closeDatabase().catch(() => undefined);
