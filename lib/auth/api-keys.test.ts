@@ -58,7 +58,7 @@ describe("key storage", () => {
     const { account } = await ensureAccount(db, "revoke@example.test");
     const a = await createApiKey(db, account.id, "a");
     const b = await createApiKey(db, account.id, "b");
-    expect(await findActiveKey(db, a.key)).toEqual({ keyId: a.id, accountId: account.id, plan: "free" });
+    expect(await findActiveKey(db, a.key)).toEqual({ keyId: a.id, accountId: account.id, email: "revoke@example.test", plan: "free" });
     await revokeApiKey(db, account.id, a.id);
     expect(await findActiveKey(db, a.key)).toBeUndefined();
     expect(await findActiveKey(db, b.key)).toBeDefined();

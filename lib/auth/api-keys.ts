@@ -110,6 +110,7 @@ export async function revokeApiKeysByPrefix(db: Db, prefix: string): Promise<Api
 export interface KeyPrincipal {
   keyId: string;
   accountId: string;
+  email: string;
   plan: Plan;
 }
 
@@ -119,7 +120,7 @@ export interface KeyPrincipal {
  */
 export async function findActiveKey(db: Db, key: string): Promise<KeyPrincipal | undefined> {
   const [row] = await db
-    .select({ keyId: apiKeys.id, accountId: apiKeys.accountId, plan: accounts.plan })
+    .select({ keyId: apiKeys.id, accountId: apiKeys.accountId, email: accounts.email, plan: accounts.plan })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .where(and(eq(apiKeys.hash, hashKey(key)), isNull(apiKeys.revokedAt)))

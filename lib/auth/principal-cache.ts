@@ -1,5 +1,5 @@
 import "server-only";
-import type { Plan } from "./plans";
+import type { KeyPrincipal } from "./api-keys";
 
 /**
  * Key hash -> principal, for the embedded setup only. There, one process owns the database (the
@@ -9,11 +9,7 @@ import type { Plan } from "./plans";
  * nothing is cached and every request reads PostgreSQL.
  */
 
-export interface CachedPrincipal {
-  keyId: string;
-  accountId: string;
-  plan: Plan;
-}
+export type CachedPrincipal = KeyPrincipal;
 
 const MAX_ENTRIES = 50_000;
 const globalStore = globalThis as typeof globalThis & {

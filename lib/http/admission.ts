@@ -41,7 +41,7 @@ async function admitKeyInProcess(db: Db, key: string, now: number): Promise<Admi
 
 async function findPrincipalByHash(db: Db, hash: string): Promise<KeyPrincipal | undefined> {
   const [row] = await db
-    .select({ keyId: apiKeys.id, accountId: apiKeys.accountId, plan: accounts.plan })
+    .select({ keyId: apiKeys.id, accountId: apiKeys.accountId, email: accounts.email, plan: accounts.plan })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt)))
@@ -52,18 +52,19 @@ async function findPrincipalByHash(db: Db, hash: string): Promise<KeyPrincipal |
 /**
  * PostgreSQL (several instances): one round trip per request, nothing cached, so a revocation is
  * seen by the very next request on every instance. The key lookup and the rate-limit count are one
- * call of `brier_admit_key` (drizzle/0004_hot_path.sql) rather than a lookup followed by the rate
+ * call of `brier_admit_key` (drizzle/0004_hot_path.sql, 0005) rather than a lookup followed by the rate
  * limiter's own upsert; the counters are the same `rate_limits` rows the RateLimitStore uses for
  * dashboard sessions.
  */
 async function admitKeyShared(db: Db, key: string, now: number): Promise<Admitted | undefined> {
   const { windowStart } = windowOf(now);
   const result = await db.execute(
-    sql`select key_id, account_id, plan, hits from brier_admit_key(${hashKey(key)}, ${new Date(windowStart).toISOString()}::timestamptz)`,
+    sql`select key_id, account_id, email, plan, hits from brier_admit_key(${hashKey(key)}, ${new Date(windowStart).toISOString()}::timestamptz)`,
   );
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
     key_id: string;
     account_id: string;
+    email: string;
     plan: string;
     hits: number | string;
   }>;
@@ -71,7 +72,7 @@ async function admitKeyShared(db: Db, key: string, now: number): Promise<Admitte
   if (row === undefined) return undefined;
   if (!isPlan(row.plan)) throw new Error(`account ${row.account_id} has an unknown plan`);
   return {
-    principal: { keyId: row.key_id, accountId: row.account_id, plan: row.plan },
+    principal: { keyId: row.key_id, accountId: row.account_id, email: row.email, plan: row.plan },
     decision: decide(Number(row.hits), rateLimitFor(row.plan), now),
   };
 }

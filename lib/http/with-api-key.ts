@@ -15,6 +15,7 @@ import { recordUsage } from "./usage";
 /** Who is calling: resolved from `Authorization: Bearer <key>` or the dashboard's session cookie. */
 export interface Principal {
   accountId: string;
+  email: string;
   plan: Plan;
   /** The API key's id; null when the request came from a dashboard session. */
   keyId: string | null;
@@ -132,10 +133,10 @@ async function authenticate(db: Db, request: Request): Promise<{ principal: Prin
   if (header === null || header.trim() === "") {
     const accountId = await sessionAccountId(request);
     if (accountId !== undefined) {
-      const [account] = await db.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId));
+      const [account] = await db.select({ email: accounts.email, plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId));
       if (account !== undefined) {
         const decision = await consumeRateLimit(rateLimitStore(db), `account:${accountId}`, rateLimitFor(account.plan));
-        return { principal: { accountId, plan: account.plan, keyId: null, via: "session" }, decision };
+        return { principal: { accountId, email: account.email, plan: account.plan, keyId: null, via: "session" }, decision };
       }
     }
     throw new UnauthorizedError("Missing API key: send the header 'Authorization: Bearer <key>'.");
