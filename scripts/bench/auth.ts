@@ -11,9 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ensureAccount, setPlan } from "@/lib/auth/accounts";
-import { createApiKey } from "@/lib/auth/api-keys";
-import { openDatabase } from "@/lib/db";
+import { createBenchKey } from "./lib/keys";
 import { printTable, runLoad } from "./lib/load";
 import { startServer } from "./lib/server";
 
@@ -33,13 +31,7 @@ const databaseUrl = process.env.DATABASE_URL;
 
 async function main(): Promise<void> {
   console.log(`bench:auth — ${connections} connections, ${seconds} s per case, store: ${databaseUrl ? "PostgreSQL" : "embedded PGlite"}`);
-  // Create the key before the server opens the (embedded) store: a data dir belongs to one process.
-  const handle = await openDatabase({ url: databaseUrl, dataDir: path.join(dataDir, "pg") });
-  const email = `bench-${Date.now()}@example.test`;
-  const { account } = await ensureAccount(handle.db, email);
-  await setPlan(handle.db, email, "enterprise");
-  const { key } = await createApiKey(handle.db, account.id, "bench");
-  await handle.close();
+  const key = await createBenchKey({ databaseUrl, dataDir });
 
   const server = await startServer({
     port,

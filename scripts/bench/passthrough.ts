@@ -12,9 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ensureAccount, setPlan } from "@/lib/auth/accounts";
-import { createApiKey } from "@/lib/auth/api-keys";
-import { openDatabase } from "@/lib/db";
+import { createBenchKey } from "./lib/keys";
 import { printTable, runLoad, type LoadResult } from "./lib/load";
 import { startServer } from "./lib/server";
 
@@ -70,12 +68,7 @@ async function startSidecar(): Promise<{ url: string; stop: () => Promise<void> 
 
 async function main(): Promise<void> {
   console.log(`bench:passthrough — ${connections} connections, ${seconds} s per case, store: ${databaseUrl ? "PostgreSQL" : "embedded PGlite"}`);
-  const handle = await openDatabase({ url: databaseUrl, dataDir: path.join(dataDir, "pg") });
-  const email = `bench-${Date.now()}@example.test`;
-  const { account } = await ensureAccount(handle.db, email);
-  await setPlan(handle.db, email, "enterprise");
-  const { key } = await createApiKey(handle.db, account.id, "bench");
-  await handle.close();
+  const key = await createBenchKey({ databaseUrl, dataDir });
 
   const brier = await startServer({
     port,
