@@ -99,6 +99,15 @@ function routeHandlers(entry) {
   return handlers.get(entry);
 }
 
+/** The request's URL; a Host header that is not a valid authority falls back to localhost. */
+function requestUrl(req) {
+  try {
+    return new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+  } catch {
+    return new URL(req.url ?? "/", "http://localhost");
+  }
+}
+
 async function serveFast(handler, params, req, res) {
   const abort = new AbortController();
   res.on("close", () => {
@@ -110,7 +119,7 @@ async function serveFast(handler, params, req, res) {
     else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
   }
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  const request = new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), {
+  const request = new Request(requestUrl(req), {
     method: req.method,
     headers,
     body: hasBody ? Readable.toWeb(req) : undefined,
