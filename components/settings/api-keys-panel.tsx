@@ -99,7 +99,10 @@ function KeyTable({ keys, revokeAction }: { keys: KeyRow[]; revokeAction: (keyId
                 <code>{key.prefix}…</code>
               </td>
               <td className="nowrap">{formatDateTime(key.createdAt)}</td>
-              <td className="nowrap">{key.lastUsedAt === null ? "never" : formatAge(key.lastUsedAt)}</td>
+              {/* Ages move between the server render and hydration: the text may differ by a second. */}
+              <td className="nowrap" suppressHydrationWarning>
+                {key.lastUsedAt === null ? "never" : formatAge(key.lastUsedAt)}
+              </td>
               <td className="num mono" data-testid="key-requests">
                 {formatInteger(key.usage.total)}
                 {key.usage.errors > 0 && <span className="down small"> ({formatInteger(key.usage.errors)} errors)</span>}
@@ -109,7 +112,9 @@ function KeyTable({ keys, revokeAction }: { keys: KeyRow[]; revokeAction: (keyId
               </td>
               <td>
                 {key.revokedAt !== null ? (
-                  <span className="badge">revoked {formatAge(key.revokedAt)}</span>
+                  <span className="badge" suppressHydrationWarning>
+                    revoked {formatAge(key.revokedAt)}
+                  </span>
                 ) : (
                   <button
                     type="button"
