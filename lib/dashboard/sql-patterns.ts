@@ -1,80 +1,23 @@
 /**
- * The SQL behind the market page's charts and the SQL console's examples: the three published
- * patterns of POST /v0/sql (issue 5), filled with one market's condition id and outcome id, and
- * the parsers that turn their answers into chart data. Pure: shared by browser, tests and bench.
+ * The SQL behind the market page's charts and the SQL console's examples (the published patterns,
+ * built in lib/sql/patterns.ts), and the parsers that turn their answers into chart data. Pure:
+ * shared by browser, tests and bench.
  */
 
-export const TICK_TABLE = "polymarket_orderbook_rust";
-
-export const candleIntervals = {
-  "1m": "toStartOfMinute",
-  "5m": "toStartOfFiveMinutes",
-  "1h": "toStartOfHour",
-  "1d": "toStartOfDay",
-} as const;
-export type CandleInterval = keyof typeof candleIntervals;
-
-export const candleRanges = {
-  "6h": "INTERVAL 6 HOUR",
-  "24h": "INTERVAL 1 DAY",
-  "7d": "INTERVAL 7 DAY",
-  "30d": "INTERVAL 30 DAY",
-} as const;
-export type CandleRange = keyof typeof candleRanges;
-
-export function isCandleInterval(value: string): value is CandleInterval {
-  return Object.hasOwn(candleIntervals, value);
-}
-export function isCandleRange(value: string): value is CandleRange {
-  return Object.hasOwn(candleRanges, value);
-}
-
-/** A ClickHouse string literal. Ids come from the catalog, but a literal is escaped whatever its source. */
-export function sqlString(value: string): string {
-  return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
-}
-
-export interface TickTarget {
-  /** Condition id: the `market` column. */
-  market: string;
-  /** CLOB token id: `asset_id` in the JSON `data`. */
-  assetId: string;
-}
-
-/** Pattern 1: best-bid candles. With interval 1h and range 7d it is the published pattern verbatim. */
-export function candleSql(target: TickTarget, interval: CandleInterval = "1h", range: CandleRange = "7d"): string {
-  const alias = interval === "1h" ? "hour" : interval === "1d" ? "day" : "minute";
-  return `SELECT ${candleIntervals[interval]}(timestamp) AS ${alias},
-       argMin(toFloat64OrZero(JSONExtractString(data, 'best_bid')), timestamp) AS open,
-       argMax(toFloat64OrZero(JSONExtractString(data, 'best_bid')), timestamp) AS close,
-       min(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS low,
-       max(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS high,
-       count() AS ticks
-FROM ${TICK_TABLE}
-WHERE market = ${sqlString(target.market)} AND event_type = 'price_change'
-  AND JSONExtractString(data, 'asset_id') = ${sqlString(target.assetId)}
-  AND timestamp >= now() - ${candleRanges[range]}
-GROUP BY ${alias} ORDER BY ${alias};`;
-}
-
-/** Pattern 2: the latest book snapshots of one outcome (the page uses the newest). */
-export function bookSql(target: TickTarget, limit = 20): string {
-  return `SELECT timestamp, JSONExtractString(data, 'asset_id') AS asset_id,
-       JSONExtractRaw(data, 'bids') AS bids, JSONExtractRaw(data, 'asks') AS asks
-FROM ${TICK_TABLE}
-WHERE market = ${sqlString(target.market)} AND event_type = 'book'
-  AND JSONExtractString(data, 'asset_id') = ${sqlString(target.assetId)}
-ORDER BY timestamp DESC LIMIT ${Math.max(1, Math.floor(limit))};`;
-}
-
-/** Pattern 3: book depth over time (bid and ask level counts) for a market. */
-export function depthSql(market: string, limit = 100): string {
-  return `SELECT timestamp, JSONLength(JSONExtractRaw(data, 'bids')) AS bid_levels,
-       JSONLength(JSONExtractRaw(data, 'asks')) AS ask_levels
-FROM ${TICK_TABLE}
-WHERE market = ${sqlString(market)} AND event_type = 'book'
-ORDER BY timestamp DESC LIMIT ${Math.max(1, Math.floor(limit))};`;
-}
+export {
+  bookSql,
+  candleIntervals,
+  candleRanges,
+  candleSql,
+  depthSql,
+  isCandleInterval,
+  isCandleRange,
+  sqlString,
+  TICK_TABLE,
+  type CandleInterval,
+  type CandleRange,
+  type TickTarget,
+} from "@/lib/sql/patterns";
 
 /** POST /v0/sql's answer. */
 export interface SqlAnswer {

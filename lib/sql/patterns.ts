@@ -1,30 +1,84 @@
 /**
- * The published query patterns of docs/ticks.md, verbatim, for a market and an outcome token.
- * test/sql.test.ts keeps its own literal copy on purpose: it proves the documented text works.
+ * The published query patterns of POST /v0/sql (docs/ticks.md), built for one market and outcome:
+ * the one place their text lives (the dashboard's charts and console use these builders).
+ * test/sql.test.ts and lib/dashboard/sql-patterns.test.ts keep literal copies on purpose: they
+ * prove the documented text itself works and is what these functions produce.
  */
-export function publishedPatterns(conditionId: string, outcomeId: string): { candles: string; books: string; depth: string } {
-  return {
-    candles: `SELECT toStartOfHour(timestamp) AS hour,
+
+export const TICK_TABLE = "polymarket_orderbook_rust";
+
+export const candleIntervals = {
+  "1m": "toStartOfMinute",
+  "5m": "toStartOfFiveMinutes",
+  "1h": "toStartOfHour",
+  "1d": "toStartOfDay",
+} as const;
+export type CandleInterval = keyof typeof candleIntervals;
+
+export const candleRanges = {
+  "6h": "INTERVAL 6 HOUR",
+  "24h": "INTERVAL 1 DAY",
+  "7d": "INTERVAL 7 DAY",
+  "30d": "INTERVAL 30 DAY",
+} as const;
+export type CandleRange = keyof typeof candleRanges;
+
+export function isCandleInterval(value: string): value is CandleInterval {
+  return Object.hasOwn(candleIntervals, value);
+}
+export function isCandleRange(value: string): value is CandleRange {
+  return Object.hasOwn(candleRanges, value);
+}
+
+/** A ClickHouse string literal. Ids come from the catalog, but a literal is escaped whatever its source. */
+export function sqlString(value: string): string {
+  return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+}
+
+export interface TickTarget {
+  /** Condition id: the `market` column. */
+  market: string;
+  /** CLOB token id: `asset_id` in the JSON `data`. */
+  assetId: string;
+}
+
+/** Pattern 1: best-bid candles. With interval 1h and range 7d it is the published pattern verbatim. */
+export function candleSql(target: TickTarget, interval: CandleInterval = "1h", range: CandleRange = "7d"): string {
+  const alias = interval === "1h" ? "hour" : interval === "1d" ? "day" : "minute";
+  return `SELECT ${candleIntervals[interval]}(timestamp) AS ${alias},
        argMin(toFloat64OrZero(JSONExtractString(data, 'best_bid')), timestamp) AS open,
        argMax(toFloat64OrZero(JSONExtractString(data, 'best_bid')), timestamp) AS close,
        min(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS low,
        max(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS high,
        count() AS ticks
-FROM polymarket_orderbook_rust
-WHERE market = '${conditionId}' AND event_type = 'price_change'
-  AND JSONExtractString(data, 'asset_id') = '${outcomeId}'
-  AND timestamp >= now() - INTERVAL 7 DAY
-GROUP BY hour ORDER BY hour;`,
-    books: `SELECT timestamp, JSONExtractString(data, 'asset_id') AS asset_id,
+FROM ${TICK_TABLE}
+WHERE market = ${sqlString(target.market)} AND event_type = 'price_change'
+  AND JSONExtractString(data, 'asset_id') = ${sqlString(target.assetId)}
+  AND timestamp >= now() - ${candleRanges[range]}
+GROUP BY ${alias} ORDER BY ${alias};`;
+}
+
+/** Pattern 2: the latest book snapshots of one outcome (the page uses the newest). */
+export function bookSql(target: TickTarget, limit = 20): string {
+  return `SELECT timestamp, JSONExtractString(data, 'asset_id') AS asset_id,
        JSONExtractRaw(data, 'bids') AS bids, JSONExtractRaw(data, 'asks') AS asks
-FROM polymarket_orderbook_rust
-WHERE market = '${conditionId}' AND event_type = 'book'
-  AND JSONExtractString(data, 'asset_id') = '${outcomeId}'
-ORDER BY timestamp DESC LIMIT 20;`,
-    depth: `SELECT timestamp, JSONLength(JSONExtractRaw(data, 'bids')) AS bid_levels,
+FROM ${TICK_TABLE}
+WHERE market = ${sqlString(target.market)} AND event_type = 'book'
+  AND JSONExtractString(data, 'asset_id') = ${sqlString(target.assetId)}
+ORDER BY timestamp DESC LIMIT ${Math.max(1, Math.floor(limit))};`;
+}
+
+/** Pattern 3: book depth over time (bid and ask level counts) for a market. */
+export function depthSql(market: string, limit = 100): string {
+  return `SELECT timestamp, JSONLength(JSONExtractRaw(data, 'bids')) AS bid_levels,
        JSONLength(JSONExtractRaw(data, 'asks')) AS ask_levels
-FROM polymarket_orderbook_rust
-WHERE market = '${conditionId}' AND event_type = 'book'
-ORDER BY timestamp DESC LIMIT 100;`,
-  };
+FROM ${TICK_TABLE}
+WHERE market = ${sqlString(market)} AND event_type = 'book'
+ORDER BY timestamp DESC LIMIT ${Math.max(1, Math.floor(limit))};`;
+}
+
+/** The three patterns verbatim (1h candles over 7 days, 20 books, 100 depth points). */
+export function publishedPatterns(conditionId: string, outcomeId: string): { candles: string; books: string; depth: string } {
+  const target = { market: conditionId, assetId: outcomeId };
+  return { candles: candleSql(target), books: bookSql(target), depth: depthSql(conditionId) };
 }
