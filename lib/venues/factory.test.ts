@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createExchange, redirectedUrl } from "./factory";
 
 // A recorder, not a venue fake: it answers every call with an empty page so the assertions are on the URLs.
@@ -41,7 +41,7 @@ describe("createExchange", () => {
   });
 
   it("ignores a caller-supplied baseUrl and never falls back to server env credentials", async () => {
-    process.env.POLYMARKET_PRIVATE_KEY = "0xdeadbeef";
+    vi.stubEnv("POLYMARKET_PRIVATE_KEY", "0xdeadbeef"); // restored after the test (unstubEnvs)
     const before = seen.length;
     const exchange = createExchange("kalshi", { redirectUrl: base, credentials: { baseUrl: "http://169.254.169.254" } });
     await exchange.fetchEvents();

@@ -18,34 +18,3 @@ export async function readStdin(): Promise<string> {
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
 }
-
-/**
- * A one-line progress bar on stderr (only on a terminal; elsewhere one line per 10% step, so logs
- * stay readable).
- */
-export function progressBar(label: string): { update: (done: number, total?: number, note?: string) => void; done: (note: string) => void } {
-  const tty = process.stderr.isTTY === true;
-  let lastStep = -1;
-  return {
-    update(done, total, note = "") {
-      if (tty) {
-        const width = 30;
-        const bar =
-          total !== undefined && total > 0
-            ? `[${"#".repeat(Math.round((done / total) * width)).padEnd(width, ".")}] ${done}/${total}`
-            : `${done}`;
-        process.stderr.write(`\r\x1b[2K${label} ${bar} ${note}`);
-        return;
-      }
-      const step = total !== undefined && total > 0 ? Math.floor((done / total) * 10) : Math.floor(done / 1000);
-      if (step !== lastStep) {
-        lastStep = step;
-        say(`${label} ${total !== undefined ? `${done}/${total}` : done} ${note}`.trimEnd());
-      }
-    },
-    done(note) {
-      if (tty) process.stderr.write(`\r\x1b[2K`);
-      say(`${label} ${note}`);
-    },
-  };
-}
