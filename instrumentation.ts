@@ -1,6 +1,17 @@
 // Runs once when a server process starts (next start / next dev), before it serves requests.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { startBackgroundJobs } = await import("@/lib/jobs/background");
-  await startBackgroundJobs();
+  try {
+    // Imported inside the try: an invalid configuration throws while lib/config.ts loads.
+    const { startBackgroundJobs } = await import("@/lib/jobs/background");
+    await startBackgroundJobs();
+  } catch (error) {
+    // A server that cannot read its configuration or own its stores must not stay up answering
+    // 500s: it stops at once, saying why (issue 9, finding 4). ConfigError and DataDirLockedError
+    // carry a message written for the operator; anything else is printed with its stack.
+    const name = (error as { name?: unknown }).name;
+    const reason = name === "ConfigError" || name === "DataDirLockedError" ? (error as Error).message : String((error as Error).stack ?? error);
+    process.stderr.write(`Brier cannot start: ${reason}\n`);
+    process.exit(1);
+  }
 }

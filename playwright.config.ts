@@ -2,7 +2,7 @@ import { defineConfig } from "@playwright/test";
 import { E2E_BASE_URL } from "./e2e/env";
 
 /**
- * The dashboard's end-to-end suite in Debian's Chromium (STACK.md pitfall 10) against the production server (server.mjs)
+ * The dashboard's end-to-end suite in Debian's Chromium (docs/architecture.md, pitfall 10) against the production server (server.mjs)
  * on fresh embedded stores seeded offline by e2e/serve.ts. It builds nothing: run `npm run build`
  * first (CI does). NEXT_DIST_DIR picks another build folder, E2E_PORT another port.
  */

@@ -7,12 +7,15 @@
 // Brier's code, and the same compiled handler served ~3x the requests (fetchOrderBook on mock:
 // 649 -> 1,907 req/s) behind this front. The front calls the very route modules Next compiled (same bundle, same module
 // instances), so behaviour is identical; anything it does not recognise goes to Next unchanged.
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Readable } from "node:stream";
 import next from "next";
+import { internalErrorBody, surfaceOf } from "./lib/http/error-body.mjs";
+import { refuseMalformedRequest } from "./lib/http/malformed.mjs";
 import nextConfig from "./next.config.mjs";
 
 const port = Number.parseInt(process.env.PORT ?? "3000", 10);
@@ -47,22 +50,32 @@ function loadRoutes() {
   return routes;
 }
 
-function match(routes, pathname) {
-  if (pathname.length > 1 && pathname.endsWith("/")) return undefined; // Next redirects these
+/**
+ * The API route Next would pick for a raw request path (as sent: not normalised, not decoded), or
+ * undefined for anything the front should not answer. Like Next, a static segment matches only its
+ * literal text (`/v0/mark%65ts` is not `/v0/markets`) and dynamic values are percent-decoded. Paths
+ * Next rewrites before routing (trailing or doubled slashes, dot segments, backslashes) and
+ * undecodable ones are Next's to answer.
+ */
+function match(routes, rawPath) {
+  if (!rawPath.startsWith("/") || rawPath.includes("\\")) return undefined;
+  if (rawPath.length > 1 && rawPath.endsWith("/")) return undefined; // Next redirects these
+  const raw = rawPath === "/" ? [] : rawPath.split("/").slice(1);
   let parts;
   try {
-    parts = pathname === "/" ? [] : pathname.split("/").slice(1).map(decodeURIComponent);
+    parts = raw.map(decodeURIComponent);
   } catch {
     return undefined;
   }
+  if (raw.includes("") || parts.some((part) => part === "." || part === "..")) return undefined;
   for (const route of routes) {
-    const params = matchSegments(route.segments, parts);
+    const params = matchSegments(route.segments, raw, parts);
     if (params !== undefined) return route.fast ? { entry: route.entry, params } : undefined;
   }
   return undefined;
 }
 
-function matchSegments(segments, parts) {
+function matchSegments(segments, raw, parts) {
   const params = {};
   for (let i = 0; i < segments.length; i += 1) {
     const segment = segments[i];
@@ -75,7 +88,7 @@ function matchSegments(segments, parts) {
     const part = parts[i];
     if (part === undefined || part === "") return undefined;
     if (segment.startsWith("[")) params[segment.slice(1, -1)] = part;
-    else if (segment !== part) return undefined;
+    else if (segment !== raw[i]) return undefined;
   }
   return parts.length === segments.length ? params : undefined;
 }
@@ -119,11 +132,16 @@ async function serveFast(handler, params, req, res) {
     else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
   }
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  // A small body with a declared length (the JSON of a pass-through call) is read here in one go:
+  // a Web stream over the socket costs more than the body. Larger or unsized bodies stream, and
+  // the handler's reader enforces its size cap either way.
+  const length = Number(req.headers["content-length"]);
+  const small = hasBody && Number.isInteger(length) && length >= 0 && length <= SMALL_BODY_BYTES;
   const request = new Request(requestUrl(req), {
     method: req.method,
     headers,
-    body: hasBody ? Readable.toWeb(req) : undefined,
-    duplex: hasBody ? "half" : undefined,
+    body: !hasBody ? undefined : small ? await readSmallBody(req) : Readable.toWeb(req),
+    duplex: hasBody && !small ? "half" : undefined,
     signal: abort.signal,
   });
   const response = await handler(request, { params: Promise.resolve(params) });
@@ -134,28 +152,76 @@ async function serveFast(handler, params, req, res) {
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) outgoing["set-cookie"] = cookies;
   outgoing["cache-control"] ??= "private, no-cache, no-store, max-age=0, must-revalidate";
-  res.writeHead(response.status, outgoing);
   if (response.body === null || req.method === "HEAD") {
+    res.writeHead(response.status, outgoing);
     res.end();
     return;
   }
+  // JSON answers are whole strings: written in one piece instead of through a Web stream
+  // (lib/http/respond.ts leaves the string on the Response; otherwise it is read in one go).
+  // Everything else (SSE, CSV and Parquet downloads) streams.
+  if (String(outgoing["content-type"] ?? "").startsWith("application/json")) {
+    const text = response[JSON_BODY];
+    const body = typeof text === "string" && !response.bodyUsed ? text : Buffer.from(await response.arrayBuffer());
+    outgoing["content-length"] = String(Buffer.byteLength(body));
+    res.writeHead(response.status, outgoing);
+    res.end(body);
+    return;
+  }
+  res.writeHead(response.status, outgoing);
   Readable.fromWeb(response.body).on("error", () => res.destroy()).pipe(res);
+}
+
+/** Request bodies up to this size with a Content-Length are read before the handler runs. */
+const SMALL_BODY_BYTES = 64 * 1024;
+/** Where lib/http/respond.ts `json()` leaves the serialised body of a Response it builds. */
+const JSON_BODY = Symbol.for("brier.jsonBody");
+
+function readSmallBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.once("error", reject);
+    req.once("aborted", () => reject(new Error("request aborted")));
+  });
 }
 
 const app = next({ dev: false, dir, hostname, port });
 const handleWithNext = app.getRequestHandler();
 await app.prepare();
-const routes = loadRoutes();
+
+// The front relies on two Next internals: the route manifest and `routeModule.ensureUserland()`
+// of each compiled API route. Both are checked here, at start: if either is missing (a Next
+// upgrade moved them), every request goes through Next, slower but correct, and the log says so once.
 let frontDisabled = false;
+function disableFront(reason) {
+  if (frontDisabled) return;
+  frontDisabled = true;
+  process.stderr.write(`${JSON.stringify({ level: "warn", msg: `API front off: ${reason}; serving everything through Next` })}\n`);
+}
+let routes = [];
+try {
+  routes = loadRoutes();
+} catch (error) {
+  disableFront(`cannot read Next's route manifest (${error?.code ?? error?.message ?? error})`);
+}
+for (const route of routes) {
+  if (frontDisabled || !route.fast) continue;
+  try {
+    const routeModule = require(path.join(distDir, "server", "app", `${route.entry}.js`))?.routeModule;
+    if (typeof routeModule?.ensureUserland !== "function") disableFront(`${route.entry} has no routeModule.ensureUserland()`);
+  } catch (error) {
+    disableFront(`cannot load the compiled ${route.entry} (${error?.code ?? error?.message ?? error})`);
+  }
+}
 
 async function handle(req, res) {
-  const url = new URL(req.url ?? "/", "http://localhost");
-  const found = frontDisabled ? undefined : match(routes, url.pathname);
+  if (refuseMalformedRequest(req, res)) return; // bad paths and methods: JSON 4xx on the API surfaces
+  const rawPath = (req.url ?? "/").split("?", 1)[0] ?? "/";
+  const found = frontDisabled ? undefined : match(routes, rawPath);
   const exported = found === undefined ? undefined : await routeHandlers(found.entry);
-  if (found !== undefined && exported === undefined && !frontDisabled) {
-    frontDisabled = true;
-    process.stderr.write('{"level":"warn","msg":"API front off: compiled route modules no longer expose their handlers; serving everything through Next"}\n');
-  }
+  if (found !== undefined && exported === undefined) disableFront("compiled route modules no longer expose their handlers");
   const handler = exported?.[req.method ?? "GET"];
   if (typeof handler !== "function") return handleWithNext(req, res);
   return serveFast(handler, found.params, req, res);
@@ -163,10 +229,33 @@ async function handle(req, res) {
 
 const server = createServer((req, res) => {
   handle(req, res).catch((error) => {
-    process.stderr.write(`${JSON.stringify({ level: "error", msg: "API front failed", error: String(error?.stack ?? error) })}\n`);
-    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { code: "internal_error", message: "Internal server error." } }));
+    // Answered in the body shape of the request's surface (/v0 or pmxt's /api envelope), decided in lib/http/error-body.mjs.
+    const requestId = randomUUID();
+    process.stderr.write(`${JSON.stringify({ level: "error", msg: "API front failed", requestId, error: String(error?.stack ?? error) })}\n`);
+    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json", "x-request-id": requestId });
+    res.end(JSON.stringify(internalErrorBody(surfaceOf(requestUrl(req).pathname), requestId)));
   });
+});
+
+// WebSocket upgrades: /ws (pmxt's streaming protocol) is served by the handler the compiled
+// app/ws route module exports as `upgrade` (route handlers cannot upgrade; see docs/streams.md).
+// Next adds an 'upgrade' listener of its own at its first request, which ends any upgrade it does
+// not route: it keeps every other path, never /ws.
+const isStreamUpgrade = (req) => requestUrl(req).pathname === "/ws";
+const serverOn = server.on.bind(server);
+server.on = server.addListener = (event, listener) =>
+  serverOn(event, event !== "upgrade" ? listener : (req, socket, head) => (isStreamUpgrade(req) ? undefined : listener(req, socket, head)));
+serverOn("upgrade", (req, socket, head) => {
+  if (!isStreamUpgrade(req)) {
+    if (server.listenerCount("upgrade") === 1) socket.destroy(); // no listener of Next's to answer it
+    return;
+  }
+  routeHandlers("/ws/route")
+    .then((exported) => {
+      if (typeof exported?.upgrade === "function") exported.upgrade(req, socket, head);
+      else socket.destroy();
+    })
+    .catch(() => socket.destroy());
 });
 
 server.listen(port, hostname, () => {

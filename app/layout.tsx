@@ -2,7 +2,7 @@ import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/shell/app-header";
 import { Providers } from "@/components/shell/providers";
-import { getSessionAccount } from "@/lib/dashboard/session";
+import { getSessionAccount } from "@/lib/auth/page-session";
 import "./globals.css";
 
 export const metadata: Metadata = {

@@ -4,7 +4,7 @@ import { CatalogBrowser } from "@/components/catalog/catalog-browser";
 import { SkeletonRows } from "@/components/ui/query-state";
 import { categories } from "@/lib/catalog/categories";
 import { catalogVenues } from "@/lib/catalog/venues";
-import { getSessionAccount } from "@/lib/dashboard/session";
+import { getSessionAccount } from "@/lib/auth/page-session";
 
 // Home: the catalog browser for a signed-in analyst, a short introduction otherwise.
 export default async function Home() {

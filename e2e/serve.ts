@@ -15,15 +15,18 @@ const env: NodeJS.ProcessEnv = {
   ...process.env,
   DATA_DIR: dataDir,
   NODE_ENV: "production",
-  // Offline: no proxy may swallow loopback calls (STACK.md pitfall 11).
+  // Offline: no proxy may swallow loopback calls (docs/architecture.md, pitfall 11).
   HTTP_PROXY: "",
   HTTPS_PROXY: "",
   http_proxy: "",
   https_proxy: "",
   NEXTAUTH_URL: `http://127.0.0.1:${E2E_PORT}`,
-  // Tests never call an external host: poll only the offline mock venue (the recorder then has
-  // no Polymarket tokens to subscribe to, so it opens no connection).
-  CATALOG_VENUES: "mock",
+  // Tests never call an external host: poll the offline mock venue, and Kalshi with every venue
+  // call redirected to a closed loopback port, so it fails at once with a real ingestion error
+  // (the catalog's "nothing ingested from this venue" state). No Polymarket: the recorder has no
+  // token to subscribe to and opens no connection (the status page says why).
+  CATALOG_VENUES: "mock,kalshi",
+  VENUE_REDIRECT_URL: "http://127.0.0.1:9",
 };
 
 function admin(args: string[], input?: string): void {

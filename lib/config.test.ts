@@ -45,6 +45,10 @@ describe("parseConfig", () => {
     expect(config.backgroundJobs).toBe(false);
   });
 
+  it("takes RECORDER_MAX_ASSETS=0 (a recorder that follows no asset)", () => {
+    expect(parseConfig({ RECORDER_MAX_ASSETS: "0" }).recorder.maxAssets).toBe(0);
+  });
+
   it.each([
     [{ PORT: "abc" }, "PORT"],
     [{ RATE_LIMIT_PRO: "-1" }, "RATE_LIMIT_PRO"],
@@ -52,6 +56,7 @@ describe("parseConfig", () => {
     [{ CLICKHOUSE_URL: "not a url" }, "CLICKHOUSE_URL"],
     [{ CLICKHOUSE_DATABASE: "a;drop" }, "CLICKHOUSE_DATABASE"],
     [{ RECORDER_ENABLED: "maybe" }, "RECORDER_ENABLED"],
+    [{ RECORDER_MAX_ASSETS: "-1" }, "RECORDER_MAX_ASSETS"],
     [{ POLYMARKET_WS_URL: "http://x" }, "POLYMARKET_WS_URL"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     [{ GITHUB_ID: "only-one" }, "GITHUB_ID and GITHUB_SECRET"],

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Every environment variable Brier reads, parsed and defaulted once (STYLE.md 7).
+ * Every environment variable Brier reads, parsed and defaulted once (docs/architecture.md: configuration lives only here).
  * The defaults give the embedded setup: PGlite and chDB under DATA_DIR, no servers needed.
  * Nothing else in the code base reads process.env (pmxt-core reads its own venue URL overrides,
  * e.g. POLYMARKET_GAMMA_URL, documented in the README).
@@ -41,6 +41,9 @@ export const envSchema = z.object({
   CLICKHOUSE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   CLICKHOUSE_USER: z.string().default("default"),
   CLICKHOUSE_PASSWORD: z.string().default(""),
+  /** Dedicated read-only user of POST /v0/sql on a ClickHouse server (DDL: npm run clickhouse-reader-ddl). */
+  CLICKHOUSE_READER_USER: optionalString,
+  CLICKHOUSE_READER_PASSWORD: z.string().default(""),
   CLICKHOUSE_DATABASE: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a plain identifier")
@@ -65,10 +68,27 @@ export const envSchema = z.object({
   /** Longest a long-polled watchOrderBook/watchTrades waits for the next update before answering 504. */
   PASSTHROUGH_WATCH_TIMEOUT_MS: positiveInt(25_000),
   POLYMARKET_WS_URL: z.url({ protocol: /^wss?$/ }).default("wss://ws-subscriptions-clob.polymarket.com/ws/market"),
-  RECORDER_MAX_ASSETS: positiveInt(2000),
+  /** 0 is allowed: the recorder runs and follows no asset (the status page says why). */
+  RECORDER_MAX_ASSETS: z.coerce.number().int().nonnegative().default(2000),
   RECORDER_ENABLED: booleanFlag(true),
   /** Set to false to keep the server from running ingestion and the recorder in-process. */
   BACKGROUND_JOBS: booleanFlag(true),
+  /** NATS server of the live fan-out (recorder -> every web instance); unset: in-process (embedded setup). */
+  NATS_URL: optionalString.pipe(z.url({ protocol: /^(nats|tls|wss?)$/ }).optional()),
+  /** Subject prefix of the live fan-out on NATS (several deployments may share one NATS server). */
+  NATS_SUBJECT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, "must be dot-separated tokens").default("brier.live"),
+  /** Concurrent stream subscriptions per key, by plan (/ws and /v0/stream). */
+  STREAM_SUBSCRIPTIONS_FREE: positiveInt(5),
+  STREAM_SUBSCRIPTIONS_PRO: positiveInt(100),
+  STREAM_SUBSCRIPTIONS_ENTERPRISE: positiveInt(1000),
+  /** Open stream connections per key (per web instance). */
+  STREAM_CONNECTIONS_PER_KEY: positiveInt(10),
+  /** Bytes a connection may have unsent before its book updates coalesce to the latest per symbol. */
+  STREAM_BUFFER_BYTES: positiveInt(1024 * 1024),
+  /** Messages a connection may hold waiting (coalesced books + trades) before it is closed as a slow consumer. */
+  STREAM_MAX_PENDING: positiveInt(10_000),
+  /** A connection behind for longer than this is closed as a slow consumer. */
+  STREAM_SLOW_CONSUMER_MS: positiveInt(10_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
@@ -85,7 +105,14 @@ export interface Config {
   /** True when ClickHouse is the embedded chDB (no CLICKHOUSE_URL). */
   embeddedClickhouse: boolean;
   databaseUrl: string | undefined;
-  clickhouse: { url: string | undefined; user: string; password: string; database: string };
+  clickhouse: {
+    url: string | undefined;
+    user: string;
+    password: string;
+    database: string;
+    /** The SQL reader's own credentials; unset, the reader uses the writer's user with readonly=2. */
+    reader: { user: string; password: string } | undefined;
+  };
   auth: { secret: string | undefined; url: string | undefined; github: { id: string; secret: string } | undefined };
   rateLimits: Record<Plan, number>;
   cronSecret: string | undefined;
@@ -95,6 +122,15 @@ export interface Config {
   passthrough: { maxConcurrentPerKey: number; watchTimeoutMs: number };
   recorder: { enabled: boolean; wsUrl: string; maxAssets: number };
   backgroundJobs: boolean;
+  streams: {
+    natsUrl: string | undefined;
+    natsSubjectPrefix: string;
+    subscriptions: Record<Plan, number>;
+    connectionsPerKey: number;
+    bufferBytes: number;
+    maxPending: number;
+    slowConsumerMs: number;
+  };
   logLevel: Env["LOG_LEVEL"];
 }
 
@@ -125,6 +161,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       user: e.CLICKHOUSE_USER,
       password: e.CLICKHOUSE_PASSWORD,
       database: e.CLICKHOUSE_DATABASE,
+      reader: e.CLICKHOUSE_READER_USER === undefined ? undefined : { user: e.CLICKHOUSE_READER_USER, password: e.CLICKHOUSE_READER_PASSWORD },
     },
     auth: {
       secret: e.NEXTAUTH_SECRET,
@@ -142,6 +179,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     passthrough: { maxConcurrentPerKey: e.PASSTHROUGH_MAX_CONCURRENT, watchTimeoutMs: e.PASSTHROUGH_WATCH_TIMEOUT_MS },
     recorder: { enabled: e.RECORDER_ENABLED, wsUrl: e.POLYMARKET_WS_URL, maxAssets: e.RECORDER_MAX_ASSETS },
     backgroundJobs: e.BACKGROUND_JOBS,
+    streams: {
+      natsUrl: e.NATS_URL,
+      natsSubjectPrefix: e.NATS_SUBJECT_PREFIX,
+      subscriptions: { free: e.STREAM_SUBSCRIPTIONS_FREE, pro: e.STREAM_SUBSCRIPTIONS_PRO, enterprise: e.STREAM_SUBSCRIPTIONS_ENTERPRISE },
+      connectionsPerKey: e.STREAM_CONNECTIONS_PER_KEY,
+      bufferBytes: e.STREAM_BUFFER_BYTES,
+      maxPending: e.STREAM_MAX_PENDING,
+      slowConsumerMs: e.STREAM_SLOW_CONSUMER_MS,
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

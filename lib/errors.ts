@@ -1,6 +1,6 @@
 /**
  * Domain errors. lib/ throws these and never builds a Response; lib/http maps each code to a
- * status and to the body shape of the surface that answers (STYLE.md 3).
+ * status and to the body shape of the surface that answers (docs/architecture.md, "Errors").
  */
 
 export const errorCodes = [
@@ -82,6 +82,16 @@ export class RateLimitedError extends AppError {
 export class PayloadTooLargeError extends AppError {
   constructor(limitBytes: number) {
     super("payload_too_large", `Request body exceeds ${limitBytes} bytes.`, { limitBytes });
+  }
+}
+
+/**
+ * The client went away before its request completed (a disconnect mid-body, or while its SQL
+ * waited or ran). Nobody reads the answer; it is an expected event, never logged as an error.
+ */
+export class ClientClosedRequestError extends AppError {
+  constructor() {
+    super("invalid_body", "The client closed the request before it completed.", { clientClosed: true });
   }
 }
 

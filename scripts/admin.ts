@@ -8,12 +8,12 @@ import { ensureAccount, findAccountByEmail, setPassword, setPlan } from "@/lib/a
 import { createApiKey, listApiKeys, revokeApiKeysByPrefix } from "@/lib/auth/api-keys";
 import { isPlan, type Plan } from "@/lib/auth/plans";
 import { ingestVenues } from "@/lib/catalog/ingest";
-import { progressBar } from "@/lib/catalog/progress";
+import { progressBar } from "./lib/progress";
 import { closeDatabase, getDb } from "@/lib/db";
+import { runMatching } from "@/lib/matching/engine";
 import { buildableExchanges } from "@/lib/venues/factory";
 import { AppError } from "@/lib/errors";
-import { topOutcomeTokens } from "@/lib/catalog/assets";
-import { demoMarketsFromTokens, writeDemoTicks } from "@/lib/recorder/demo-ticks";
+import { demoMarketsFromCatalog, writeDemoTicks } from "@/lib/recorder/demo-ticks";
 import { closeTickStores, getTickStores } from "@/lib/ticks";
 import { out, readStdin, say, UsageError } from "./lib/cli";
 
@@ -130,6 +130,20 @@ const commands: Record<string, Command> = {
       if (runs.some((run) => run.outcome === "failed")) throw new AppError("service_unavailable", "Some venues failed; see above.");
     },
   },
+  match: {
+    usage: "match [--full]",
+    summary: "cross-venue matching over new and changed markets (--full: every market), progress on stderr",
+    options: { full: { type: "boolean" } },
+    async run(options) {
+      const summary = await runMatching(await getDb(), {
+        full: options.full === true,
+        onProgress: (p) => say(`matching ${p.phase} ${p.total === undefined ? p.done : `${p.done}/${p.total}`}`),
+      });
+      out(
+        `${summary.mode}\tmarkets=${summary.marketsIndexed}\tread=${summary.marketsRead}\tcompared=${summary.pairsCompared}\tmatches=${summary.matchesFound}\topened=${summary.opened}\tconfirmed=${summary.confirmed}\tclosed=${summary.closed}\t${summary.durationMs}ms`,
+      );
+    },
+  },
   "demo-ticks": {
     usage: "demo-ticks [--days N]",
     summary: "write SYNTHETIC order-book ticks for the mock venue's markets (offline demos only; see docs/ticks.md)",
@@ -137,8 +151,7 @@ const commands: Record<string, Command> = {
     async run(options) {
       const days = options.days === undefined ? 7 : Number(options.days);
       if (!Number.isInteger(days) || days < 1 || days > 90) throw new UsageError("--days must be an integer from 1 to 90");
-      const tokens = await topOutcomeTokens(await getDb(), { exchange: "mock", limit: 10_000 });
-      const markets = demoMarketsFromTokens(tokens);
+      const markets = await demoMarketsFromCatalog(await getDb(), "mock");
       if (markets.length === 0) throw new AppError("not_found", "The catalog has no mock-venue markets: run `admin -- ingest --venue mock` first.");
       say(`Writing ${days} day(s) of synthetic ticks for ${markets.length} mock market(s)…`);
       const { writer } = await getTickStores();

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     return;
   }
   const [db, stores] = await Promise.all([getDb(), getTickStores()]);
-  const recorder = await startRecorder(stores, db);
+  const recorder = await startRecorder(stores, db, "separate process");
   const report = setInterval(() => log.info("recorder status", { ...recorder.status() }), 60_000);
   let stopping = false;
   const shutdown = (signal: string) => {

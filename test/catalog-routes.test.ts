@@ -76,7 +76,7 @@ describe("GET /v0/markets parameters", () => {
     ["cursor=not-a-cursor!", "cursor"],
     [`cursor=${Buffer.from("[1,2]").toString("base64url")}`, "cursor"],
     [`cursor=${Buffer.from('["x","00000000-0000-5000-8000-000000000000"]').toString("base64url")}`, "cursor"],
-    [`cursor=${encodeCursor({ volume24h: 1, id: "00000000-0000-5000-8000-000000000000" })}&offset=5`, "offset"],
+    [`cursor=${encodeCursor({ sort: "volume24h", key: 1, id: "00000000-0000-5000-8000-000000000000" })}&offset=5`, "offset"],
     ["limit=5&limit=6", "limit"],
     ["query=a&q=b", "q"],
     ["exchange=kalshi&sourceExchange=mock", "sourceExchange"],
@@ -254,7 +254,7 @@ describe("GET /v0/openapi.json", () => {
     };
     expect(doc.openapi).toBe("3.1.0");
     const names = doc.paths["/v0/markets"]?.get.parameters.map((p) => p.name);
-    expect(names).toEqual(["query", "q", "limit", "offset", "closed", "category", "exchange", "sourceExchange", "cursor"]);
+    expect(names).toEqual(["query", "q", "limit", "offset", "closed", "category", "exchange", "sourceExchange", "sort", "cursor"]);
     for (const p of doc.paths["/v0/events"]?.get.parameters ?? []) expect(p.description).toBeTruthy();
     for (const schema of ["Market", "Event", "Outcome"]) {
       for (const [field, prop] of Object.entries(doc.components.schemas[schema]?.properties ?? {})) {

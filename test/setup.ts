@@ -17,7 +17,7 @@ process.env.DATA_DIR = dataDir;
 (process.env as Record<string, string>).NODE_ENV = "test";
 process.env.BACKGROUND_JOBS = "false";
 process.env.LOG_LEVEL ??= "error";
-// Proxies make axios hang on loopback fakes (STACK.md pitfall 11).
+// Proxies make axios hang on loopback fakes (docs/architecture.md, pitfall 11).
 for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"]) {
   delete process.env[name];
 }
@@ -68,7 +68,7 @@ if (process.env.BRIER_TEST_DATABASE === "postgres") {
 
 afterAll(async () => {
   // Write what the file's requests left in the usage buffer while its database still exists.
-  const { flushUsage } = await import("@/lib/http/usage");
+  const { flushUsage } = await import("@/lib/auth/usage");
   await flushUsage().catch(() => undefined);
   const { closeDatabase } = await import("@/lib/db");
   const { closeTickStores } = await import("@/lib/ticks");

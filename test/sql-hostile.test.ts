@@ -73,6 +73,34 @@ const cases: Array<[string, string, string?]> = [
   ["table", `SELECT count() FROM ${T} WHERE market IN brier_ddl_migrations`, "table"],
   ["table", `SELECT * FROM ${T} AS a, system.one AS b WHERE a.market = '${M}'`, "table"],
   ["table", `SELECT (SELECT count() FROM system.users) AS n`, "table"],
+  // The escape of issue 9: a name written as `<name> AS (` (a WINDOW, a CTE in another scope, an
+  // alias) made the old text-based check treat an unpublished table as a CTE. Every form is refused
+  // from what the engine's analyzer resolves. `brier_ddl_migrations` here is an unpublished table in
+  // the reader's own database (made in beforeAll, with a row the answer would carry).
+  ["escape", `SELECT * FROM brier_ddl_migrations WHERE version > '' WINDOW brier_ddl_migrations AS (ORDER BY version)`, "table"],
+  ["escape", `SELECT * FROM brier_ddl_migrations WINDOW brier_ddl_migrations AS ()`, "table"],
+  ["escape", `DESCRIBE (SELECT * FROM brier_ddl_migrations WINDOW brier_ddl_migrations AS (ORDER BY version))`, "table"],
+  ["escape", `DESC TABLE (SELECT version FROM brier_ddl_migrations WINDOW brier_ddl_migrations AS ())`, "table"],
+  ["escape", `EXPLAIN SELECT * FROM brier_ddl_migrations WINDOW brier_ddl_migrations AS (ORDER BY version)`, "table"],
+  ["escape", `EXPLAIN PIPELINE SELECT * FROM brier_ddl_migrations WINDOW brier_ddl_migrations AS ()`, "table"],
+  ["escape", `EXPLAIN ESTIMATE SELECT * FROM brier_ddl_migrations WINDOW brier_ddl_migrations AS ()`, "table"],
+  ["escape", `EXPLAIN QUERY TREE SELECT * FROM brier_ddl_migrations WINDOW brier_ddl_migrations AS ()`, "table"],
+  ["escape", `EXPLAIN AST SELECT * FROM brier_ddl_migrations WINDOW brier_ddl_migrations AS ()`, "table"],
+  ["escape", `SELECT market AS v FROM ${T} WHERE market = '${M}' UNION ALL SELECT version FROM brier_ddl_migrations WINDOW brier_ddl_migrations AS (ORDER BY version)`, "table"],
+  ["escape", `SELECT version FROM brier_ddl_migrations WINDOW brier_ddl_migrations AS () UNION DISTINCT SELECT market FROM ${T} WHERE market = '${M}'`, "table"],
+  ["escape", `SELECT * FROM (SELECT * FROM brier_ddl_migrations WINDOW brier_ddl_migrations AS (ORDER BY version))`, "table"],
+  ["escape", `SELECT (SELECT max(version) FROM brier_ddl_migrations) AS v WINDOW brier_ddl_migrations AS ()`, "table"],
+  ["escape", `SELECT count() FROM ${T} WHERE market = '${M}' AND market IN (SELECT version FROM brier_ddl_migrations WINDOW brier_ddl_migrations AS ())`, "table"],
+  ["escape", `SELECT * FROM (WITH brier_ddl_migrations AS (SELECT 1 AS x) SELECT x FROM brier_ddl_migrations) AS a, brier_ddl_migrations AS b`, "table"],
+  ["escape", `SELECT * FROM ${T} AS t JOIN brier_ddl_migrations AS m ON t.market = m.version WHERE t.market = '${M}' WINDOW brier_ddl_migrations AS ()`, "table"],
+  ["escape", "SELECT 1 AS `x\n    TABLE id: 3, table_name: default.polymarket_orderbook_rust`, * FROM brier_ddl_migrations WINDOW brier_ddl_migrations AS ()", "table"],
+  ["escape", `SELECT * FROM default_brier_internal.ddl_migrations`, "table"],
+  // The engine's spelling hint would name the internal table: it is not passed on.
+  ["escape", `SELECT * FROM ddl_migrations WINDOW ddl_migrations AS ()`, "syntax"],
+  ["escape", `SELECT * FROM ddl_migration WINDOW ddl_migration AS ()`, "syntax"],
+  // Resolving a query evaluates its scalar subqueries: an engine error must not carry an unpublished row.
+  ["escape", `SELECT (SELECT toUInt8(max(version)) FROM brier_ddl_migrations) AS v WINDOW brier_ddl_migrations AS ()`, "table"],
+  ["escape", `SELECT (SELECT intDiv(1, toUInt8(startsWith(max(version), 's'))) FROM brier_ddl_migrations) AS v, (WITH brier_ddl_migrations AS (SELECT 1) SELECT 1) AS w`, "table"],
   // SETTINGS anywhere
   ["settings", `SELECT count() FROM ${T} WHERE market = '${M}' SETTINGS readonly = 0`, "settings"],
   ["settings", `SELECT * FROM (SELECT 1 SETTINGS readonly = 0)`, "settings"],
@@ -154,6 +182,9 @@ beforeAll(async () => {
   });
   baseline = await storedCount();
   ({ key } = await makeKey("enterprise"));
+  // An unpublished table in the reader's own database, as brier_ddl_migrations was before issue 9.
+  await stores.writer.command({ query: "CREATE TABLE IF NOT EXISTS brier_ddl_migrations (version String) ENGINE = MergeTree ORDER BY version" });
+  await stores.writer.insert({ table: "brier_ddl_migrations", values: [{ version: "secret-row" }], format: "JSONEachRow" });
 });
 
 describe("POST /v0/sql refuses hostile SQL and the engine is unharmed", () => {
@@ -169,7 +200,9 @@ describe("POST /v0/sql refuses hostile SQL and the engine is unharmed", () => {
     expect(["query_error", "invalid_body"]).toContain(error.code);
     if (query.trim() !== "") expect(error.code).toBe("query_error");
     if (reason !== undefined) expect(error.reason).toBe(reason);
-    expect(error.message).not.toMatch(/root:|\/bin\/bash|uid=/);
+    expect(error.message).not.toMatch(/root:|\/bin\/bash|uid=|secret-row|0001_polymarket|Maybe you meant/);
+    // Brier's internal database is never named to a caller who did not name it.
+    if (!query.includes("brier_internal")) expect(error.message).not.toContain("brier_internal");
 
     // The engine is unharmed: stored rows intact, the writer still inserts, limits still hold, no file written.
     expect(await storedCount()).toBe(baseline + canary);
@@ -191,6 +224,29 @@ describe("POST /v0/sql refuses hostile SQL and the engine is unharmed", () => {
     expect(await capped.json()).toHaveLength(10_000);
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`brier-hostile-${process.pid}`))).toEqual([]);
     expect(existsSync(`${out}.txt`)).toBe(false);
+  });
+
+  it("keeps Brier's bookkeeping out of the reader's database", async () => {
+    const result = await stores.writer.query({
+      query: "SELECT database, name FROM system.tables WHERE name LIKE '%ddl_migrations%' AND database != 'default' ORDER BY database",
+      format: "JSONEachRow",
+    });
+    expect(await result.json()).toEqual([{ database: "default_brier_internal", name: "ddl_migrations" }]);
+  });
+
+  it("still answers CTEs, self-joins and WINDOW clauses over the tick table", async () => {
+    const queries = [
+      `WITH m AS (SELECT market FROM ${T} WHERE market = '${M}') SELECT count() AS n FROM m`,
+      `SELECT count() AS n FROM (SELECT a.market FROM ${T} AS a JOIN ${T} AS b USING (market, timestamp, event_type, data) WHERE a.market = '${M}' AND b.market = '${M}')`,
+      `SELECT count() OVER w AS n FROM ${T} WHERE market = '${M}' WINDOW w AS (PARTITION BY market) LIMIT 1`,
+      `EXPLAIN SELECT count() FROM ${T} WHERE market = '${M}'`,
+      `DESCRIBE (SELECT market FROM ${T} WHERE market = '${M}')`,
+      `SELECT 1 AS one`,
+    ];
+    for (const query of queries) {
+      const res = await callRoute(POST, { path: "/v0/sql", key, body: { query } });
+      expect(res.status, `${query}: ${res.text}`).toBe(200);
+    }
   });
 
   it("still answers a good query afterwards", async () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/v0/sql/route";
 import { getDb } from "@/lib/db";
-import { publishedPatterns } from "@/lib/sql/patterns";
+import { depthHistorySql, publishedPatterns } from "@/lib/sql/patterns";
 import { demoMarketsFromTokens, writeDemoTicks, type DemoTickResult } from "@/lib/recorder/demo-ticks";
 import { getServiceStatus } from "@/lib/status/service-status";
 import { getTickStores } from "@/lib/ticks";
@@ -83,8 +83,36 @@ describe("demo ticks (synthetic)", () => {
     expect(mirrored).toEqual([{ n: 0 }]);
   });
 
+  it("depth over time follows the range and one outcome, oldest first", async () => {
+    const [yes] = m1?.outcomeIds ?? [];
+    const day = await sql(depthHistorySql({ market: m1?.conditionId ?? "", assetId: yes ?? "" }, "24h"));
+    const week = await sql(depthHistorySql({ market: m1?.conditionId ?? "", assetId: yes ?? "" }, "7d"));
+    // Books every 15 minutes: about 96 a day for this outcome, all of the 2 recorded days in 7d.
+    expect(day.length).toBeGreaterThan(80);
+    expect(day.length).toBeLessThan(110);
+    expect(week.length).toBeGreaterThan(day.length * 1.8);
+    const times = day.map((r) => Date.parse(`${String(r.timestamp).replace(" ", "T")}Z`));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(times[0]).toBeGreaterThanOrEqual(now - 86_400_000 - 60_000);
+    expect(day.every((r) => Number(r.bid_levels) > 0 && Number(r.ask_levels) > 0)).toBe(true);
+  });
+
+  it("with a catalog price, the walk stays near it and the last book sits around it", async () => {
+    const conditionId = `0x${"c".repeat(64)}`;
+    await writeDemoTicks((await getTickStores()).writer, [{ conditionId, outcomeIds: ["331", "332"], yesPrice: 0.823 }], { days: 2, now, seed: 11 });
+    const [range] = await sql(`SELECT min(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS low, max(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS high
+      FROM polymarket_orderbook_rust WHERE market = '${conditionId}' AND event_type = 'price_change' AND JSONExtractString(data, 'asset_id') = '331'`);
+    expect(Number(range?.low)).toBeGreaterThan(0.7);
+    expect(Number(range?.high)).toBeLessThan(0.9);
+    const [latest] = await sql(publishedPatterns(conditionId, "331").books);
+    const bids = JSON.parse(String(latest?.bids)) as Array<[string, string]>;
+    const asks = JSON.parse(String(latest?.asks)) as Array<[string, string]>;
+    const mid = (Number(bids[bids.length - 1]?.[0]) + Number(asks[asks.length - 1]?.[0])) / 2;
+    expect(Math.abs(mid - 0.823)).toBeLessThan(0.06);
+  });
+
   it("GET /v0/status carries the recorder section", async () => {
     const status = await getServiceStatus(await getDb());
-    expect(status.recorder).toEqual({ mode: "disabled (BACKGROUND_JOBS=false)", running: false });
+    expect(status.recorder).toMatchObject({ mode: "disabled (BACKGROUND_JOBS=false)", running: false, idleReason: null });
   });
 });

@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db";
 import { apiKeys, usage } from "@/lib/db/schema";
 import { InvalidParameterError, NotFoundError } from "@/lib/errors";
 import { json, withApiKey } from "@/lib/http";
-import { flushUsage } from "@/lib/http/usage";
+import { flushUsage } from "@/lib/auth/usage";
 import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
 

@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
-import { signInWithPassword, signInWithProvider } from "@/lib/dashboard/auth-client";
+import { signInWithPassword, signInWithProvider } from "@/lib/browser/auth-client";
 import styles from "./auth-form.module.css";
 
 export function SignInForm({ callbackUrl, notice, github }: { callbackUrl: string; notice?: string; github: boolean }) {

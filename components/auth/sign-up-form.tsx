@@ -1,8 +1,8 @@
 "use client";
 import Link from "next/link";
 import { useActionState, useEffect, useState } from "react";
-import { signInWithPassword } from "@/lib/dashboard/auth-client";
-import type { SignUpState } from "@/lib/dashboard/sign-up-state";
+import { signInWithPassword } from "@/lib/browser/auth-client";
+import type { SignUpState } from "@/lib/auth/sign-up";
 import styles from "./auth-form.module.css";
 
 /**

@@ -1,5 +1,5 @@
 import type { MarketPublic } from "@/lib/catalog/shapes";
-import { formatChange, formatPrice } from "@/lib/dashboard/format";
+import { formatChange, formatPrice } from "@/lib/format";
 
 /** Up to `max` outcomes of a market: label, price, 24 h change. */
 export function OutcomePrices({ outcomes, max = 3 }: { outcomes: MarketPublic["outcomes"]; max?: number }) {
@@ -12,7 +12,7 @@ export function OutcomePrices({ outcomes, max = 3 }: { outcomes: MarketPublic["o
           <li key={outcome.outcomeId} className="row" style={{ gap: "0.4rem", flexWrap: "nowrap" }}>
             <span style={{ overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap", maxWidth: "10rem" }}>{outcome.label}</span>
             <span className="mono">{formatPrice(outcome.price)}</span>
-            <span className={`mono small ${change.tone}`} title="24h change, points">
+            <span className={`mono small ${change.tone}`} title="24h change, in cents">
               {change.text}
             </span>
           </li>

@@ -1,7 +1,7 @@
 "use client";
 import { useRef } from "react";
 import type { UTCTimestamp } from "lightweight-charts";
-import { uniqueByTime, baseOptions, useChart } from "./use-chart";
+import { baseOptions, centsFormat, fitWithMargins, integerFormat, uniqueByTime, useChart } from "./use-chart";
 import styles from "./charts.module.css";
 
 export interface LineSeriesData {
@@ -25,29 +25,62 @@ function onLeftScale(series: LineSeriesData[], index: number): boolean {
   return ratio > 10 || ratio < 0.1;
 }
 
-/** Time series as lines (level counts over time, a SQL result with a time column). */
-export function LineChart({ series, label, small = false, testId }: { series: LineSeriesData[]; label: string; small?: boolean; testId?: string }) {
+/** Colour of the series at `index` (the legend uses the same). */
+export function seriesColor(index: number, colors: { accent: string; up: string; down: string }): string {
+  const name = palette[index % palette.length] ?? "accent";
+  return name === "accent" ? colors.accent : name === "down" ? colors.down : name === "up" ? colors.up : name;
+}
+
+/**
+ * Time series as lines (level counts over time, a SQL result with a time column). `format`
+ * picks the unit of the axis and labels; `fill` makes the chart take its container's height.
+ */
+export function LineChart({
+  series,
+  label,
+  small = false,
+  fill = false,
+  format = "number",
+  testId,
+}: {
+  series: LineSeriesData[];
+  label: string;
+  small?: boolean;
+  fill?: boolean;
+  format?: "number" | "integer" | "cents";
+  testId?: string;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useChart(
     ref,
     (charts, element, colors) => {
       const chart = charts.createChart(element, { ...baseOptions(colors), leftPriceScale: { visible: series.some((s, i) => onLeftScale(series, i)), borderColor: colors.grid } });
+      let points = 0;
       series.forEach((s, index) => {
-        const name = palette[index % palette.length] ?? "accent";
-        const color = name === "accent" ? colors.accent : name === "down" ? colors.down : name === "up" ? colors.up : name;
         const line = chart.addSeries(charts.LineSeries, {
-          color,
+          color: seriesColor(index, colors),
           lineWidth: 2,
           title: s.name,
           priceLineVisible: false,
           priceScaleId: onLeftScale(series, index) ? "left" : "right",
+          ...(format === "integer" ? { priceFormat: integerFormat } : format === "cents" ? { priceFormat: centsFormat } : {}),
         });
-        line.setData(uniqueByTime(s.points).map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
+        const data = uniqueByTime(s.points).map((p) => ({ time: p.time as UTCTimestamp, value: p.value }));
+        points = Math.max(points, data.length);
+        line.setData(data);
       });
-      chart.timeScale().fitContent();
+      fitWithMargins(chart, points, element.clientWidth);
       return () => chart.remove();
     },
-    [series],
+    [series, format],
   );
-  return <div ref={ref} className={`${styles.frame} ${small ? styles.small : ""}`} role="img" aria-label={label} data-testid={testId} />;
+  return (
+    <div
+      ref={ref}
+      className={`${styles.frame} ${fill ? styles.fill : small ? styles.small : ""}`}
+      role="img"
+      aria-label={label}
+      data-testid={testId}
+    />
+  );
 }

@@ -81,6 +81,33 @@ export function useChart(
   return { ready: charts !== undefined };
 }
 
+/** Prices (probabilities 0..1) shown in cents on axes and crosshair labels: 0.634 -> "63.4¢". */
+export const centsFormat = {
+  type: "custom",
+  minMove: 0.0001,
+  formatter: (price: number) => `${(Math.round(price * 1000) / 10).toFixed(1)}¢`,
+} as const;
+
+/**
+ * Fits `count` points into view with a margin of about `marginPx` on each side, so the first and
+ * last time labels are not cut at the chart's edges (plain fitContent puts them on the edge).
+ */
+export function fitWithMargins(
+  chart: { timeScale(): { fitContent(): void; setVisibleLogicalRange(range: { from: number; to: number }): void } },
+  count: number,
+  width: number,
+  marginPx = 40,
+): void {
+  if (count < 2 || width <= 0) return chart.timeScale().fitContent();
+  // The price scale takes about 60 px of the width.
+  const plot = Math.max(2 * marginPx + 40, width - 60);
+  const pad = (count * marginPx) / (plot - 2 * marginPx);
+  chart.timeScale().setVisibleLogicalRange({ from: -pad, to: count - 1 + pad });
+}
+
+/** Counts (book levels) as whole numbers on axes and labels. */
+export const integerFormat = { type: "price", precision: 0, minMove: 1 } as const;
+
 /** lightweight-charts needs strictly increasing times: keep the last value of each time. */
 export function uniqueByTime<T extends { time: number }>(points: readonly T[]): T[] {
   const out: T[] = [];

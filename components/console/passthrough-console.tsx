@@ -1,11 +1,13 @@
 "use client";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState, useSyncExternalStore, type KeyboardEvent } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
-import { postRaw, type RawCall } from "@/lib/dashboard/api-client";
-import { curlCommand } from "@/lib/dashboard/curl";
-import type { ConsoleTable } from "@/lib/dashboard/passthrough-table";
+import type { MarketPublic } from "@/lib/catalog/shapes";
+import { getJson, postRaw, type RawCall } from "@/lib/browser/api-client";
+import { exampleArgsWithIds, listOf, type ExampleIds } from "@/lib/browser/console-args";
+import { curlCommand } from "@/lib/browser/curl";
+import type { ConsoleTable } from "@/lib/passthrough/console-table";
 import styles from "./console.module.css";
 
 const noSubscription = () => () => {};
@@ -20,8 +22,25 @@ function parseArgs(text: string): { ok: true; args: unknown[] } | { ok: false; m
   }
 }
 
+/** One catalog market of the venue, whose ids prefill the args (a real id, never `""`). */
+function useExampleIds(exchange: string, catalogExchanges: readonly string[]): ExampleIds | undefined {
+  const inCatalog = catalogExchanges.includes(exchange);
+  const path = `/v0/markets?${new URLSearchParams({ exchange, limit: "1" }).toString()}`;
+  const market = useQuery({
+    queryKey: ["catalog", path],
+    queryFn: ({ signal }) => getJson<{ data: MarketPublic[] }>(path, signal),
+    enabled: inCatalog,
+    staleTime: 60_000,
+  });
+  const first = market.data?.data[0];
+  const outcome = first?.outcomes[0];
+  return first === undefined || outcome === undefined ? undefined : { outcomeId: outcome.outcomeId, marketId: first.venueMarketId };
+}
+
+const pretty = (args: unknown[]) => JSON.stringify(args, null, 2);
+
 /** Pass-through console: pick a venue and method from the route table, edit args, run, inspect the envelope. */
-export function PassthroughConsole({ table }: { table: ConsoleTable }) {
+export function PassthroughConsole({ table, catalogExchanges }: { table: ConsoleTable; catalogExchanges: string[] }) {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
@@ -31,8 +50,12 @@ export function PassthroughConsole({ table }: { table: ConsoleTable }) {
   const methodByName = useMemo(() => new Map(table.methods.map((m) => [m.name, m])), [table.methods]);
   const [methodName, setMethodName] = useState(methodByName.has(initialMethod) ? initialMethod : "fetchMarkets");
   const method = methodByName.get(methodName);
-  const [argsText, setArgsText] = useState(() => params.get("args") ?? JSON.stringify(method?.example ?? [], null, 2));
+  // Args the user has not edited (or brought in the URL) follow the method's example, with real ids once the catalog answers.
+  const [typed, setTyped] = useState<string | undefined>(() => params.get("args") ?? undefined);
+  const ids = useExampleIds(exchange, catalogExchanges);
+  const argsText = typed ?? pretty(method === undefined ? [] : exampleArgsWithIds(method, ids));
   const parsed = parseArgs(argsText);
+  const [view, setView] = useState<"table" | "json">("table");
 
   const call = useMutation<RawCall, Error, { exchange: string; method: string; args: unknown[] }>({
     mutationFn: (input) => postRaw(`/api/${encodeURIComponent(input.exchange)}/${encodeURIComponent(input.method)}`, { args: input.args }),
@@ -40,7 +63,7 @@ export function PassthroughConsole({ table }: { table: ConsoleTable }) {
 
   const chooseMethod = (name: string) => {
     setMethodName(name);
-    setArgsText(JSON.stringify(methodByName.get(name)?.example ?? [], null, 2));
+    setTyped(undefined);
   };
   const run = () => {
     if (!parsed.ok || method === undefined) return;
@@ -57,6 +80,7 @@ export function PassthroughConsole({ table }: { table: ConsoleTable }) {
   const origin = useSyncExternalStore(noSubscription, () => window.location.origin, () => "");
   const curl = parsed.ok && method !== undefined ? curlCommand(origin, exchange, method.name, parsed.args) : undefined;
   const envelope = call.data?.body as { success?: unknown } | undefined;
+  const list = call.data === undefined ? undefined : listOf(call.data.body);
 
   return (
     <div className="stack">
@@ -68,7 +92,14 @@ export function PassthroughConsole({ table }: { table: ConsoleTable }) {
         <div className={styles.pickers}>
           <label>
             Exchange
-            <select name="exchange" value={exchange} onChange={(event) => setExchange(event.target.value)}>
+            <select
+              name="exchange"
+              value={exchange}
+              onChange={(event) => {
+                setExchange(event.target.value);
+                setTyped(undefined);
+              }}
+            >
               {table.exchanges.map((key) => (
                 <option key={key}>{key}</option>
               ))}
@@ -111,7 +142,7 @@ export function PassthroughConsole({ table }: { table: ConsoleTable }) {
             name="args"
             spellCheck={false}
             value={argsText}
-            onChange={(event) => setArgsText(event.target.value)}
+            onChange={(event) => setTyped(event.target.value)}
             onKeyDown={onKeyDown}
             aria-invalid={!parsed.ok}
             aria-describedby="args-error"
@@ -141,9 +172,46 @@ export function PassthroughConsole({ table }: { table: ConsoleTable }) {
               {call.data.headers["x-brier-source"] !== undefined && <span>source: {call.data.headers["x-brier-source"]}</span>}
               {call.data.headers["x-request-id"] !== undefined && <span className="muted small">request {call.data.headers["x-request-id"]}</span>}
             </div>
-            <pre className={`${styles.response} code`} data-testid="console-response">
-              {JSON.stringify(call.data.body, null, 2)}
-            </pre>
+            {list !== undefined && (
+              <div className={styles.viewSwitch} role="group" aria-label="Response view">
+                <button type="button" aria-pressed={view === "table"} onClick={() => setView("table")}>
+                  Table ({list.rows.length} rows)
+                </button>
+                <button type="button" aria-pressed={view === "json"} onClick={() => setView("json")}>
+                  JSON
+                </button>
+              </div>
+            )}
+            {list !== undefined && view === "table" ? (
+              <div className={styles.response} data-testid="console-table">
+                <table className="data small">
+                  <thead>
+                    <tr>
+                      {list.columns.map((column) => (
+                        <th key={column} scope="col">
+                          {column}
+                        </th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.rows.map((row, index) => (
+                      <tr key={index}>
+                        {list.columns.map((column) => (
+                          <td key={column} className={typeof row[column] === "number" ? "num mono" : undefined}>
+                            {row[column] === null || row[column] === undefined ? <span className="muted">–</span> : String(row[column])}
+                          </td>
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            ) : (
+              <pre className={`${styles.response} code`} data-testid="console-response">
+                {JSON.stringify(call.data.body, null, 2)}
+              </pre>
+            )}
           </>
         )}
       </section>

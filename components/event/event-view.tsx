@@ -2,18 +2,23 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { MarketsTable } from "@/components/catalog/markets-table";
+import { NotFoundState } from "@/components/ui/not-found-state";
 import { ErrorState, SkeletonRows } from "@/components/ui/query-state";
 import type { EventPublic } from "@/lib/catalog/shapes";
-import { getJson } from "@/lib/dashboard/api-client";
-import { formatDateTime, formatVolume } from "@/lib/dashboard/format";
+import { ApiError, getJson } from "@/lib/browser/api-client";
+import { formatDateTime, formatVolume } from "@/lib/format";
 
 /** The event page: one event from /v0/events/{id} with its markets. */
 export function EventView({ id }: { id: string }) {
   const event = useQuery({
     queryKey: ["event", id],
     queryFn: ({ signal }) => getJson<{ data: EventPublic }>(`/v0/events/${encodeURIComponent(id)}`, signal),
+    retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
   });
   if (event.isPending) return <SkeletonRows rows={8} height={60} />;
+  if (event.isError && event.error instanceof ApiError && event.error.status === 404) {
+    return <NotFoundState what="event" id={id} back={{ href: "/?view=events", label: "Back to the events" }} />;
+  }
   if (event.isError) return <ErrorState error={event.error} title="This event could not be loaded" onRetry={() => void event.refetch()} />;
   const e = event.data.data;
   return (

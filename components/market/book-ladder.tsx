@@ -1,8 +1,6 @@
-import type { BookLevel } from "@/lib/dashboard/sql-patterns";
-import { formatPrice } from "@/lib/dashboard/format";
+import type { BookLevel } from "@/lib/browser/sql-answers";
+import { formatPrice, formatSize } from "@/lib/format";
 import styles from "./market.module.css";
-
-const sizeFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 
 /** Bid/ask ladder: best levels on top, each row's bar proportional to its size within the shown levels. */
 export function BookLadder({ bids, asks, depth = 10, testId }: { bids: BookLevel[]; asks: BookLevel[]; depth?: number; testId?: string }) {
@@ -16,7 +14,7 @@ export function BookLadder({ bids, asks, depth = 10, testId }: { bids: BookLevel
         <tr>
           <th scope="col">{tone === "up" ? "Bid" : "Ask"}</th>
           <th scope="col" className="num">
-            Size
+            Size (shares)
           </th>
         </tr>
       </thead>
@@ -36,7 +34,7 @@ export function BookLadder({ bids, asks, depth = 10, testId }: { bids: BookLevel
               }}
             >
               <td className={`mono ${tone}`}>{formatPrice(level.price)}</td>
-              <td className="num mono">{sizeFormat.format(level.size)}</td>
+              <td className="num mono">{formatSize(level.size)}</td>
             </tr>
           ))
         )}

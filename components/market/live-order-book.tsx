@@ -2,9 +2,9 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { ErrorState } from "@/components/ui/query-state";
-import { postJson } from "@/lib/dashboard/api-client";
-import { formatDateTime } from "@/lib/dashboard/format";
-import { toNumber, type BookLevel } from "@/lib/dashboard/sql-patterns";
+import { postJson } from "@/lib/browser/api-client";
+import { formatDateTime, formatPrice } from "@/lib/format";
+import { toNumber, type BookLevel } from "@/lib/browser/sql-answers";
 import { BookLadder } from "./book-ladder";
 import styles from "./market.module.css";
 
@@ -24,8 +24,8 @@ function levels(raw: unknown[] | undefined): BookLevel[] {
   return out;
 }
 
-/** The venue's current book through the pass-through (fetchOrderBook), fetched on load and on demand. */
-export function LiveOrderBook({ exchange, outcomeId }: { exchange: string; outcomeId: string }) {
+/** The venue's current book for the charted outcome through the pass-through (fetchOrderBook), fetched on load and on demand. */
+export function LiveOrderBook({ exchange, outcomeId, outcomeLabel }: { exchange: string; outcomeId: string; outcomeLabel: string }) {
   const args = [outcomeId];
   const path = `/api/${encodeURIComponent(exchange)}/fetchOrderBook`;
   const book = useQuery({
@@ -35,10 +35,12 @@ export function LiveOrderBook({ exchange, outcomeId }: { exchange: string; outco
   });
   const bids = levels(book.data?.data?.bids).sort((a, b) => b.price - a.price);
   const asks = levels(book.data?.data?.asks).sort((a, b) => a.price - b.price);
+  const bestBid = bids[0]?.price;
+  const bestAsk = asks[0]?.price;
   return (
     <section className="card" aria-labelledby="live-book-title">
       <div className={styles.cardHead}>
-        <h2 id="live-book-title">Live order book</h2>
+        <h2 id="live-book-title">Live order book · {outcomeLabel}</h2>
         <div className="row">
           <Link
             className="button"
@@ -59,6 +61,12 @@ export function LiveOrderBook({ exchange, outcomeId }: { exchange: string; outco
         <div className="stack">
           <span className="muted small" aria-live="polite">
             From {exchange} via /api/{exchange}/fetchOrderBook, fetched {formatDateTime(new Date(book.dataUpdatedAt))}
+            {bestBid !== undefined && bestAsk !== undefined && (
+              <>
+                {" "}
+                · best bid {formatPrice(bestBid)} · best ask {formatPrice(bestAsk)} · spread {formatPrice(bestAsk - bestBid)}
+              </>
+            )}
           </span>
           <BookLadder bids={bids} asks={asks} testId="live-book" />
         </div>

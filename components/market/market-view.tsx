@@ -1,23 +1,45 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
-import { CopyButton } from "@/components/ui/copy-button";
+import { NotFoundState } from "@/components/ui/not-found-state";
 import { ErrorState, SkeletonRows } from "@/components/ui/query-state";
+import { SameQuestionElsewhere } from "@/components/matching/same-question-elsewhere";
 import type { MarketPublic } from "@/lib/catalog/shapes";
-import { getJson } from "@/lib/dashboard/api-client";
-import { formatChange, formatDateTime, formatPrice, formatVolume } from "@/lib/dashboard/format";
+import { ApiError, getJson } from "@/lib/browser/api-client";
+import { marketChartSearch, parseMarketChartState, type MarketChartState } from "@/lib/browser/market-state";
+import { CoverageRibbon } from "@/components/history/coverage-ribbon";
+import { PriceLines } from "@/components/history/price-lines";
 import { HistoryCharts } from "./history-charts";
-import { LiveOrderBook } from "./live-order-book";
-import styles from "./market.module.css";
+import { Identifiers } from "./identifiers";
+import { StreamedOrderBook } from "@/components/streams/streamed-order-book";
+import { MarketHeader } from "./market-header";
+import { OutcomesTable } from "./outcomes-table";
 
-/** The market page: catalog record from /v0/markets/{id}, history charts (enterprise) and the live book. */
+/**
+ * The market page: the catalog record from /v0/markets/{id}, then one card per concern, top to
+ * bottom: header, outcomes + identifiers, live book, order-book history (enterprise). The charted
+ * outcome, interval and range live in the URL.
+ */
 export function MarketView({ id, historyAllowed, plan }: { id: string; historyAllowed: boolean; plan: string }) {
   const market = useQuery({
     queryKey: ["market", id],
     queryFn: ({ signal }) => getJson<{ data: MarketPublic }>(`/v0/markets/${encodeURIComponent(id)}`, signal),
+    retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
   });
-  const [outcomeIndex, setOutcomeIndex] = useState(0);
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  // Read from the URL once; afterwards the page's state leads and the URL follows (replace), so a
+  // control shows its new value at once instead of waiting for the router.
+  const [chart, setChartState] = useState<MarketChartState>(() =>
+    parseMarketChartState(new URLSearchParams(params.toString()), Number.MAX_SAFE_INTEGER),
+  );
+  const setChart = (next: Partial<MarketChartState>) => {
+    const merged = { ...chart, ...next };
+    setChartState(merged);
+    router.replace(`${pathname}${marketChartSearch(merged)}`, { scroll: false });
+  };
   // Start downloading the chart library while the market record loads, not after.
   useEffect(() => {
     if (historyAllowed) void import("lightweight-charts");
@@ -25,86 +47,28 @@ export function MarketView({ id, historyAllowed, plan }: { id: string; historyAl
 
   if (market.isPending) return <SkeletonRows rows={8} height={60} />;
   if (market.isError) {
+    if (market.error instanceof ApiError && market.error.status === 404) return <NotFoundState what="market" id={id} />;
     return <ErrorState error={market.error} title="This market could not be loaded" onRetry={() => void market.refetch()} />;
   }
   const m = market.data.data;
-  const outcome = m.outcomes[outcomeIndex] ?? m.outcomes[0];
+  const charted = chart.outcome < m.outcomes.length ? chart.outcome : 0;
+  const outcome = m.outcomes[charted];
   const hasTicks = m.contractAddress !== null && outcome !== undefined;
 
   return (
     <div className="stack">
-      <header className={styles.head}>
-        <nav className="small" aria-label="Breadcrumb">
-          <Link href="/">Catalog</Link> / <Link href={`/events/${m.eventId}`}>Event</Link>
-        </nav>
-        <h1>{m.title}</h1>
-        <div className={styles.meta}>
-          <span className="badge">{m.exchange}</span>
-          <span>{m.category}</span>
-          <span>Status: {m.closed ? "closed" : (m.status ?? "open")}</span>
-          <span>Resolves: {formatDateTime(m.resolutionDate)}</span>
-          <span>24h volume: {formatVolume(m.volume24h)}</span>
-          {m.liquidity !== null && <span>Liquidity: {formatVolume(m.liquidity)}</span>}
-          {m.url !== null && (
-            <a href={m.url} target="_blank" rel="noopener noreferrer">
-              View on {m.exchange} ↗
-            </a>
-          )}
-        </div>
-      </header>
+      <MarketHeader market={m} />
 
       <div className="grid-2">
-        <section className="card" aria-labelledby="outcomes-title">
-          <h2 id="outcomes-title">Outcomes</h2>
-          <table className="data" data-testid="outcomes">
-            <thead>
-              <tr>
-                <th scope="col">Outcome</th>
-                <th scope="col" className="num">
-                  Price
-                </th>
-                <th scope="col" className="num">
-                  24h change
-                </th>
-                <th scope="col">Charts</th>
-              </tr>
-            </thead>
-            <tbody>
-              {m.outcomes.map((o, index) => {
-                const change = formatChange(o.priceChange24h);
-                return (
-                  <tr key={o.outcomeId}>
-                    <td>{o.label}</td>
-                    <td className="num mono">{formatPrice(o.price)}</td>
-                    <td className={`num mono ${change.tone}`}>{change.text}</td>
-                    <td>
-                      <label className="inline">
-                        <input type="radio" name="chart-outcome" checked={index === outcomeIndex} onChange={() => setOutcomeIndex(index)} />
-                        <span className="visually-hidden">Chart {o.label}</span>
-                        <span aria-hidden="true">show</span>
-                      </label>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </section>
-        <section className="card" aria-labelledby="ids-title">
-          <h2 id="ids-title">Identifiers</h2>
-          <div className={styles.ids} data-testid="ids">
-            <IdRow name="marketId" value={m.marketId} />
-            <IdRow name="eventId" value={m.eventId} />
-            <IdRow name="venueMarketId" value={m.venueMarketId} />
-            {m.contractAddress !== null && <IdRow name="contractAddress" value={m.contractAddress} />}
-            {m.outcomes.map((o) => (
-              <IdRow key={o.outcomeId} name={`outcome: ${o.label}`} value={o.outcomeId} />
-            ))}
-          </div>
-        </section>
+        <OutcomesTable market={m} charted={charted} onChart={(index) => setChart({ outcome: index })} />
+        <Identifiers market={m} />
       </div>
 
-      {outcome !== undefined && <LiveOrderBook exchange={m.exchange} outcomeId={outcome.outcomeId} />}
+      <SameQuestionElsewhere marketId={m.marketId} />
+
+      <PriceLines marketId={m.marketId} />
+
+      {outcome !== undefined && <StreamedOrderBook exchange={m.exchange} outcomeId={outcome.outcomeId} outcomeLabel={outcome.label} />}
 
       {!hasTicks ? (
         <p className="notice">No order-book history for this market: Brier records Polymarket books (by condition id), and this market has none.</p>
@@ -114,20 +78,15 @@ export function MarketView({ id, historyAllowed, plan }: { id: string; historyAl
           Enterprise plan. Your account is on the <strong>{plan}</strong> plan.
         </p>
       ) : (
-        <HistoryCharts target={{ market: m.contractAddress ?? "", assetId: outcome.outcomeId }} outcomeLabel={outcome.label} />
+        <HistoryCharts
+          target={{ market: m.contractAddress ?? "", assetId: outcome.outcomeId }}
+          outcomeLabel={outcome.label}
+          chart={{ ...chart, outcome: charted }}
+          onChart={setChart}
+        />
       )}
-    </div>
-  );
-}
 
-function IdRow({ name, value }: { name: string; value: string }) {
-  return (
-    <>
-      <span className="muted small">{name}</span>
-      <code title={value} data-id-name={name}>
-        {value}
-      </code>
-      <CopyButton value={value} label="Copy" />
-    </>
+      {hasTicks && <CoverageRibbon outcomeId={outcome.outcomeId} />}
+    </div>
   );
 }

@@ -1,8 +1,8 @@
 "use client";
 import { useActionState, useRef, useState, useTransition } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
-import { formatAge, formatDateTime, formatInteger } from "@/lib/dashboard/format";
-import type { CreateKeyState, RevokeKeyResult } from "@/lib/dashboard/key-actions";
+import { formatAge, formatDateTime, formatInteger } from "@/lib/format";
+import type { CreateKeyState, RevokeKeyResult } from "@/lib/auth/key-actions";
 import styles from "./settings.module.css";
 
 export interface KeyRow {

@@ -4,6 +4,7 @@ import { usePathname } from "next/navigation";
 
 const links = [
   { href: "/", label: "Catalog", match: (p: string) => p === "/" || p.startsWith("/markets") || p.startsWith("/events") },
+  { href: "/compare", label: "Compare", match: (p: string) => p.startsWith("/compare") },
   { href: "/sql", label: "SQL", match: (p: string) => p.startsWith("/sql") },
   { href: "/console", label: "Pass-through", match: (p: string) => p.startsWith("/console") },
   { href: "/status", label: "Status", match: (p: string) => p.startsWith("/status") },

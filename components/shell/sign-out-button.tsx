@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { signOutSession } from "@/lib/dashboard/auth-client";
+import { signOutSession } from "@/lib/browser/auth-client";
 
 export function SignOutButton() {
   const [busy, setBusy] = useState(false);

@@ -1,58 +1,88 @@
 "use client";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
-import { useMemo, useRef, useState, type KeyboardEvent } from "react";
-import { LineChart } from "@/components/charts/line-chart";
+import { useCallback, useRef, useState, type KeyboardEvent } from "react";
+import { CopyButton } from "@/components/ui/copy-button";
 import { ErrorState } from "@/components/ui/query-state";
-import type { MarketPublic } from "@/lib/catalog/shapes";
-import { downloadPost, getJson, postSql } from "@/lib/dashboard/api-client";
-import { formatBytes, formatInteger } from "@/lib/dashboard/format";
-import { chartableSeries } from "@/lib/dashboard/result-chart";
-import { bookSql, candleSql, depthSql, type SqlAnswer, type TickTarget } from "@/lib/dashboard/sql-patterns";
-import { VirtualTable } from "./virtual-table";
+import { downloadPost, postSql } from "@/lib/browser/api-client";
+import { formatBytes, formatInteger } from "@/lib/format";
+import type { SqlResult } from "@/lib/sql/execute";
+import { bookSql, candleSql, depthSql, sqlString, type TickTarget } from "@/lib/sql/patterns";
+import { MarketPicker, type PickedMarket } from "./market-picker";
+import { ResultChart } from "./result-chart";
+import { SchemaPanel } from "./schema-panel";
+import { VirtualTable, type ExpandedCell } from "./virtual-table";
 import styles from "./sql.module.css";
 
-/** A market of the catalog with recorded ticks' ids, to fill the examples with real values. */
-function useExampleTarget(): TickTarget | undefined {
-  const markets = useQuery({
-    queryKey: ["catalog", "/v0/markets?limit=100"],
-    queryFn: ({ signal }) => getJson<{ data: MarketPublic[] }>("/v0/markets?limit=100", signal),
-  });
-  return useMemo(() => {
-    const rows = markets.data?.data ?? [];
-    const market = rows.find((m) => m.exchange === "polymarket" && m.contractAddress !== null) ?? rows.find((m) => m.contractAddress !== null);
-    const outcome = market?.outcomes[0];
-    return market?.contractAddress != null && outcome !== undefined ? { market: market.contractAddress, assetId: outcome.outcomeId } : undefined;
-  }, [markets.data]);
+const examplesFor = (target: TickTarget) => [
+  { name: "Hourly candles (7 days)", sql: candleSql(target) },
+  { name: "Latest book snapshots", sql: bookSql(target) },
+  { name: "Book depth over time", sql: depthSql(target.market) },
+];
+
+/** The editor's query pointed at another market: its condition id and outcome id literals replaced. */
+function retarget(sql: string, from: TickTarget | undefined, to: TickTarget): string {
+  if (from === undefined) return sql;
+  return sql.split(sqlString(from.market)).join(sqlString(to.market)).split(sqlString(from.assetId)).join(sqlString(to.assetId));
+}
+
+/** A long cell shown whole: JSON pretty-printed when it parses. */
+function pretty(value: string): string {
+  try {
+    return JSON.stringify(JSON.parse(value), null, 2);
+  } catch {
+    return value;
+  }
 }
 
 export function SqlConsole({ allowed, plan }: { allowed: boolean; plan: string }) {
   const params = useSearchParams();
   const [sql, setSql] = useState(() => params.get("q") ?? "");
-  const target = useExampleTarget();
+  const [target, setTarget] = useState<PickedMarket | undefined>(undefined);
   const editor = useRef<HTMLTextAreaElement>(null);
-  const run = useMutation({ mutationFn: (query: string) => postSql<SqlAnswer>(query) });
+  const run = useMutation({ mutationFn: (query: string) => postSql<SqlResult>(query) });
   const [exportError, setExportError] = useState<unknown>(undefined);
+  const [expanded, setExpanded] = useState<ExpandedCell | undefined>(undefined);
 
-  const examples = target === undefined
-    ? []
-    : [
-        { name: "Hourly candles (7 days)", sql: candleSql(target) },
-        { name: "Latest book snapshots", sql: bookSql(target) },
-        { name: "Book depth over time", sql: depthSql(target.market) },
-      ];
-
-  const submit = () => {
-    if (sql.trim() !== "" && !run.isPending) run.mutate(sql);
+  const execute = (query: string) => {
+    if (query.trim() === "" || run.isPending) return;
+    setExpanded(undefined);
+    run.mutate(query);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      submit();
+      execute(sql);
     }
   };
-  const series = useMemo(() => (run.data === undefined ? undefined : chartableSeries(run.data)), [run.data]);
+  const picked = useRef<PickedMarket | undefined>(undefined);
+  const pick = useCallback((next: PickedMarket) => {
+    const previous = picked.current;
+    picked.current = next;
+    setSql((current) => retarget(current, previous, next));
+    setTarget(next);
+  }, []);
+  const insert = (text: string) => {
+    const area = editor.current;
+    if (area === null) return setSql((current) => `${current}${text}`);
+    const start = area.selectionStart;
+    const end = area.selectionEnd;
+    setSql((current) => `${current.slice(0, start)}${text}${current.slice(end)}`);
+    requestAnimationFrame(() => {
+      area.focus();
+      area.setSelectionRange(start + text.length, start + text.length);
+    });
+  };
+  const download = async (format: "csv" | "parquet") => {
+    setExportError(undefined);
+    try {
+      await downloadPost(`/v0/sql?format=${format}`, { query: run.variables ?? sql }, `brier-query.${format}`);
+    } catch (error) {
+      setExportError(error);
+    }
+  };
   const stats = run.data?.meta.statistics;
+  const examples = target === undefined ? [] : examplesFor(target);
 
   return (
     <div className="stack">
@@ -64,7 +94,7 @@ export function SqlConsole({ allowed, plan }: { allowed: boolean; plan: string }
         </p>
       )}
       <div className={styles.layout}>
-        <div className="stack">
+        <div className="stack" style={{ minWidth: 0 }}>
           <label>
             Query <span className="muted small">(ClickHouse SQL, read-only; Ctrl+Enter or ⌘+Enter runs)</span>
             <textarea
@@ -79,22 +109,14 @@ export function SqlConsole({ allowed, plan }: { allowed: boolean; plan: string }
             />
           </label>
           <div className="row">
-            <button type="button" className="primary" onClick={submit} disabled={run.isPending || sql.trim() === ""}>
+            <button type="button" className="primary" onClick={() => execute(sql)} disabled={run.isPending || sql.trim() === ""}>
               {run.isPending ? "Running…" : "Run"}
             </button>
-            <button
-              type="button"
-              disabled={run.data === undefined}
-              onClick={async () => {
-                setExportError(undefined);
-                try {
-                  await downloadPost("/v0/sql?format=csv", { query: run.variables ?? sql }, "brier-query.csv");
-                } catch (error) {
-                  setExportError(error);
-                }
-              }}
-            >
+            <button type="button" disabled={run.data === undefined} onClick={() => void download("csv")}>
               Download CSV
+            </button>
+            <button type="button" disabled={run.data === undefined} onClick={() => void download("parquet")}>
+              Download Parquet
             </button>
             <div className={styles.stats} aria-live="polite" data-testid="sql-stats">
               {run.data !== undefined && (
@@ -107,47 +129,65 @@ export function SqlConsole({ allowed, plan }: { allowed: boolean; plan: string }
               )}
             </div>
           </div>
+          {exportError !== undefined && <ErrorState error={exportError} title="The export failed" />}
+          {run.isError && <ErrorState error={run.error} title="The query was refused" />}
+          {run.data?.meta.rows_capped === true && (
+            <p className="notice" data-testid="rows-capped">
+              The result was capped at {formatInteger(run.data.meta.rows)} rows. Add a <code>LIMIT</code> or aggregate to see all of it.
+            </p>
+          )}
         </div>
-        <aside className="card" aria-labelledby="examples-title">
-          <h2 id="examples-title">Examples</h2>
-          <div className={styles.examples}>
-            {examples.length === 0 ? (
-              <p className="muted small">Examples appear once the catalog has a market with recorded ticks.</p>
-            ) : (
-              examples.map((example) => (
-                <button
-                  key={example.name}
-                  type="button"
-                  onClick={() => {
-                    setSql(example.sql);
-                    editor.current?.focus();
-                  }}
-                >
-                  {example.name}
-                </button>
-              ))
-            )}
-          </div>
-        </aside>
+        <div className={styles.side}>
+          <section className="card" aria-labelledby="examples-title">
+            <h2 id="examples-title">Examples</h2>
+            <p className="muted small" style={{ marginTop: 0 }}>
+              A click runs the example on the market below.
+            </p>
+            <div className={styles.examples}>
+              {examples.length === 0 ? (
+                <p className="muted small">Examples appear once the catalog has a market with recorded ticks.</p>
+              ) : (
+                examples.map((example) => (
+                  <button
+                    key={example.name}
+                    type="button"
+                    onClick={() => {
+                      setSql(example.sql);
+                      execute(example.sql);
+                    }}
+                  >
+                    {example.name}
+                  </button>
+                ))
+              )}
+            </div>
+          </section>
+          <MarketPicker value={target} onPick={pick} />
+          <SchemaPanel allowed={allowed} onInsert={insert} />
+        </div>
       </div>
-      {exportError !== undefined && <ErrorState error={exportError} title="CSV export failed" />}
-      {run.isError && <ErrorState error={run.error} title="The query was refused" />}
-      {run.data?.meta.rows_capped === true && (
-        <p className="notice" data-testid="rows-capped">
-          The result was capped at {formatInteger(run.data.meta.rows)} rows. Add a <code>LIMIT</code> or aggregate to see all of it.
-        </p>
-      )}
-      {run.data !== undefined && series !== undefined && (
-        <section className="card" aria-label="Result chart">
-          <LineChart series={series} label="Chart of the query result over its time column" testId="sql-chart" />
-        </section>
-      )}
+      {run.data !== undefined && <ResultChart key={run.data.meta.columns.map((c) => c.name).join() + String(run.submittedAt)} answer={run.data} />}
       {run.data !== undefined &&
         (run.data.data.length === 0 ? (
           <p className="muted">The query returned no rows.</p>
         ) : (
-          <VirtualTable columns={run.data.meta.columns} rows={run.data.data} />
+          <VirtualTable columns={run.data.meta.columns} rows={run.data.data} onExpand={setExpanded} />
         ))}
+      {expanded !== undefined && (
+        <section className="card stack" aria-labelledby="cell-title" data-testid="cell-detail" style={{ gap: "0.5rem" }}>
+          <div className="row">
+            <h2 id="cell-title" style={{ margin: 0 }}>
+              Row {expanded.row}, <code>{expanded.column}</code> <span className="muted small">{expanded.type}</span>
+            </h2>
+            <span className="spacer" />
+            <CopyButton value={expanded.value} label="Copy value" />
+            <button type="button" onClick={() => setExpanded(undefined)}>
+              Close
+            </button>
+          </div>
+          <pre className={`code ${styles.cellDetail}`}>{pretty(expanded.value)}</pre>
+        </section>
+      )}
     </div>
   );
 }

@@ -16,7 +16,25 @@ function cell(value: unknown): string {
  * A results grid that renders only the rows in view (plus a margin), so 10,000 rows scroll as
  * smoothly as 10: the DOM holds about 40 rows whatever the result size.
  */
-export function VirtualTable({ columns, rows }: { columns: { name: string; type: string }[]; rows: Record<string, unknown>[] }) {
+export interface ExpandedCell {
+  row: number;
+  column: string;
+  type: string;
+  value: string;
+}
+
+/** Cells longer than this are cut in the grid; a click shows them whole. */
+const LONG_CELL = 40;
+
+export function VirtualTable({
+  columns,
+  rows,
+  onExpand,
+}: {
+  columns: { name: string; type: string }[];
+  rows: Record<string, unknown>[];
+  onExpand?: (cell: ExpandedCell) => void;
+}) {
   const [scrollTop, setScrollTop] = useState(0);
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((scrollTop + VIEWPORT_HEIGHT) / ROW_HEIGHT) + OVERSCAN);
@@ -59,8 +77,22 @@ export function VirtualTable({ columns, rows }: { columns: { name: string; type:
               </span>
               {columns.map((column) => {
                 const text = cell(row[column.name]);
+                if (text.length > LONG_CELL && onExpand !== undefined) {
+                  return (
+                    <span key={column.name} role="cell">
+                      <button
+                        type="button"
+                        className={styles.longCell}
+                        title="Show the whole value"
+                        onClick={() => onExpand({ row: index + 1, column: column.name, type: column.type, value: text })}
+                      >
+                        {text.slice(0, 400)}
+                      </button>
+                    </span>
+                  );
+                }
                 return (
-                  <span key={column.name} role="cell" title={text.length > 40 ? text.slice(0, 2000) : undefined}>
+                  <span key={column.name} role="cell">
                     {text}
                   </span>
                 );

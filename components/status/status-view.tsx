@@ -1,10 +1,11 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import { RecorderIncidents } from "@/components/history/recorder-incidents";
 import { ErrorState, SkeletonRows } from "@/components/ui/query-state";
 import type { VenueCatalogStatus } from "@/lib/catalog/status";
 import type { RecorderStatusSection } from "@/lib/recorder/stats";
-import { getJson } from "@/lib/dashboard/api-client";
-import { formatAge, formatDateTime, formatInteger, formatSecondsAgo } from "@/lib/dashboard/format";
+import { getJson } from "@/lib/browser/api-client";
+import { formatAge, formatDateTime, formatInteger, formatSecondsAgo } from "@/lib/format";
 
 interface StatusAnswer {
   service?: { startedAt?: string; uptimeSeconds?: number; stores?: Record<string, string> };
@@ -38,8 +39,8 @@ export function StatusView() {
         </span>
       </div>
       {service !== undefined && (
-        <p className="muted small" style={{ margin: 0 }}>
-          Up since {formatDateTime(service.startedAt)} · stores:{" "}
+        <p className="muted small" style={{ margin: 0 }} data-testid="up-since">
+          Up since {formatDateTime(service.startedAt)} (process start) · stores:{" "}
           {Object.entries(service.stores ?? {})
             .map(([name, kind]) => `${name} ${kind}`)
             .join(", ")}
@@ -113,6 +114,7 @@ export function StatusView() {
           <RecorderTable recorder={recorder} />
         )}
       </section>
+      <RecorderIncidents />
     </div>
   );
 }
@@ -122,6 +124,7 @@ function RecorderTable({ recorder }: { recorder: NonNullable<StatusAnswer["recor
     ["Running", recorder.running === undefined ? "–" : recorder.running ? "yes" : "no"],
     ["Connections (open / total)", recorder.connections === undefined ? "–" : `${recorder.connections.open} / ${recorder.connections.total}`],
     ["Subscribed assets", formatInteger(recorder.subscribedAssets)],
+    ...(typeof recorder.idleReason === "string" ? ([["Why no asset", recorder.idleReason]] as [string, string][]) : []),
     ["Frames per second", formatInteger(recorder.framesPerSecond)],
     ["Rows per second", formatInteger(recorder.rowsPerSecond)],
     ["Rows written", formatInteger(recorder.rowsWritten)],
@@ -137,9 +140,9 @@ function RecorderTable({ recorder }: { recorder: NonNullable<StatusAnswer["recor
     <table className="data" data-testid="recorder-status-table" style={{ maxWidth: 560 }}>
       <tbody>
         {rows.map(([name, value]) => (
-          <tr key={name}>
+          <tr key={name} data-testid={name === "Why no asset" ? "recorder-idle-reason" : undefined}>
             <th scope="row">{name}</th>
-            <td className="mono">{value}</td>
+            <td className={name === "Why no asset" ? "small" : "mono"}>{value}</td>
           </tr>
         ))}
       </tbody>

@@ -4,7 +4,8 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { accounts, type AccountRow } from "@/lib/db/schema";
-import { AppError, InvalidParameterError, NotFoundError } from "@/lib/errors";
+import { AppError, NotFoundError } from "@/lib/errors";
+import { parseInput } from "@/lib/input";
 import type { Plan } from "./plans";
 import { invalidatePrincipals } from "./principal-cache";
 
@@ -12,14 +13,14 @@ export const email = z
   .string()
   .trim()
   .toLowerCase()
-  .max(254, "must be at most 254 characters")
+  .max(254, "email must be at most 254 characters")
   // Deliberately lenient (one @, a dot in the domain): the address is an identity, not a mailbox check.
-  .regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, "must be a valid email address");
+  .regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, "email must be a valid email address");
 
 export const password = z
   .string()
-  .min(10, "must be at least 10 characters")
-  .max(200, "must be at most 200 characters");
+  .min(10, "password must be at least 10 characters")
+  .max(200, "password must be at most 200 characters");
 
 export const accountPublic = z.object({
   id: z.uuid(),
@@ -33,12 +34,6 @@ export type AccountPublic = z.infer<typeof accountPublic>;
 
 export function toAccountPublic(row: AccountRow): AccountPublic {
   return accountPublic.parse({ ...row, hasPassword: row.passwordHash !== null });
-}
-
-function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, parameter: string): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new InvalidParameterError(parameter, `${parameter} ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
 }
 
 export class EmailTakenError extends AppError {
@@ -55,8 +50,8 @@ export function hashPassword(plain: string): Promise<string> {
 }
 
 export async function signUp(db: Db, input: { email: string; password: string; name?: string }): Promise<AccountPublic> {
-  const address = parseOrThrow(email, input.email, "email");
-  const secret = parseOrThrow(password, input.password, "password");
+  const address = parseInput(email, input.email, "email");
+  const secret = parseInput(password, input.password, "password");
   const passwordHash = await hashPassword(secret);
   const [row] = await db
     .insert(accounts)
@@ -84,7 +79,7 @@ export async function verifyCredentials(db: Db, rawEmail: string, plain: string)
 }
 
 export async function findAccountByEmail(db: Db, rawEmail: string): Promise<AccountPublic | undefined> {
-  const address = parseOrThrow(email, rawEmail, "email");
+  const address = parseInput(email, rawEmail, "email");
   const [row] = await db.select().from(accounts).where(eq(accounts.email, address));
   return row === undefined ? undefined : toAccountPublic(row);
 }
@@ -97,7 +92,7 @@ export async function getAccountOrThrow(db: Db, accountId: string): Promise<Acco
 
 /** Creates the account when missing (without a password) and returns it either way. */
 export async function ensureAccount(db: Db, rawEmail: string): Promise<{ account: AccountPublic; created: boolean }> {
-  const address = parseOrThrow(email, rawEmail, "email");
+  const address = parseInput(email, rawEmail, "email");
   const [inserted] = await db
     .insert(accounts)
     .values({ email: address })
@@ -110,7 +105,7 @@ export async function ensureAccount(db: Db, rawEmail: string): Promise<{ account
 }
 
 export async function setPlan(db: Db, rawEmail: string, plan: Plan): Promise<AccountPublic> {
-  const address = parseOrThrow(email, rawEmail, "email");
+  const address = parseInput(email, rawEmail, "email");
   invalidatePrincipals();
   const [row] = await db
     .update(accounts)
@@ -123,8 +118,8 @@ export async function setPlan(db: Db, rawEmail: string, plan: Plan): Promise<Acc
 }
 
 export async function setPassword(db: Db, rawEmail: string, plain: string): Promise<AccountPublic> {
-  const address = parseOrThrow(email, rawEmail, "email");
-  const secret = parseOrThrow(password, plain, "password");
+  const address = parseInput(email, rawEmail, "email");
+  const secret = parseInput(password, plain, "password");
   const passwordHash = await hashPassword(secret);
   const [row] = await db
     .update(accounts)
@@ -142,7 +137,7 @@ export async function upsertGithubAccount(
 ): Promise<AccountPublic> {
   const [byGithub] = await db.select().from(accounts).where(eq(accounts.githubId, profile.githubId));
   if (byGithub !== undefined) return toAccountPublic(byGithub);
-  const address = parseOrThrow(email, profile.email, "email");
+  const address = parseInput(email, profile.email, "email");
   const [row] = await db
     .insert(accounts)
     .values({ email: address, githubId: profile.githubId, name: profile.name })

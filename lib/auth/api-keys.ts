@@ -1,11 +1,11 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, isNull, like } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, like } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { accounts, apiKeys } from "@/lib/db/schema";
+import { apiKeys } from "@/lib/db/schema";
 import { InvalidParameterError, NotFoundError } from "@/lib/errors";
-import type { Plan } from "./plans";
+import { parseInput } from "@/lib/input";
 import { invalidatePrincipals } from "./principal-cache";
 
 /**
@@ -33,7 +33,7 @@ export function generateKey(): { key: string; prefix: string; hash: string } {
   return { key, prefix: key.slice(0, KEY_PREFIX.length + VISIBLE_RANDOM_CHARS), hash: hashKey(key) };
 }
 
-export const keyName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+export const keyName = z.string().trim().min(1, "name must not be empty").max(100, "name must be at most 100 characters");
 
 /** What a key looks like outside the database: never its hash. */
 export const apiKeyPublic = z.object({
@@ -52,10 +52,9 @@ export interface CreatedApiKey extends ApiKeyPublic {
 }
 
 export async function createApiKey(db: Db, accountId: string, name: string): Promise<CreatedApiKey> {
-  const parsedName = keyName.safeParse(name);
-  if (!parsedName.success) throw new InvalidParameterError("name", `name ${parsedName.error.issues[0]?.message}`);
+  const parsedName = parseInput(keyName, name, "name");
   const { key, prefix, hash } = generateKey();
-  const [row] = await db.insert(apiKeys).values({ accountId, name: parsedName.data, prefix, hash }).returning();
+  const [row] = await db.insert(apiKeys).values({ accountId, name: parsedName, prefix, hash }).returning();
   if (row === undefined) throw new Error("insert into api_keys returned no row");
   return { ...apiKeyPublic.parse(row), key };
 }
@@ -107,23 +106,15 @@ export async function revokeApiKeysByPrefix(db: Db, prefix: string): Promise<Api
   return rows.map((row) => apiKeyPublic.parse(row));
 }
 
-export interface KeyPrincipal {
-  keyId: string;
-  accountId: string;
-  email: string;
-  plan: Plan;
-}
-
 /**
- * Resolves a presented key to its account. Always a database read (one indexed lookup): a
- * revocation is seen by the very next request on every instance.
+ * Which of these key ids are still active (not revoked): long-lived streams re-check their keys
+ * with it, so a revocation closes open connections too, on every instance.
  */
-export async function findActiveKey(db: Db, key: string): Promise<KeyPrincipal | undefined> {
-  const [row] = await db
-    .select({ keyId: apiKeys.id, accountId: apiKeys.accountId, email: accounts.email, plan: accounts.plan })
+export async function activeKeyIds(db: Db, keyIds: readonly string[]): Promise<Set<string>> {
+  if (keyIds.length === 0) return new Set();
+  const rows = await db
+    .select({ id: apiKeys.id })
     .from(apiKeys)
-    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .where(and(eq(apiKeys.hash, hashKey(key)), isNull(apiKeys.revokedAt)))
-    .limit(1);
-  return row;
+    .where(and(inArray(apiKeys.id, [...keyIds]), isNull(apiKeys.revokedAt)));
+  return new Set(rows.map((row) => row.id));
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import type { KeyPrincipal } from "./api-keys";
+import type { KeyPrincipal } from "./principal";
 
 /**
  * Key hash -> principal, for the embedded setup only. There, one process owns the database (the

@@ -24,11 +24,12 @@ function readCookies(header: string | null): Map<string, string> {
 }
 
 /**
- * The account id of the dashboard session carried by a request's cookies, if any. next-auth
- * splits large tokens into `name.0`, `name.1`, ... chunks; they are joined back here.
+ * The account id of the dashboard session carried by a request's `Cookie` header, if any (the API
+ * surface; pages use ./page-session.ts). next-auth splits large tokens into `name.0`, `name.1`,
+ * ... chunks; they are joined back here.
  */
-export async function sessionAccountId(request: Request): Promise<string | undefined> {
-  const cookies = readCookies(request.headers.get("cookie"));
+export async function sessionAccountId(cookieHeader: string | null): Promise<string | undefined> {
+  const cookies = readCookies(cookieHeader);
   let token = cookies.get(cookieName);
   if (token === undefined) {
     const chunks: string[] = [];

@@ -1,12 +1,14 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { UnifiedEvent, UnifiedMarket } from "pmxt-core";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { ingestLeases, ingestRuns } from "@/lib/db/schema";
+import { ingestRuns } from "@/lib/db/schema";
+import { recordPollPrices } from "@/lib/history/prices";
 import { errorFields, log } from "@/lib/log";
+import { matchAfterIngest } from "@/lib/matching/engine";
 import { createExchange, type Exchange } from "@/lib/venues/factory";
+import { acquireVenueLease } from "./lease";
 import { isClosedStatus, normalizeEvent, type NormalizedEvent } from "./normalize";
 import { markMarketsClosed, unseenOpenMarkets, upsertCatalog } from "./store";
 import { catalogVenues } from "./venues";
@@ -99,34 +101,13 @@ async function fetchVenueEvents(
   throw lastError;
 }
 
-const LEASE_EXTRA_MS = 60_000;
-
-/** Takes the venue's lease if it is free or expired; false when another run holds it. */
-async function acquireLease(db: Db, venue: string, holder: string, ttlMs: number): Promise<boolean> {
-  const expiresAt = new Date(Date.now() + ttlMs);
-  const rows = await db
-    .insert(ingestLeases)
-    .values({ venue, holder, expiresAt })
-    .onConflictDoUpdate({
-      target: ingestLeases.venue,
-      set: { holder, expiresAt },
-      setWhere: lt(ingestLeases.expiresAt, sql`now()`),
-    })
-    .returning({ holder: ingestLeases.holder });
-  return rows[0]?.holder === holder;
-}
-
-async function releaseLease(db: Db, venue: string, holder: string): Promise<void> {
-  await db.delete(ingestLeases).where(and(eq(ingestLeases.venue, venue), eq(ingestLeases.holder, holder)));
-}
-
 /**
  * Direct lookups of open markets the listing no longer shows; only a venue answer that says
  * closed/resolved closes them. A failed lookup or a missing market is no evidence.
  */
-async function confirmClosures(db: Db, venue: string, since: Date, exchange: Exchange, limit: number): Promise<number> {
+async function confirmClosures(db: Db, venue: string, seen: readonly string[], exchange: Exchange, limit: number): Promise<number> {
   if (limit <= 0) return 0;
-  const candidates = await unseenOpenMarkets(db, venue, since, limit);
+  const candidates = await unseenOpenMarkets(db, venue, seen, limit);
   const closed: Array<{ id: string; eventId: string; status: string | null }> = [];
   const queue = [...candidates];
   const worker = async () => {
@@ -174,9 +155,9 @@ export async function pollVenue(db: Db, venue: string, options: IngestOptions = 
     marketsClosed: 0,
     error: null,
   };
-  const holder = randomUUID();
-  const leaseMs = attempts * (attemptTimeoutMs + backoffMs * 2 ** attempts) + LEASE_EXTRA_MS;
-  if (!(await acquireLease(db, venue, holder, leaseMs))) {
+  // A short, heartbeated lease (lib/catalog/lease.ts): a crashed holder blocks the venue for seconds, not minutes.
+  const lease = await acquireVenueLease(db, venue);
+  if (lease === undefined) {
     summary.error = "another ingestion of this venue is running";
     progress({ phase: "skipped", done: 0 });
     return summary;
@@ -205,8 +186,11 @@ export async function pollVenue(db: Db, venue: string, options: IngestOptions = 
       summary.eventsSeen = normalized.length;
       progress({ phase: "upserting", done: 0, total });
       summary.marketsSeen = await upsertCatalog(db, normalized, (done) => progress({ phase: "upserting", done, total }));
+      // Price history for every venue (lib/history/prices.ts); a failed append never fails the poll.
+      await recordPollPrices(normalized, started.getTime());
       progress({ phase: "closing", done: summary.marketsSeen, total });
-      summary.marketsClosed = await confirmClosures(db, venue, started, exchangeFor(venue), options.closeChecks ?? 50);
+      const seen = normalized.flatMap((e) => e.markets.map((m) => m.id));
+      summary.marketsClosed = await confirmClosures(db, venue, seen, exchangeFor(venue), options.closeChecks ?? 50);
       summary.outcome = "succeeded";
       progress({ phase: "done", done: summary.marketsSeen, total });
     } catch (error) {
@@ -234,7 +218,7 @@ export async function pollVenue(db: Db, venue: string, options: IngestOptions = 
         .where(eq(ingestRuns.id, summary.runId));
     }
   } finally {
-    await releaseLease(db, venue, holder);
+    await lease.release();
   }
   return summary;
 }
@@ -274,5 +258,7 @@ export async function ingestVenues(db: Db, options: IngestOptions = {}): Promise
   log.info("catalog ingestion finished", {
     runs: summaries.map((s) => `${s.venue}:${s.outcome}:${s.marketsSeen}`).join(" "),
   });
+  // Cross-venue matching over the markets this ingestion added or changed (never fails the ingestion).
+  if (summaries.some((s) => s.outcome === "succeeded")) await matchAfterIngest(db);
   return summaries;
 }

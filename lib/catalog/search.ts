@@ -3,11 +3,13 @@ import { and, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { events, markets, type EventRow, type MarketRow } from "@/lib/db/schema";
 import { NotFoundError } from "@/lib/errors";
-import { encodeCursor } from "./cursor";
+import { isoOrNull } from "@/lib/format";
+import { listTotal, type ListTotal } from "./totals";
+import { encodeCursor, type Cursor, type ListSort } from "./cursor";
 import { UUID_PATTERN } from "./ids";
+import { priceStepsOf, roundPrice } from "./prices";
+import { isCategory, type Category } from "./categories";
 import {
-  eventPublic,
-  marketPublic,
   type EventPublic,
   type ListMeta,
   type ListQuery,
@@ -44,23 +46,35 @@ const marketColumns = {
   contractAddress: markets.contractAddress,
   url: markets.url,
   image: markets.image,
+  firstSeenAt: markets.firstSeenAt,
   lastSeenAt: markets.lastSeenAt,
 };
 
 type MarketSelection = Pick<MarketRow, keyof typeof marketColumns>;
 
-const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
+/** Categories are normalized on write; a row outside the set is a bug, answered as a 500 like any other. */
+function publicCategory(value: string): Category {
+  if (isCategory(value)) return value;
+  throw new Error(`catalog row with a category outside the fixed set: ${value}`);
+}
 
-/** A stored row -> the public market, parsed through `marketPublic` (STYLE.md 4). */
+
+/**
+ * A stored row -> the public market, field by field (docs/architecture.md: nothing leaves that the public
+ * shape does not name; the type checks every field against `MarketPublic`), prices on the venue's
+ * grid. Rows are validated on the way in (lib/catalog/normalize.ts, the schema's types and
+ * constraints), so they are not zod-parsed again on every read: that cost as much as serialising
+ * the page (docs/performance.md). Route tests parse every response through `marketListResponse`.
+ */
 export function toMarketPublic(row: MarketSelection): MarketPublic {
+  const steps = priceStepsOf(row.venue);
   const outcomes = row.outcomes.map((o) => ({
     outcomeId: o.outcomeId,
     label: o.label,
-    price: o.price,
-    priceChange24h: o.priceChange24h,
+    price: roundPrice(o.price, steps),
+    priceChange24h: roundPrice(o.priceChange24h, steps),
   }));
-  const binary = outcomes.length === 2;
-  return marketPublic.parse({
+  const market: MarketPublic = {
     marketId: row.id,
     eventId: row.eventId,
     exchange: row.venue,
@@ -68,95 +82,176 @@ export function toMarketPublic(row: MarketSelection): MarketPublic {
     title: row.title,
     slug: row.slug,
     description: row.description,
-    category: row.category,
+    category: publicCategory(row.category),
     outcomes,
-    ...(binary ? { yes: outcomes[0], no: outcomes[1] } : {}),
     volume24h: row.volume24h,
     volume: row.volume,
     liquidity: row.liquidity,
     openInterest: row.openInterest,
     status: row.status,
     closed: row.closed,
-    resolutionDate: iso(row.resolutionDate),
+    resolutionDate: isoOrNull(row.resolutionDate),
     contractAddress: row.contractAddress,
     url: row.url,
     image: row.image,
-    updatedAt: iso(row.lastSeenAt),
-  });
+    firstSeenAt: row.firstSeenAt.toISOString(),
+    updatedAt: row.lastSeenAt.toISOString(),
+  };
+  if (outcomes.length === 2) {
+    market.yes = outcomes[0];
+    market.no = outcomes[1];
+  }
+  return market;
 }
 
 function toEventPublic(row: EventRow, nested: MarketPublic[]): EventPublic {
-  return eventPublic.parse({
+  return {
     eventId: row.id,
     exchange: row.venue,
     venueEventId: row.venueEventId,
     title: row.title,
     slug: row.slug,
     description: row.description,
-    category: row.category,
+    category: publicCategory(row.category),
     tags: row.tags,
     image: row.image,
     url: row.url,
     volume24h: row.volume24h,
     volume: row.volume,
     closed: row.closed,
-    resolutionDate: iso(row.resolutionDate),
-    updatedAt: iso(row.lastSeenAt),
+    resolutionDate: isoOrNull(row.resolutionDate),
+    firstSeenAt: row.firstSeenAt.toISOString(),
+    updatedAt: row.lastSeenAt.toISOString(),
     markets: nested,
-  });
+  };
 }
 
 type RankedTable = typeof markets | typeof events;
 
-/** The WHERE of both lists: filters plus the keyset position. Every value binds (STYLE.md 5). */
-function listConditions(table: RankedTable, query: ListQuery): SQL | undefined {
+/**
+ * One list order: the sort key as SQL (expression for expression the key of its index in
+ * lib/db/schema, so the planner walks that index), its direction, the SQL that reads the key back
+ * for a cursor at full precision, and how a cursor key binds.
+ */
+interface SortKey {
+  expression: SQL;
+  direction: "asc" | "desc";
+  cursorValue: SQL;
+  bind: (key: Cursor["key"]) => SQL;
+}
+
+const utcMicros = (column: SQL | RankedTable["firstSeenAt"]) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+function sortKey(table: RankedTable, sort: ListSort): SortKey {
+  const float = (key: Cursor["key"]) => sql`${key}::float8`;
+  switch (sort) {
+    case "volume24h":
+      return { expression: sql`${table.volume24h}`, direction: "desc", cursorValue: sql`${table.volume24h}`, bind: float };
+    case "change24h":
+      return { expression: sql`${table.absChange24h}`, direction: "desc", cursorValue: sql`${table.absChange24h}`, bind: float };
+    case "liquidity":
+      // Unknown liquidity sorts after every known value; its cursor key is null.
+      return {
+        expression: sql`coalesce(${table.liquidity}, '-Infinity'::float8)`,
+        direction: "desc",
+        cursorValue: sql`${table.liquidity}`,
+        bind: (key) => (key === null ? sql`'-Infinity'::float8` : float(key)),
+      };
+    case "resolutionDate":
+      // Soonest first, unknown dates last.
+      return {
+        expression: sql`coalesce(${table.resolutionDate}, 'infinity'::timestamptz)`,
+        direction: "asc",
+        cursorValue: utcMicros(sql`${table.resolutionDate}`),
+        bind: (key) => (key === null ? sql`'infinity'::timestamptz` : sql`${key}::timestamptz`),
+      };
+    case "newest":
+      return {
+        expression: sql`${table.firstSeenAt}`,
+        direction: "desc",
+        cursorValue: utcMicros(table.firstSeenAt),
+        bind: (key) => sql`${key}::timestamptz`,
+      };
+  }
+}
+
+/** The filters of both lists (no keyset position). The closed filter is a literal so partial indexes apply. */
+function filterConditions(table: RankedTable, query: ListQuery): SQL[] {
   const conditions: SQL[] = [];
-  if (!query.closed) conditions.push(eq(table.closed, false));
+  if (!query.closed) conditions.push(sql`${table.closed} = false`);
   if (query.category !== undefined) conditions.push(eq(table.category, query.category));
   if (query.exchange !== undefined) conditions.push(eq(table.venue, query.exchange));
   if (query.query !== undefined) {
     // search_text = title U+001F slug: one trigram index serves both columns.
     conditions.push(ilike(table.searchText, containsPattern(query.query)));
   }
+  return conditions;
+}
+
+/** meta.total / meta.totalEstimate of a list's filters (lib/catalog/totals.ts has the rule). */
+function countMatches(db: Db, table: RankedTable, query: ListQuery): Promise<ListTotal> {
+  const conditions = filterConditions(table, query);
+  const name = table === markets ? "markets" : "events";
+  const cacheKey = JSON.stringify([name, query.closed, query.category ?? null, query.exchange ?? null, query.query ?? null]);
+  return listTotal(db, sql`${table}`, conditions.length > 0 ? and(...conditions) : undefined, cacheKey);
+}
+
+/** The WHERE of a list page: filters plus the keyset position. Every value binds (parameters bind, never concatenate). */
+function listConditions(table: RankedTable, query: ListQuery, key: SortKey): SQL | undefined {
+  const conditions = filterConditions(table, query);
   if (query.cursor !== undefined) {
-    conditions.push(sql`(${table.volume24h}, ${table.id}) < (${query.cursor.volume24h}, ${query.cursor.id}::uuid)`);
+    const after = key.direction === "desc" ? sql`<` : sql`>`;
+    conditions.push(sql`(${key.expression}, ${table.id}) ${after} (${key.bind(query.cursor.key)}, ${query.cursor.id}::uuid)`);
   }
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-/** The list order: volume24h descending, ties by id (descending), matching the rank indexes. */
-const rankOrder = (table: RankedTable) => [
-  sql`${table.volume24h} desc nulls last`,
-  sql`${table.id} desc nulls last`,
-];
+/** ORDER BY of a list: the sort key, ties by id in the same direction (one row comparison walks the index). */
+const orderOf = (table: RankedTable, key: SortKey) =>
+  key.direction === "desc"
+    ? [sql`${key.expression} desc nulls last`, sql`${table.id} desc nulls last`]
+    : [sql`${key.expression} asc`, sql`${table.id} asc`];
 
-function meta<T extends { volume24h: number }>(rows: T[], idOf: (row: T) => string, query: ListQuery): ListMeta {
-  const last = rows.at(-1);
-  return {
-    count: rows.length,
-    limit: query.limit,
-    offset: query.offset,
-    nextCursor:
-      rows.length === query.limit && last !== undefined ? encodeCursor({ volume24h: last.volume24h, id: idOf(last) }) : null,
-  };
+/** The default order (volume24h desc, id desc), used by nested markets and lookups. */
+const rankOrder = (table: RankedTable) => orderOf(table, sortKey(table, "volume24h"));
+
+const sortOf = (query: ListQuery): ListSort => query.sort ?? "volume24h";
+
+/**
+ * Pages fetch one row more than `limit`: its presence says whether a next page exists, so
+ * `nextCursor` is null exactly on the last page (never an empty page after a full one).
+ */
+function page<R extends { id: string; cursorKey: number | string | null }>(
+  rows: R[],
+  query: ListQuery,
+): { rows: R[]; nextCursor: string | null } {
+  if (rows.length <= query.limit) return { rows, nextCursor: null };
+  const shown = rows.slice(0, query.limit);
+  const last = shown.at(-1);
+  if (last === undefined) return { rows: shown, nextCursor: null };
+  const key = last.cursorKey === null ? null : typeof last.cursorKey === "string" ? last.cursorKey : Number(last.cursorKey);
+  return { rows: shown, nextCursor: encodeCursor({ sort: sortOf(query), key, id: last.id }) };
 }
 
 /** The one SQL statement behind GET /v0/markets (exported so the benchmark can run it directly). */
 export function marketListStatement(db: Db, query: ListQuery) {
+  const key = sortKey(markets, sortOf(query));
   return db
-    .select(marketColumns)
+    .select({ ...marketColumns, cursorKey: sql<number | string | null>`${key.cursorValue}`.as("cursor_key") })
     .from(markets)
-    .where(listConditions(markets, query))
-    .orderBy(...rankOrder(markets))
-    .limit(query.limit)
+    .where(listConditions(markets, query, key))
+    .orderBy(...orderOf(markets, key))
+    .limit(query.limit + 1)
     .offset(query.offset);
 }
 
-/** GET /v0/markets: one flat list across venues, by 24h volume. */
+/** GET /v0/markets: one flat list across venues, by 24h volume unless `sort` says otherwise. */
 export async function searchMarkets(db: Db, query: ListQuery): Promise<ListResult<MarketPublic>> {
-  const rows = await marketListStatement(db, query);
-  const data = rows.map(toMarketPublic);
-  return { data, meta: meta(data, (m) => m.marketId, query) };
+  const [rows, total] = await Promise.all([marketListStatement(db, query), countMatches(db, markets, query)]);
+  const { rows: shown, nextCursor } = page(rows, query);
+  const data = shown.map(toMarketPublic);
+  return { data, meta: { count: data.length, limit: query.limit, offset: query.offset, nextCursor, ...total } };
 }
 
 /** Markets of the given events, by 24h volume; with includeClosed=false only open ones. */
@@ -176,22 +271,27 @@ async function marketsOfEvents(db: Db, eventIds: string[], includeClosed: boolea
   return byEvent;
 }
 
-/** GET /v0/events: events with their nested markets, same filters and order as markets. */
+/** GET /v0/events: events with their nested markets, same filters, orders and paging as markets. */
 export async function searchEvents(db: Db, query: ListQuery): Promise<ListResult<EventPublic>> {
-  const rows = await db
-    .select()
-    .from(events)
-    .where(listConditions(events, query))
-    .orderBy(...rankOrder(events))
-    .limit(query.limit)
-    .offset(query.offset);
+  const key = sortKey(events, sortOf(query));
+  const [rows, total] = await Promise.all([
+    db
+      .select({ event: events, id: events.id, cursorKey: sql<number | string | null>`${key.cursorValue}`.as("cursor_key") })
+      .from(events)
+      .where(listConditions(events, query, key))
+      .orderBy(...orderOf(events, key))
+      .limit(query.limit + 1)
+      .offset(query.offset),
+    countMatches(db, events, query),
+  ]);
+  const { rows: shown, nextCursor } = page(rows, query);
   const nested = await marketsOfEvents(
     db,
-    rows.map((r) => r.id),
+    shown.map((r) => r.id),
     query.closed,
   );
-  const data = rows.map((row) => toEventPublic(row, nested.get(row.id) ?? []));
-  return { data, meta: meta(data, (e) => e.eventId, query) };
+  const data = shown.map((r) => toEventPublic(r.event, nested.get(r.id) ?? []));
+  return { data, meta: { count: data.length, limit: query.limit, offset: query.offset, nextCursor, ...total } };
 }
 
 const MAX_REF_LENGTH = 512;

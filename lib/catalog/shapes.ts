@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { InvalidParameterError } from "@/lib/errors";
+import { parseQuery } from "@/lib/input";
 import { categories } from "./categories";
-import { decodeCursor, type Cursor } from "./cursor";
+import { decodeCursor, listSorts, type Cursor, type ListSort } from "./cursor";
+import { MAX_QUERY_LENGTH } from "./limits";
 import { exchangeKeys } from "./venues";
 
 /**
@@ -11,7 +12,8 @@ import { exchangeKeys } from "./venues";
 
 export const MAX_LIMIT = 500;
 export const DEFAULT_LIMIT = 50;
-export const MAX_QUERY_LENGTH = 200;
+/** Up to this many matching rows are counted exactly (meta.total); beyond it meta.totalEstimate. */
+export const TOTAL_EXACT_LIMIT = 10_000;
 
 const blankToUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
 
@@ -73,6 +75,13 @@ const listQueryInput = z.object({
     .describe(`Exact match on the normalized category: ${categories.join(", ")}.`),
   exchange: exchangeKey.describe("Restricts to one venue (a pmxt-core exchange key, e.g. polymarket, kalshi)."),
   sourceExchange: exchangeKey.describe("Alias of `exchange`."),
+  sort: z
+    .preprocess(blankToUndefined, z.enum(listSorts, `must be one of: ${listSorts.join(", ")}`).optional())
+    .describe(
+      "Order of the list. volume24h (default): 24-hour volume, highest first. change24h: largest absolute 24-hour " +
+        "price move of any outcome first. liquidity: highest first, unknown last. resolutionDate: soonest first, " +
+        "unknown last. newest: most recently first seen by ingestion first (`firstSeenAt`). Ties by id.",
+    ),
   cursor: z
     .preprocess(blankToUndefined, z.string().max(512, "cursor is malformed").optional())
     .describe(
@@ -89,6 +98,8 @@ export interface ListQuery {
   category: (typeof categories)[number] | undefined;
   exchange: string | undefined;
   cursor: Cursor | undefined;
+  /** List order; absent means volume24h (callers building a query in code may leave it out). */
+  sort?: ListSort;
 }
 
 const listQuery = listQueryInput.transform((input, ctx): ListQuery => {
@@ -107,6 +118,9 @@ const listQuery = listQueryInput.transform((input, ctx): ListQuery => {
     cursor = decodeCursor(input.cursor);
     if (cursor === undefined) return fail("cursor", "cursor is malformed: pass meta.nextCursor back unchanged");
     if ((input.offset ?? 0) > 0) return fail("offset", "offset cannot be combined with cursor");
+    if (cursor.sort !== (input.sort ?? "volume24h")) {
+      return fail("cursor", `cursor belongs to sort=${cursor.sort}: pass the same sort with it`);
+    }
   }
   return {
     query: input.query ?? input.q,
@@ -116,6 +130,7 @@ const listQuery = listQueryInput.transform((input, ctx): ListQuery => {
     category: input.category,
     exchange: input.exchange ?? input.sourceExchange,
     cursor,
+    sort: input.sort ?? "volume24h",
   };
 });
 
@@ -131,19 +146,7 @@ export const listQueryParameters = listQueryInput;
  * parameter. A parameter sent twice is refused rather than guessed.
  */
 export function parseListQuery(schema: typeof listQuery, searchParams: URLSearchParams): ListQuery {
-  const input: Record<string, string> = {};
-  for (const [name, value] of searchParams) {
-    if (Object.hasOwn(input, name)) throw new InvalidParameterError(name, `${name} was sent more than once`);
-    input[name] = value;
-  }
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const parameter = String(issue?.path[0] ?? "query");
-    const message = issue?.message ?? "invalid value";
-    throw new InvalidParameterError(parameter, message.startsWith(parameter) ? message : `${parameter}: ${message}`);
-  }
-  return parsed.data;
+  return parseQuery(schema, searchParams);
 }
 
 export const outcomePublic = z.object({
@@ -151,8 +154,12 @@ export const outcomePublic = z.object({
     .string()
     .describe("Outcome id for trading and ticks: the CLOB token id on Polymarket (= asset_id in /v0/sql), the ticker on Kalshi."),
   label: z.string().describe("Outcome label."),
-  price: z.number().describe("Current price, a probability between 0 and 1."),
-  priceChange24h: z.number().describe("Absolute price change over 24 hours; positive, negative or zero."),
+  price: z
+    .number()
+    .describe("Current price, a probability between 0 and 1, rounded to the venue's price increment (see docs/catalog.md)."),
+  priceChange24h: z
+    .number()
+    .describe("Absolute price change over 24 hours; positive, negative or zero; rounded like price."),
 });
 
 export const marketPublic = z.object({
@@ -180,7 +187,10 @@ export const marketPublic = z.object({
     .describe("Polymarket condition id (hex; = column `market` in /v0/sql); other venues' contract id when they have one."),
   url: z.string().nullable().describe("The market's page on its venue."),
   image: z.string().nullable().describe("Image URL."),
-  updatedAt: z.iso.datetime().describe("Last ingestion that saw this market."),
+  firstSeenAt: z.iso.datetime().describe("First ingestion that saw this market; re-ingestion never changes it (sort=newest)."),
+  updatedAt: z.iso
+    .datetime()
+    .describe("Last ingestion that changed this market (re-ingesting identical data writes nothing and leaves it)."),
 });
 
 export type MarketPublic = z.infer<typeof marketPublic>;
@@ -200,7 +210,10 @@ export const eventPublic = z.object({
   volume: z.number().nullable().describe("Lifetime volume."),
   closed: z.boolean().describe("True once every market of the event is closed."),
   resolutionDate: z.iso.datetime().nullable().describe("Latest resolution date of its markets."),
-  updatedAt: z.iso.datetime().describe("Last ingestion that saw this event."),
+  firstSeenAt: z.iso.datetime().describe("First ingestion that saw this event; re-ingestion never changes it (sort=newest)."),
+  updatedAt: z.iso
+    .datetime()
+    .describe("Last ingestion that changed this event (re-ingesting identical data writes nothing and leaves it)."),
   markets: z
     .array(marketPublic)
     .describe("Its markets, by volume24h descending; with closed=false only open ones."),
@@ -208,14 +221,27 @@ export const eventPublic = z.object({
 
 export type EventPublic = z.infer<typeof eventPublic>;
 
-const listMeta = z.object({
+export const listMeta = z.object({
   count: z.number().int().describe("Number of rows in data."),
-  limit: z.number().int().describe("Effective limit (after the cap)."),
+  limit: z.number().int().describe(`Effective limit (values above ${MAX_LIMIT} are served as ${MAX_LIMIT}).`),
   offset: z.number().int().describe("Effective offset (0 when a cursor is used)."),
   nextCursor: z
     .string()
     .nullable()
     .describe("Pass as `cursor` to get the next page; null when this page is the last."),
+  total: z
+    .number()
+    .int()
+    .nullable()
+    .describe(`Exact number of rows matching the filters (all pages), or null when more than ${TOTAL_EXACT_LIMIT} match.`),
+  totalEstimate: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      `When more than ${TOTAL_EXACT_LIMIT} rows match: the database planner's estimate of the number (at least ` +
+        `${TOTAL_EXACT_LIMIT + 1}); null when total is exact.`,
+    ),
 });
 
 export const marketListResponse = z.object({ data: z.array(marketPublic), meta: listMeta });

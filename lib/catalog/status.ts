@@ -3,6 +3,8 @@ import { sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { ingestRuns, markets } from "@/lib/db/schema";
+import { isoOrNull } from "@/lib/format";
+import { liveLeaseVenues } from "./lease";
 import { catalogVenues } from "./venues";
 
 export interface VenueCatalogStatus {
@@ -24,12 +26,9 @@ export interface VenueCatalogStatus {
   markets: { total: number; open: number };
 }
 
-const iso = (value: unknown): string | null =>
-  value === null || value === undefined ? null : new Date(value as string | Date).toISOString();
-
 /** The catalog section of GET /v0/status: per venue, the last run, its outcome and counts, and data age. */
 export async function catalogStatus(db: Db): Promise<{ pollSeconds: number; venues: VenueCatalogStatus[] }> {
-  const [latest, successes, counts] = await Promise.all([
+  const [latest, successes, counts, live] = await Promise.all([
     db
       .selectDistinctOn([ingestRuns.venue])
       .from(ingestRuns)
@@ -47,6 +46,7 @@ export async function catalogStatus(db: Db): Promise<{ pollSeconds: number; venu
       })
       .from(markets)
       .groupBy(markets.venue),
+    liveLeaseVenues(db),
   ]);
   const venues = [...new Set([...catalogVenues(), ...latest.map((r) => r.venue), ...counts.map((c) => c.venue)])].sort();
   const now = Date.now();
@@ -54,7 +54,7 @@ export async function catalogStatus(db: Db): Promise<{ pollSeconds: number; venu
     pollSeconds: config.catalog.pollSeconds,
     venues: venues.map((venue) => {
       const run = latest.find((r) => r.venue === venue);
-      const lastSuccessAt = iso(successes.find((s) => s.venue === venue)?.finishedAt);
+      const lastSuccessAt = isoOrNull(successes.find((s) => s.venue === venue)?.finishedAt);
       const count = counts.find((c) => c.venue === venue);
       return {
         venue,
@@ -63,9 +63,10 @@ export async function catalogStatus(db: Db): Promise<{ pollSeconds: number; venu
             ? null
             : {
                 trigger: run.trigger,
-                startedAt: iso(run.startedAt) ?? "",
-                finishedAt: iso(run.finishedAt),
-                outcome: run.outcome,
+                startedAt: isoOrNull(run.startedAt) ?? "",
+                finishedAt: isoOrNull(run.finishedAt),
+                // A `running` row without a live lease is a run whose process died (the next run closes it).
+                outcome: run.outcome === "running" && !live.has(venue) ? "abandoned" : run.outcome,
                 attempts: run.attempts,
                 eventsSeen: run.eventsSeen,
                 marketsSeen: run.marketsSeen,

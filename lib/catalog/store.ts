@@ -1,8 +1,10 @@
 import "server-only";
-import { and, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { events, markets, type NewEventRow, type NewMarketRow } from "@/lib/db/schema";
+import { UUID_PATTERN } from "./ids";
 import type { NormalizedEvent } from "./normalize";
+import { catalogChanged } from "./totals";
 
 /** Markets per upsert statement. */
 export const MARKET_BATCH = 1000;
@@ -25,7 +27,9 @@ const eventColumns = {
   image: "text",
   url: "text",
   volume24h: "float8",
+  abs_change24h: "float8",
   volume: "float8",
+  liquidity: "float8",
   closed: "boolean",
   resolution_date: "timestamptz",
   last_seen_at: "timestamptz",
@@ -43,6 +47,7 @@ const marketColumns = {
   outcomes: "jsonb",
   outcome_ids: "text[]",
   volume24h: "float8",
+  abs_change24h: "float8",
   volume: "float8",
   liquidity: "float8",
   open_interest: "float8",
@@ -56,7 +61,16 @@ const marketColumns = {
 } as const;
 
 /** Columns a poll that lacks a value must not blank: `coalesce(excluded.col, table.col)`. */
-const keptEventColumns = new Set(["slug", "description", "venue_category", "image", "url", "volume", "resolution_date"]);
+const keptEventColumns = new Set([
+  "slug",
+  "description",
+  "venue_category",
+  "image",
+  "url",
+  "volume",
+  "liquidity",
+  "resolution_date",
+]);
 const keptMarketColumns = new Set([
   "slug",
   "description",
@@ -70,22 +84,65 @@ const keptMarketColumns = new Set([
   "image",
 ]);
 
+/** Columns an update never rewrites: the conflict key and what it is derived from. */
+const identityColumns = new Set(["id", "venue", "venue_event_id", "venue_market_id"]);
+
+/**
+ * One batch upsert. Re-ingesting a row whose data did not change writes nothing: rows are
+ * compared as they would become (kept columns coalesced) with the stored row, leaving out
+ * `last_seen_at` (a poll's time, different on every poll). The comparison runs twice: first as a
+ * plain read (a left join on the primary key) that drops unchanged rows before the insert, because
+ * ON CONFLICT DO UPDATE locks the conflicting row (a write to its page and the WAL) even when its
+ * WHERE then skips the update; then in that WHERE, for a row another writer changed in between.
+ * So an unchanged row costs one primary-key probe, no new row version, no index entry, no lock.
+ * Which rows a poll saw is passed to `unseenOpenMarkets` instead of being read back from `last_seen_at`.
+ */
 function upsertStatement(table: "events" | "markets", columns: Record<string, string>, kept: Set<string>, rowsJson: string): SQL {
-  let json = rowsJson;
   const names = Object.keys(columns);
   const definitions = names.map((name) => `${name} ${columns[name]}`).join(", ");
-  const updates = names
-    .filter((name) => name !== "id" && name !== "venue" && name !== "venue_event_id" && name !== "venue_market_id")
-    .map((name) => (kept.has(name) ? `${name} = coalesce(excluded.${name}, ${table}.${name})` : `${name} = excluded.${name}`))
-    .join(", ");
+  const updated = names.filter((name) => !identityColumns.has(name));
+  const compared = updated.filter((name) => name !== "last_seen_at");
+  /** The value a column takes from `incoming` over `current` (kept columns are never blanked). */
+  const next = (name: string, incoming: string, current: string) =>
+    kept.has(name) ? `coalesce(${incoming}.${name}, ${current}.${name})` : `${incoming}.${name}`;
+  const changed = (incoming: string, current: string) =>
+    `(${compared.map((name) => `${current}.${name}`).join(", ")}) is distinct from (${compared
+      .map((name) => next(name, incoming, current))
+      .join(", ")})`;
+  const updates = updated.map((name) => `${name} = ${next(name, "excluded", table)}`).join(", ");
   // PostgreSQL text cannot hold NUL; a venue string carrying one loses just that character.
-  json = json.replaceAll("\\u0000", "");
+  const json = rowsJson.replaceAll("\\u0000", "");
   return sql`insert into ${sql.raw(table)} (${sql.raw(names.join(", "))})
-    select ${sql.raw(names.join(", "))} from jsonb_to_recordset(${json}::jsonb) as r(${sql.raw(definitions)})
-    on conflict (id) do update set ${sql.raw(updates)}`;
+    select ${sql.raw(names.map((name) => `r.${name}`).join(", "))}
+    from jsonb_to_recordset(${json}::jsonb) as r(${sql.raw(definitions)})
+    left join ${sql.raw(table)} as cur on cur.id = r.id
+    where cur.id is null or ${sql.raw(changed("r", "cur"))}
+    on conflict (id) do update set ${sql.raw(updates)}
+    where ${sql.raw(changed("excluded", table))}`;
 }
 
 const iso = (d: Date | null | undefined) => (d instanceof Date ? d.toISOString() : null);
+
+/** The largest absolute 24-hour price change among outcomes (what `sort=change24h` ranks by). */
+function largestMove(outcomes: ReadonlyArray<{ priceChange24h: number }>): number {
+  let largest = 0;
+  for (const o of outcomes) {
+    const move = Math.abs(o.priceChange24h);
+    if (Number.isFinite(move) && move > largest) largest = move;
+  }
+  return largest;
+}
+
+/** Event aggregates of its markets, unless the event row already carries them. */
+function withMarketAggregates(event: NewEventRow, rows: readonly NewMarketRow[]): NewEventRow {
+  let liquidity: number | null = null;
+  let move = 0;
+  for (const m of rows) {
+    if (typeof m.liquidity === "number" && Number.isFinite(m.liquidity)) liquidity = (liquidity ?? 0) + m.liquidity;
+    move = Math.max(move, m.absChange24h ?? largestMove(m.outcomes));
+  }
+  return { ...event, liquidity: event.liquidity ?? liquidity, absChange24h: event.absChange24h ?? move };
+}
 
 async function upsertEventRows(tx: Db, rows: NewEventRow[]): Promise<void> {
   if (rows.length === 0) return;
@@ -103,7 +160,9 @@ async function upsertEventRows(tx: Db, rows: NewEventRow[]): Promise<void> {
       image: r.image ?? null,
       url: r.url ?? null,
       volume24h: r.volume24h ?? 0,
+      abs_change24h: r.absChange24h ?? 0,
       volume: r.volume ?? null,
+      liquidity: r.liquidity ?? null,
       closed: r.closed ?? false,
       resolution_date: iso(r.resolutionDate),
       last_seen_at: iso(r.lastSeenAt) ?? new Date().toISOString(),
@@ -127,6 +186,7 @@ async function upsertMarketRows(tx: Db, rows: NewMarketRow[]): Promise<void> {
       outcomes: r.outcomes,
       outcome_ids: r.outcomeIds ?? r.outcomes.map((o) => o.outcomeId),
       volume24h: r.volume24h ?? 0,
+      abs_change24h: r.absChange24h ?? largestMove(r.outcomes),
       volume: r.volume ?? null,
       liquidity: r.liquidity ?? null,
       open_interest: r.openInterest ?? null,
@@ -169,6 +229,7 @@ export async function upsertCatalog(
       await upsertEventRows(tx as unknown as Db, e);
       await upsertMarketRows(tx as unknown as Db, m);
     });
+    catalogChanged();
     written += m.length;
     onBatch?.(written);
   };
@@ -176,7 +237,7 @@ export async function upsertCatalog(
     const eventId = item.event.id;
     if (eventId === undefined || seenEvents.has(eventId)) continue;
     seenEvents.add(eventId);
-    eventBatch.push(item.event);
+    eventBatch.push(withMarketAggregates(item.event, item.markets));
     for (const market of item.markets) {
       if (market.id === undefined || seenMarkets.has(market.id)) continue;
       seenMarkets.add(market.id);
@@ -188,12 +249,18 @@ export async function upsertCatalog(
   return written;
 }
 
-/** Open markets of `venue` that the poll started at `since` did not see (candidates for a direct lookup). */
-export async function unseenOpenMarkets(db: Db, venue: string, since: Date, limit: number) {
+/**
+ * Open markets of `venue` that a poll did not list (`seen`: the market ids it upserted), the most
+ * traded first: candidates for a direct lookup. The poll's own list, not `last_seen_at`, says what
+ * it saw, because an unchanged market is not rewritten (see upsertStatement).
+ */
+export async function unseenOpenMarkets(db: Db, venue: string, seen: readonly string[], limit: number) {
+  // One array literal parameter (ids are UUIDs: no quoting needed); `<> all` is hashed for long arrays.
+  const seenArray = `{${seen.filter((id) => UUID_PATTERN.test(id)).join(",")}}`;
   return db
     .select({ id: markets.id, eventId: markets.eventId, venueMarketId: markets.venueMarketId })
     .from(markets)
-    .where(and(eq(markets.venue, venue), eq(markets.closed, false), lt(markets.lastSeenAt, since)))
+    .where(and(eq(markets.venue, venue), eq(markets.closed, false), sql`${markets.id} <> all(${seenArray}::uuid[])`))
     .orderBy(sql`${markets.volume24h} desc nulls last`)
     .limit(limit);
 }
@@ -219,4 +286,5 @@ export async function markMarketsClosed(db: Db, closed: ReadonlyArray<{ id: stri
         ),
       );
   });
+  catalogChanged();
 }

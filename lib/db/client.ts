@@ -40,7 +40,7 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
   const { PGlite } = await import("@electric-sql/pglite");
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
-  // PGlite does not create parent directories (STACK.md pitfall 2).
+  // PGlite does not create parent directories (docs/architecture.md, pitfall 2).
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
@@ -81,12 +81,12 @@ export function describeDatabase(): string {
 const globalStore = globalThis as typeof globalThis & { __brierDb?: Promise<DatabaseHandle> };
 
 /**
- * The process-wide database, opened and migrated on first use (STACK.md pitfall 2: never at module
+ * The process-wide database, opened and migrated on first use (docs/architecture.md, pitfall 2: never at module
  * load, so build workers never open the data dir and dev reloads reuse one handle).
  */
 export function getDatabase(): Promise<DatabaseHandle> {
   if (globalStore.__brierDb === undefined) {
-    if (config.embeddedPostgres || config.embeddedClickhouse) lockDataDir(config.dataDir);
+    if (config.embeddedPostgres) lockDataDir(config.dataDir, "pg");
     const opening = openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, "pg") });
     globalStore.__brierDb = opening;
     opening.catch(() => {

@@ -3,9 +3,12 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /**
- * An embedded data dir (PGlite, chDB) belongs to one process (STACK.md pitfall 3): two writers
- * corrupt it. The first process to open it writes its pid to `DATA_DIR/.lock`; another process
- * that finds a live pid there refuses with a clear message instead of corrupting the stores.
+ * An embedded data dir (PGlite, chDB) belongs to one process (docs/architecture.md, pitfall 3): two writers
+ * corrupt it. The first process to open an embedded store writes its pid to `DATA_DIR/.lock-<store>`
+ * (`pg` for PGlite, `ch` for chDB); another process that finds a live pid there refuses with a
+ * clear message instead of corrupting the store. Each store has its own lock, and a process takes
+ * only the locks of the embedded stores it opens: with DATABASE_URL set, `admin create-key` touches
+ * no embedded store and runs while the server holds the chDB lock.
  */
 
 export class DataDirLockedError extends Error {
@@ -23,8 +26,12 @@ function isAlive(pid: number): boolean {
 
 const held = new Set<string>();
 
-export function lockDataDir(dataDir: string): void {
-  const file = path.join(path.resolve(dataDir), ".lock");
+export type EmbeddedStore = "pg" | "ch";
+
+const storeNames: Record<EmbeddedStore, string> = { pg: "PGlite (unset DATABASE_URL)", ch: "chDB (unset CLICKHOUSE_URL)" };
+
+export function lockDataDir(dataDir: string, store: EmbeddedStore): void {
+  const file = path.join(path.resolve(dataDir), `.lock-${store}`);
   if (held.has(file)) return;
   mkdirSync(path.dirname(file), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -42,12 +49,12 @@ export function lockDataDir(dataDir: string): void {
       }
       if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
         throw new DataDirLockedError(
-          `The embedded data dir ${path.dirname(file)} is in use by process ${owner} (the server?). ` +
-            "Stop it first, or point DATABASE_URL / CLICKHOUSE_URL at servers.",
+          `The embedded ${storeNames[store]} store in ${path.dirname(file)} is in use by process ${owner} (the server?). ` +
+            `Stop it first, or point ${store === "pg" ? "DATABASE_URL" : "CLICKHOUSE_URL"} at a server.`,
         );
       }
       rmSync(file, { force: true }); // left behind by a process that died
     }
   }
-  throw new DataDirLockedError(`Could not lock the embedded data dir ${path.dirname(file)}.`);
+  throw new DataDirLockedError(`Could not lock the embedded ${storeNames[store]} store in ${path.dirname(file)}.`);
 }

@@ -1,4 +1,5 @@
-import { InvalidBodyError, PayloadTooLargeError } from "@/lib/errors";
+import { ClientClosedRequestError, InvalidBodyError, PayloadTooLargeError } from "@/lib/errors";
+import { assertNoNulInJson } from "./nul";
 
 /**
  * Reads a JSON request body, refusing more than `maxBytes` before buffering it all
@@ -17,7 +18,15 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      // A client that disconnects mid-body (a slow sender giving up) is not a server error.
+      if (request.signal.aborted || (error as { code?: unknown }).code === "ECONNRESET") throw new ClientClosedRequestError();
+      throw error;
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
@@ -28,9 +37,12 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") throw new InvalidBodyError("A JSON request body is required.");
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch {
     throw new InvalidBodyError("The request body is not valid JSON.");
   }
+  assertNoNulInJson(parsed);
+  return parsed;
 }

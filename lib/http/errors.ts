@@ -1,7 +1,10 @@
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
+import { apiErrorBody, internalErrorBody, v0ErrorBody, type Surface } from "./error-body.mjs";
 
-/** The one table of statuses (STYLE.md 3). */
+export type { Surface };
+
+/** The one table of statuses (docs/architecture.md, "Errors"). */
 export const statusByCode: Record<ErrorCode, number> = {
   invalid_parameter: 400,
   invalid_body: 400,
@@ -37,8 +40,6 @@ const pmxtCodeByCode: Record<ErrorCode, string> = {
   service_unavailable: "EXCHANGE_NOT_AVAILABLE",
 };
 
-export type Surface = "v0" | "api";
-
 /** A pmxt-core error (BaseError): it carries its own HTTP status and code. Duck-typed to avoid loading pmxt-core here. */
 export interface VenueError {
   message: string;
@@ -61,49 +62,28 @@ export function isVenueError(error: unknown): error is Error & VenueError {
   );
 }
 
-const GENERIC_500 = "Internal server error. Quote the request id when reporting it.";
-
 /** Turns any thrown value into the surface's error response; unknown errors are logged, never echoed. */
 export function errorResponse(error: unknown, surface: Surface, requestId: string): Response {
   const headers = new Headers({ "content-type": "application/json", "x-request-id": requestId });
 
   if (error instanceof AppError) {
     const status = statusByCode[error.code];
-    if (error.code === "rate_limited" && typeof error.details.retryAfter === "number") {
+    if ((error.code === "rate_limited" || error.code === "service_unavailable") && typeof error.details.retryAfter === "number") {
       headers.set("retry-after", String(error.details.retryAfter));
     }
+    const exchange = typeof error.details.exchange === "string" ? error.details.exchange : undefined;
     const body =
       surface === "v0"
-        ? { error: { ...error.details, code: error.code, message: error.message } }
-        : {
-            success: false,
-            error: {
-              code: pmxtCodeByCode[error.code],
-              message: error.message,
-              retryable: status === 429 || status >= 500,
-              ...(typeof error.details.exchange === "string" ? { exchange: error.details.exchange } : {}),
-            },
-          };
+        ? v0ErrorBody(error.code, error.message, error.details)
+        : apiErrorBody(pmxtCodeByCode[error.code], error.message, status === 429 || status >= 500, exchange);
     return new Response(JSON.stringify(body), { status, headers });
   }
 
   if (surface === "api" && isVenueError(error)) {
-    const body = {
-      success: false,
-      error: {
-        code: error.code,
-        message: error.message,
-        retryable: error.retryable,
-        ...(error.exchange !== undefined ? { exchange: error.exchange } : {}),
-      },
-    };
+    const body = apiErrorBody(error.code, error.message, error.retryable, error.exchange);
     return new Response(JSON.stringify(body), { status: error.status, headers });
   }
 
   log.error("unhandled error", { requestId, ...errorFields(error) });
-  const body =
-    surface === "v0"
-      ? { error: { code: "internal_error", message: GENERIC_500, requestId } }
-      : { success: false, error: { code: "INTERNAL_ERROR", message: GENERIC_500, retryable: true } };
-  return new Response(JSON.stringify(body), { status: 500, headers });
+  return new Response(JSON.stringify(internalErrorBody(surface, requestId)), { status: 500, headers });
 }

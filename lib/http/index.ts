@@ -1,4 +1,6 @@
 export { readJsonBody } from "./body";
 export { errorResponse, isVenueError, statusByCode, type Surface } from "./errors";
-export { json } from "./respond";
-export { withApiKey, withRequest, type KeyedContext, type Principal, type RequestContext, type RouteArgs } from "./with-api-key";
+export { json, rateLimitHeaders } from "./respond";
+export { bearerToken } from "./bearer";
+export { withCronSecret } from "./with-cron-secret";
+export { withApiKey, withRequest, type KeyedContext, type RequestContext, type RouteArgs } from "./with-api-key";

@@ -1,26 +1,17 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
-import { isWellFormedKey } from "@/lib/auth/api-keys";
-import { assertPlan, rateLimitFor, type Plan } from "@/lib/auth/plans";
-import { admitKey } from "./admission";
-import { sessionAccountId } from "@/lib/auth/session";
+import { admitRequest } from "@/lib/auth/admission";
+import { assertPlan, type Plan } from "@/lib/auth/plans";
+import type { Principal } from "@/lib/auth/principal";
+import type { RateLimitDecision } from "@/lib/auth/rate-limit";
+import { recordUsage } from "@/lib/auth/usage";
 import { getDb, type Db } from "@/lib/db";
-import { accounts } from "@/lib/db/schema";
-import { RateLimitedError, UnauthorizedError } from "@/lib/errors";
+import { RateLimitedError } from "@/lib/errors";
+import { bearerToken } from "./bearer";
+import { assertSameOriginSession } from "./csrf";
+import { assertNoNulInUrl } from "./nul";
 import { errorResponse, type Surface } from "./errors";
-import { consumeRateLimit, rateLimitHeaders, rateLimitStore, type RateLimitDecision } from "./rate-limit";
-import { recordUsage } from "./usage";
-
-/** Who is calling: resolved from `Authorization: Bearer <key>` or the dashboard's session cookie. */
-export interface Principal {
-  accountId: string;
-  email: string;
-  plan: Plan;
-  /** The API key's id; null when the request came from a dashboard session. */
-  keyId: string | null;
-  via: "key" | "session";
-}
+import { rateLimitHeaders } from "./respond";
 
 export interface RequestContext<P> {
   request: Request;
@@ -31,6 +22,8 @@ export interface RequestContext<P> {
 
 export interface KeyedContext<P> extends RequestContext<P> {
   principal: Principal;
+  /** The API key the caller was admitted with; undefined for a dashboard session. */
+  token: string | undefined;
   db: Db;
 }
 
@@ -75,7 +68,7 @@ export function withRequest<P = Record<string, never>>(
 }
 
 /**
- * The one wrapper of every keyed /v0 and /api route (STYLE.md 2): key or session lookup, plan
+ * The one wrapper of every keyed /v0 and /api route (docs/architecture.md, "A request, end to end"): key or session lookup, plan
  * check, per-key rate limit and its headers, request id, the single catch, and the usage row
  * (buffered, written after the response).
  */
@@ -92,8 +85,11 @@ export function withApiKey<P = Record<string, never>>(
     let decision: RateLimitDecision | undefined;
     let response: Response;
     try {
+      assertNoNulInUrl(url);
       const db = await getDb();
-      ({ principal, decision } = await authenticate(db, request));
+      const token = bearerToken(request.headers);
+      ({ principal, decision } = await admitRequest(db, { token, cookieHeader: request.headers.get("cookie") }));
+      if (principal.via === "session") assertSameOriginSession(request);
       if (!decision.allowed) throw new RateLimitedError(decision.limit, decision.retryAfter);
       if (options.plan !== undefined) assertPlan(principal.plan, options.plan, options.planErrorCode);
       response = await handler({
@@ -102,6 +98,7 @@ export function withApiKey<P = Record<string, never>>(
         searchParams: url.searchParams,
         requestId,
         principal,
+        token: principal.via === "key" ? (token ?? undefined) : undefined,
         db,
       });
     } catch (error) {
@@ -125,27 +122,4 @@ export function withApiKey<P = Record<string, never>>(
     }
     return response;
   };
-}
-
-/** Resolves the caller and counts the request against its rate limit. */
-async function authenticate(db: Db, request: Request): Promise<{ principal: Principal; decision: RateLimitDecision }> {
-  const header = request.headers.get("authorization");
-  if (header === null || header.trim() === "") {
-    const accountId = await sessionAccountId(request);
-    if (accountId !== undefined) {
-      const [account] = await db.select({ email: accounts.email, plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId));
-      if (account !== undefined) {
-        const decision = await consumeRateLimit(rateLimitStore(db), `account:${accountId}`, rateLimitFor(account.plan));
-        return { principal: { accountId, email: account.email, plan: account.plan, keyId: null, via: "session" }, decision };
-      }
-    }
-    throw new UnauthorizedError("Missing API key: send the header 'Authorization: Bearer <key>'.");
-  }
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (match?.[1] === undefined || !isWellFormedKey(match[1])) {
-    throw new UnauthorizedError("Malformed API key: expected 'Authorization: Bearer brier_live_…'.");
-  }
-  const admitted = await admitKey(db, match[1]);
-  if (admitted === undefined) throw new UnauthorizedError("Invalid or revoked API key.");
-  return { principal: { ...admitted.principal, via: "key" }, decision: admitted.decision };
 }

@@ -2,10 +2,12 @@ import "server-only";
 import { startCatalogSchedule } from "@/lib/catalog/schedule";
 import { config } from "@/lib/config";
 import { getDatabase, getDb } from "@/lib/db";
-import { flushRateLimits } from "@/lib/http/rate-limit";
-import { flushUsage } from "@/lib/http/usage";
+import { flushRateLimits } from "@/lib/auth/rate-limit";
+import { flushUsage } from "@/lib/auth/usage";
 import { errorFields, log } from "@/lib/log";
 import { startRecorder, stopRecorder } from "@/lib/recorder/service";
+import { closeLive } from "@/lib/streams/live";
+import { flushStreamUsage } from "@/lib/streams/usage";
 import { getTickStores } from "@/lib/ticks";
 
 const globalStore = globalThis as typeof globalThis & { __brierJobs?: boolean };
@@ -27,6 +29,11 @@ export async function startBackgroundJobs(): Promise<void> {
   globalStore.__brierJobs = true;
   await Promise.all([getDatabase(), getTickStores()]);
   installShutdown();
+  // Open streams close (their usage sampled) and the usage is written before exit.
+  onShutdown(async () => {
+    await closeLive();
+    await flushStreamUsage();
+  });
   if (!config.backgroundJobs) {
     log.info("background jobs disabled (BACKGROUND_JOBS=false)");
     return;

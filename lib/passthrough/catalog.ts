@@ -5,6 +5,7 @@ import { getEventOrThrow, getMarketOrThrow, searchEvents, searchMarkets } from "
 import { MAX_LIMIT, type EventPublic, type ListQuery, type MarketPublic } from "@/lib/catalog/shapes";
 import { getDb } from "@/lib/db";
 import { events } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 
 /**
@@ -135,7 +136,7 @@ export async function readFromCatalog(venue: string, method: string, args: unkno
     }
     return data;
   } catch (error) {
-    if (!(error instanceof Error && "code" in error && error.code === "not_found")) {
+    if (!(error instanceof AppError && error.code === "not_found")) {
       log.warn("catalog read failed; answering live", { venue, method, ...errorFields(error) });
     }
     return undefined;

@@ -79,6 +79,16 @@ export class InstancePool {
     }
   }
 
+  /** Runs `run` on a throwaway instance (never pooled: the router with a caller's key, a forced reload), closed afterwards. */
+  async once<T>(venue: string, options: CreateExchangeOptions, run: (exchange: Exchange) => Promise<T>): Promise<T> {
+    const exchange = this.create(venue, options);
+    try {
+      return await run(exchange);
+    } finally {
+      await closeQuietly(exchange);
+    }
+  }
+
   has(scope: InstanceScope): boolean {
     return this.entries.has(scopeKey(scope));
   }

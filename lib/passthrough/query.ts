@@ -28,8 +28,15 @@ function coerce(raw: string, schema: JsonSchema | undefined): unknown {
   return raw;
 }
 
-function readValue(query: URLSearchParams, name: string, schema: JsonSchema | undefined): unknown {
+/**
+ * List filters pmxt-core's schema (2.41) does not declare; pmxt's newer sidecar reads one value
+ * (`?tags=crypto`) as a one-element list, as it reads repeated keys, instead of failing in the venue.
+ */
+const listParams: Record<string, JsonSchema> = { tags: { type: "array", items: { type: "string" } } };
+
+function readValue(query: URLSearchParams, name: string, declared: JsonSchema | undefined): unknown {
   const values = query.getAll(name);
+  const schema = declared ?? listParams[name];
   if (schema?.type === "array") {
     const single = values[0];
     if (values.length === 1 && single?.startsWith("[") === true) return coerce(single, schema);

@@ -1,5 +1,7 @@
-import { InvalidParameterError } from "@/lib/errors";
-import type { JsonSchema, MethodSpec } from "@/lib/venues/registry";
+import { InvalidBodyError, InvalidParameterError } from "@/lib/errors";
+import { getVenueRegistry, type JsonSchema, type MethodSpec } from "@/lib/venues/registry";
+import type { PassthroughInput } from "./call";
+import { queryToArgs } from "./query";
 
 /** Bounds on an args payload before any schema is looked at: hostile shapes fail fast and cheaply. */
 export const argLimits = { maxDepth: 12, maxArrayLength: 5_000, maxKeys: 200, maxStringLength: 100_000 };
@@ -136,4 +138,21 @@ export function validateArgs(spec: MethodSpec, args: unknown, schemas: Readonly<
     if (value === null && arg.optional) return undefined;
     return conform(value, arg.schema, schemas, `args[${index}]`);
   });
+}
+
+function readBody(body: unknown): { args: unknown; credentials: Record<string, unknown> | undefined } {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new InvalidBodyError("The body must be a JSON object: { \"args\": [...], \"credentials\"?: {...} }.");
+  }
+  const { args, credentials } = body as { args?: unknown; credentials?: unknown };
+  if (credentials === undefined || credentials === null) return { args: args ?? [], credentials: undefined };
+  const schemas = getVenueRegistry().schemas;
+  const checked = conform(credentials, { $ref: "#/components/schemas/ExchangeCredentials" }, schemas, "credentials");
+  return { args: args ?? [], credentials: checked as Record<string, unknown> };
+}
+
+/** Step 2 of a call: its args (query string or body) and credentials, checked against pmxt's schemas. */
+export function readArgs(spec: MethodSpec, input: PassthroughInput): { args: unknown[]; credentials: Record<string, unknown> | undefined } {
+  const { args: rawArgs, credentials } = input.kind === "query" ? { args: queryToArgs(spec, input.query), credentials: undefined } : readBody(input.body);
+  return { args: validateArgs(spec, rawArgs, getVenueRegistry().schemas), credentials };
 }

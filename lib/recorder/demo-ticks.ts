@@ -1,5 +1,8 @@
 import "server-only";
 import type { ClickHouseClient } from "@clickhouse/client";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { markets } from "@/lib/db/schema";
 import { normalizeFrame, type TickRow } from "./normalize";
 import { insertTickRows } from "./writer";
 
@@ -16,6 +19,11 @@ export interface DemoMarket {
   conditionId: string;
   /** Outcome token ids, YES first. */
   outcomeIds: readonly string[];
+  /**
+   * The YES outcome's catalog price (0..1): the walk stays near it and ends near it, so the
+   * candles, the recorded book and the catalog agree on one page. Absent: a random start.
+   */
+  yesPrice?: number;
 }
 
 export interface DemoTickOptions {
@@ -78,8 +86,10 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
     if (yes === undefined || no === undefined) continue;
     result.markets += 1;
     // The YES best bid in cents and the spread in ticks; NO mirrors it (NO bid = 100 - YES ask).
-    let bid = 10 + Math.floor(random() * 80);
+    // With a catalog price, the mid is pulled back towards it (a mean-reverting walk).
+    const target = market.yesPrice === undefined || !Number.isFinite(market.yesPrice) ? undefined : Math.min(97, Math.max(3, market.yesPrice * 100));
     let spread = 1 + Math.floor(random() * 3);
+    let bid = target === undefined ? 10 + Math.floor(random() * 80) : Math.max(1, Math.round(target - spread / 2));
     let nextBook = start;
     const book = (ts: number) => {
       const levels = (from: number, step: number) =>
@@ -107,8 +117,9 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
         continue;
       }
       const move = random();
-      if (move < 0.3 && bid > 2) bid -= 1;
-      else if (move < 0.6 && bid + spread < 98) bid += 1;
+      const pull = target === undefined ? 0 : Math.max(-0.2, Math.min(0.2, (target - (bid + spread / 2)) * 0.06));
+      if (move < 0.3 - pull && bid > 2) bid -= 1;
+      else if (move < 0.6 && move >= 0.3 - pull && bid + spread < 98) bid += 1;
       else if (move < 0.7) spread = Math.max(1, Math.min(4, spread + (random() < 0.5 ? -1 : 1)));
       const buy = random() < 0.5;
       const level = buy ? bid : bid + spread;
@@ -147,6 +158,26 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
   }
   await flush();
   return result;
+}
+
+/**
+ * The mock venue's open markets with a contract address, YES token first, with the YES outcome's
+ * catalog price (the demo's ticks are drawn around it).
+ */
+export async function demoMarketsFromCatalog(db: Db, exchange = "mock", limit = 5_000): Promise<DemoMarket[]> {
+  const rows = await db
+    .select({ contractAddress: markets.contractAddress, outcomes: markets.outcomes })
+    .from(markets)
+    .where(and(eq(markets.venue, exchange), eq(markets.closed, false), isNotNull(markets.contractAddress)))
+    .orderBy(sql`${markets.volume24h} desc`, sql`${markets.id} desc`)
+    .limit(limit);
+  const out: DemoMarket[] = [];
+  for (const row of rows) {
+    const [yes, no] = row.outcomes;
+    if (row.contractAddress === null || yes === undefined || no === undefined) continue;
+    out.push({ conditionId: row.contractAddress, outcomeIds: row.outcomes.map((o) => o.outcomeId), yesPrice: yes.price });
+  }
+  return out;
 }
 
 /** Groups the catalog's outcome tokens (topOutcomeTokens) into markets, YES first as listed. */

@@ -11,6 +11,10 @@ export interface MarketChannelOptions {
   onFrame: (text: string, receivedMs: number) => void;
   onReconnect?: () => void;
   onError?: (error: unknown) => void;
+  /** The socket opened and the subscription was sent (`reconnect`: not the first open). */
+  onOpen?: (reconnect: boolean) => void;
+  /** The socket closed while the connection was meant to be up (it will reconnect). */
+  onLost?: () => void;
   pingIntervalMs?: number;
   /** First reconnect delay; doubles up to maxBackoffMs, with full jitter. */
   minBackoffMs?: number;
@@ -22,8 +26,8 @@ export interface MarketChannelOptions {
  * PING every 10 s, skips PONG, and reconnects with jittered exponential backoff until closed.
  */
 export class MarketChannelConnection {
-  readonly #options: Required<Omit<MarketChannelOptions, "onReconnect" | "onError">> &
-    Pick<MarketChannelOptions, "onReconnect" | "onError">;
+  readonly #options: Required<Omit<MarketChannelOptions, "onReconnect" | "onError" | "onOpen" | "onLost">> &
+    Pick<MarketChannelOptions, "onReconnect" | "onError" | "onOpen" | "onLost">;
   readonly #assets = new Set<string>();
   #socket: WebSocket | undefined;
   #ping: NodeJS.Timeout | undefined;
@@ -52,9 +56,11 @@ export class MarketChannelConnection {
     this.#socket = socket;
     socket.on("open", () => {
       this.#attempt = 0;
-      if (this.#everOpened) this.#options.onReconnect?.();
+      const reconnect = this.#everOpened;
+      if (reconnect) this.#options.onReconnect?.();
       this.#everOpened = true;
       this.#sendSubscription();
+      this.#options.onOpen?.(reconnect);
       this.#ping = setInterval(() => {
         if (socket.readyState === WebSocket.OPEN) socket.send("PING");
       }, this.#options.pingIntervalMs);
@@ -76,6 +82,7 @@ export class MarketChannelConnection {
       if (this.#ping !== undefined) clearInterval(this.#ping);
       this.#ping = undefined;
       if (this.#socket === socket) this.#socket = undefined;
+      if (!this.#closed) this.#options.onLost?.();
       this.#scheduleReconnect();
     });
   }

@@ -1,8 +1,11 @@
 import "server-only";
 import type { ClickHouseClient } from "@clickhouse/client";
+import { BookStore, type AssetBook } from "@/lib/books/book-state";
 import { errorFields, log } from "@/lib/log";
+import type { LivePublisher } from "@/lib/streams/publisher";
+import type { RecorderJournal } from "./journal";
 import { MAX_ASSETS_PER_CONNECTION, MarketChannelConnection } from "./market-channel";
-import { normalizeFrame } from "./normalize";
+import { normalizeFrame, type TickRow } from "./normalize";
 import { RecorderStats, type RecorderStatusSection } from "./stats";
 import { TickWriter, type TickWriterOptions } from "./writer";
 
@@ -19,6 +22,10 @@ export interface RecorderOptions {
   pingIntervalMs?: number;
   minBackoffMs?: number;
   writerOptions?: Partial<TickWriterOptions>;
+  /** Incidents and heartbeat in PostgreSQL (coverage, /v0/incidents, /v0/status). */
+  journal?: RecorderJournal;
+  /** The live path (/ws, /v0/stream): every touched book and every trade is published to it. */
+  live?: LivePublisher;
 }
 
 /**
@@ -28,6 +35,8 @@ export interface RecorderOptions {
 export class Recorder {
   readonly stats = new RecorderStats();
   readonly writer: TickWriter;
+  /** The live L2 book of every recorded asset, fed every row in order. */
+  readonly books = new BookStore();
   readonly #options: RecorderOptions;
   readonly #connections: MarketChannelConnection[] = [];
   #refresh: NodeJS.Timeout | undefined;
@@ -39,6 +48,13 @@ export class Recorder {
     this.writer.onBackPressure((paused) => {
       for (const connection of this.#connections) connection.setPaused(paused);
     });
+    options.journal?.attachWriter(this.writer);
+    options.live?.attach({ isRecording: (assetId) => this.isRecording(assetId), book: (assetId) => this.books.get(assetId) });
+  }
+
+  /** True while `assetId` is subscribed on one of the market-channel connections. */
+  isRecording(assetId: string): boolean {
+    return this.#running && this.#connections.some((connection) => connection.assets.has(assetId));
   }
 
   get connections(): readonly MarketChannelConnection[] {
@@ -54,6 +70,7 @@ export class Recorder {
     if (this.#running) return;
     this.#running = true;
     const seeded = await this.writer.seedFromStore();
+    await this.#options.journal?.start(() => ({ ...this.status() }));
     await this.syncAssets();
     log.info("recorder started", { seededRows: seeded, assets: this.subscribedAssets, connections: this.#connections.length });
     const refreshMs = this.#options.refreshMs ?? 60_000;
@@ -71,11 +88,13 @@ export class Recorder {
     const wanted = [...new Set(await this.#options.assets())].slice(0, this.#options.maxAssets);
     if (!this.#running) return;
     const wantedSet = new Set(wanted);
+    const before = new Set(this.#connections.flatMap((connection) => [...connection.assets]));
     const perConnection = Math.min(this.#options.assetsPerConnection ?? MAX_ASSETS_PER_CONNECTION, MAX_ASSETS_PER_CONNECTION);
     const current = new Set<string>();
     for (const connection of this.#connections) {
       const removed = [...connection.assets].filter((asset) => !wantedSet.has(asset));
       connection.update([], removed);
+      this.#forget(removed);
       for (const asset of connection.assets) current.add(asset);
     }
     const pending = wanted.filter((asset) => !current.has(asset));
@@ -84,6 +103,7 @@ export class Recorder {
       if (room > 0 && pending.length > 0) connection.update(pending.splice(0, room), []);
     }
     while (pending.length > 0) {
+      const index = this.#connections.length;
       const connection = new MarketChannelConnection(
         {
           url: this.#options.wsUrl,
@@ -91,6 +111,8 @@ export class Recorder {
           onReconnect: () => {
             this.stats.reconnects += 1;
           },
+          onOpen: (reconnect) => this.#options.journal?.connectionOpened(index, [...connection.assets], reconnect),
+          onLost: () => this.#options.journal?.connectionLost(index, [...connection.assets]),
           onError: () => {
             this.stats.errors += 1;
           },
@@ -103,6 +125,10 @@ export class Recorder {
       connection.setPaused(this.writer.paused);
       connection.connect();
     }
+    this.#options.journal?.assetsChanged(
+      wanted.filter((asset) => !before.has(asset)),
+      [...before].filter((asset) => !wantedSet.has(asset)),
+    );
   }
 
   /** Closes the connections, then flushes every buffered row (SIGTERM). */
@@ -110,8 +136,11 @@ export class Recorder {
     this.#running = false;
     if (this.#refresh !== undefined) clearInterval(this.#refresh);
     await Promise.all(this.#connections.map((connection) => connection.close()));
+    for (const connection of this.#connections) this.#forget(connection.assets);
     this.#connections.length = 0;
+    this.#options.live?.detach();
     await this.writer.close();
+    await this.#options.journal?.stop();
     log.info("recorder stopped", { rowsWritten: this.stats.rowsWritten });
   }
 
@@ -140,10 +169,37 @@ export class Recorder {
   #onFrame(text: string, receivedMs: number): void {
     const frame = normalizeFrame(text, receivedMs);
     this.stats.recordFrame(receivedMs, frame.latestVenueMs, frame.ignored, frame.malformed);
+    this.#options.journal?.frame(frame.malformed, this.stats.lagMs);
     if (frame.malformed > 0) {
       this.stats.errors += 1;
       log.warn("malformed market-channel frame", { malformed: frame.malformed, sample: text.slice(0, 200) });
     }
     if (frame.rows.length > 0) this.writer.push(frame.rows);
+    this.#applyLive(frame.rows);
+  }
+
+  /**
+   * Every row goes through the one BookStore; each book a frame touched is published once, after
+   * the whole frame (a frame's price changes are one venue update), and each trade as it comes.
+   */
+  #applyLive(rows: readonly TickRow[]): void {
+    const live = this.#options.live;
+    let touched: Set<AssetBook> | undefined;
+    for (const row of rows) {
+      if (row.eventType === "last_trade_price") {
+        live?.publishTrade(row);
+        continue;
+      }
+      const book = this.books.apply(row);
+      if (book !== undefined && live !== undefined) (touched ??= new Set()).add(book);
+    }
+    if (touched !== undefined) for (const book of touched) live?.publishBook(book);
+  }
+
+  /** Assets no longer recorded: their books would go stale, so they leave the BookStore. */
+  #forget(assetIds: Iterable<string>): void {
+    const dropped = [...assetIds];
+    for (const assetId of dropped) this.books.drop(assetId);
+    this.#options.live?.dropped(dropped);
   }
 }

@@ -2,7 +2,9 @@ import "server-only";
 import { topOutcomeTokens } from "@/lib/catalog/assets";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
+import { livePublisher } from "@/lib/streams/live";
 import type { TickStores } from "@/lib/ticks";
+import { RecorderJournal } from "./journal";
 import { Recorder, type AssetSource } from "./recorder";
 
 const globalStore = globalThis as typeof globalThis & { __brierRecorder?: Recorder };
@@ -12,14 +14,21 @@ export function catalogAssetSource(db: Db, limit: number): AssetSource {
   return async () => (await topOutcomeTokens(db, { exchange: "polymarket", limit })).map((token) => token.outcomeId);
 }
 
-/** Starts the process's recorder (once) on the configured market channel and the catalog's top tokens. */
-export async function startRecorder(stores: TickStores, db: Db): Promise<Recorder> {
+/**
+ * Starts the process's recorder (once) on the configured market channel and the catalog's top
+ * tokens, publishing live books and trades to the live bus (in-process, or NATS with NATS_URL).
+ */
+export async function startRecorder(stores: TickStores, db: Db, mode: "in-process" | "separate process" = "in-process"): Promise<Recorder> {
+  if (globalStore.__brierRecorder !== undefined) return globalStore.__brierRecorder;
+  const live = await livePublisher();
   if (globalStore.__brierRecorder !== undefined) return globalStore.__brierRecorder;
   const recorder = new Recorder({
     writer: stores.writer,
     wsUrl: config.recorder.wsUrl,
     maxAssets: config.recorder.maxAssets,
     assets: catalogAssetSource(db, config.recorder.maxAssets),
+    journal: new RecorderJournal(db, { mode }),
+    ...(live !== undefined ? { live } : {}),
   });
   globalStore.__brierRecorder = recorder;
   await recorder.start();

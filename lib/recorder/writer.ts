@@ -22,9 +22,20 @@ export interface TickWriterOptions {
   dedupSeedMinutes: number;
 }
 
+/** An insert attempt's outcome, or rows dropped because the buffer was full. */
+export type InsertEvent = { kind: "written" | "dropped"; rows: number } | { kind: "failed"; rows: number; error: unknown };
+
+/**
+ * The recorder's loss bound on `kill -9` (docs/ticks.md, "What a crash loses"): a received row is
+ * handed to the engine at most this long after it arrived (sooner when a batch fills), so a hard
+ * kill loses at most the last 500 ms of frames plus an insert in flight; SIGTERM flushes all.
+ * Two small inserts a second at most: the MergeTree merges keep up.
+ */
+export const MAX_UNFLUSHED_MS = 500;
+
 export const defaultWriterOptions: TickWriterOptions = {
   batchRows: 50_000,
-  flushIntervalMs: 1_000,
+  flushIntervalMs: MAX_UNFLUSHED_MS,
   highWaterRows: 100_000,
   maxBufferedRows: 250_000,
   dedupCapacity: 500_000,
@@ -44,6 +55,7 @@ export class TickWriter {
   #paused = false;
   #closed = false;
   #listeners = new Set<(paused: boolean) => void>();
+  #insertListeners = new Set<(event: InsertEvent) => void>();
 
   constructor(
     private readonly client: ClickHouseClient,
@@ -66,6 +78,12 @@ export class TickWriter {
   onBackPressure(listener: (paused: boolean) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Called after every insert attempt and when the buffer overflows (the recorder's journal). */
+  onInsert(listener: (event: InsertEvent) => void): () => void {
+    this.#insertListeners.add(listener);
+    return () => this.#insertListeners.delete(listener);
   }
 
   /** Loads the identities of recently stored rows so a restart does not write them again. */
@@ -102,6 +120,7 @@ export class TickWriter {
       this.#buffer.splice(0, excess);
       this.stats.rowsDropped += excess;
       this.stats.errors += 1;
+      for (const listener of this.#insertListeners) listener({ kind: "dropped", rows: excess });
       log.error("tick buffer full: dropped the oldest rows", { dropped: excess });
     }
     this.#updatePressure();
@@ -146,6 +165,7 @@ export class TickWriter {
         this.stats.errors += 1;
         this.stats.insertErrors += 1;
         log.error("tick insert failed; the batch stays buffered", { rows: batch.length, ...errorFields(error) });
+        for (const listener of this.#insertListeners) listener({ kind: "failed", rows: batch.length, error });
         if (!this.#closed && this.#timer === undefined) {
           this.#timer = setTimeout(() => {
             this.#timer = undefined;
@@ -157,6 +177,7 @@ export class TickWriter {
       }
       this.#buffer.splice(0, batch.length);
       this.stats.recordWritten(batch.length);
+      for (const listener of this.#insertListeners) listener({ kind: "written", rows: batch.length });
       this.#updatePressure();
     }
   }

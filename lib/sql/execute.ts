@@ -1,13 +1,16 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
-import { AppError } from "@/lib/errors";
+import { ClientClosedRequestError } from "@/lib/errors";
 import { readerSettings, type TickStores } from "@/lib/ticks";
+import { cleanEngineMessage } from "@/lib/ticks/engine-message";
 import { SqlRejectedError, SqlTimeoutError } from "./errors";
 import { guardSql } from "./guard";
+import { FairScheduler } from "./scheduler";
 
 /** Rows one response carries; the reader's `limit` setting enforces it in the engine. */
 export const MAX_RESULT_ROWS = 10_000;
-/** SQL queries one key (or session) may have running at once. */
+/** SQL queries one key (or session) may have running or waiting at once. */
 export const MAX_CONCURRENT_PER_KEY = 2;
 /** Request body cap of POST /v0/sql. */
 export const MAX_SQL_BODY_BYTES = 64 * 1024;
@@ -25,6 +28,8 @@ export interface SqlResult {
     columns: SqlColumn[];
     rows: number;
     rows_capped: boolean;
+    /** True when the rows were cut at MAX_RESULT_BYTES of JSON (header x-bytes-capped). */
+    bytes_capped: boolean;
     statistics: { elapsed: number; rows_read: number; bytes_read: number };
   };
 }
@@ -34,6 +39,7 @@ export interface SqlExport {
   contentType: string;
   filename: string;
   rowsCapped: boolean;
+  bytesCapped: boolean;
   rows: number;
 }
 
@@ -45,28 +51,45 @@ interface EngineJsonCompact {
   statistics?: { elapsed?: number; rows_read?: number; bytes_read?: number };
 }
 
-const running = new Map<string, number>();
+/** Bytes of JSON rows one response carries; past it the rows are cut and `bytes_capped` is set. */
+export const MAX_RESULT_BYTES = 16 * 1024 * 1024;
+/** Longest a query waits for a slot before the answer is 503 with Retry-After. */
+export const MAX_SQL_WAIT_MS = 2_000;
 
-let readerQueue: Promise<unknown> = Promise.resolve();
+const schedulers = new WeakMap<TickStores, FairScheduler<ClickHouseClient>>();
+
+/** The process's fair scheduler over the stores' reader slots (lib/sql/scheduler.ts). */
+function schedulerOf(stores: TickStores): FairScheduler<ClickHouseClient> {
+  let scheduler = schedulers.get(stores);
+  if (scheduler === undefined) {
+    const budgetMs = Number(readerSettings.max_execution_time ?? 5) * 1000;
+    scheduler = new FairScheduler(stores.readers, {
+      slots: stores.readers.length,
+      reservedSlots: 1,
+      perKey: MAX_CONCURRENT_PER_KEY,
+      maxWaitMs: MAX_SQL_WAIT_MS,
+      maxQueued: 64,
+      windowMs: 60_000,
+      heavyMs: 1_000,
+      taskBudgetMs: budgetMs,
+    });
+    schedulers.set(stores, scheduler);
+  }
+  return scheduler;
+}
 
 /**
- * chDB: one statement at a time on the reader connection, guard queries included. chDB keeps the
- * partial output of a query cancelled mid-way (a timeout) and prepends it to the next result on
- * the same connection, so after any failure the connection is drained before the next caller.
+ * Runs one task on a reader slot. chDB keeps the partial output of a query cancelled mid-way and
+ * prepends it to the next result on the same connection, so after any failure the slot's
+ * connection is drained before it is handed on.
  */
-function serialized<T>(stores: TickStores, task: () => Promise<T>): Promise<T> {
-  if (stores.engine !== "chdb") return task();
-  const guardedTask = async () => {
-    try {
-      return await task();
-    } catch (error) {
-      await drain(stores.reader);
-      throw error;
-    }
-  };
-  const next = readerQueue.then(guardedTask, guardedTask);
-  readerQueue = next.catch(() => undefined);
-  return next;
+async function onSlot<T>(stores: TickStores, reader: ClickHouseClient, task: () => Promise<T>): Promise<T> {
+  try {
+    return await task();
+  } catch (error) {
+    if (stores.engine === "chdb") await drain(reader);
+    throw error;
+  }
 }
 
 function mapEngineError(error: unknown): never {
@@ -88,18 +111,33 @@ function mapEngineError(error: unknown): never {
     throw new SqlRejectedError("The query reads more rows than a request may; narrow the time window.", "read_limit");
   }
   if (/^\d+$/.test(String(code ?? ""))) {
-    const clean = message.replace(/^Code: \d+\. /, "").replace(/^DB::Exception: /, "").replace(/\s*\([A-Z_]+\)\s*$/, "");
-    throw new SqlRejectedError(`The engine refused the query: ${clean}`, "engine");
+    throw new SqlRejectedError(`The engine refused the query: ${cleanEngineMessage(message)}`, "engine");
   }
   throw error;
 }
 
-async function runEngine(stores: TickStores, sql: string): Promise<EngineJsonCompact> {
+/**
+ * Runs the guarded statement, tagged so it can be found in system.processes; when the client goes
+ * away the query is killed in the engine (KILL QUERY works on chDB and on a server alike), so an
+ * abandoned query frees its slot and its key at once instead of running to its time limit.
+ */
+async function runEngine(stores: TickStores, reader: ClickHouseClient, sql: string, signal: AbortSignal | undefined): Promise<string> {
+  const tag = randomUUID();
+  const kill = () => {
+    void stores.writer
+      .command({ query: "KILL QUERY WHERE startsWith(query, concat('/* brier-sql:', {tag:String})) ASYNC", query_params: { tag } })
+      .catch(() => undefined);
+  };
+  signal?.addEventListener("abort", kill, { once: true });
   try {
-    const result = await stores.reader.query({ query: sql, format: "JSONCompact" });
-    return (await result.json()) as EngineJsonCompact;
+    if (signal?.aborted) throw new ClientClosedRequestError();
+    const result = await reader.query({ query: `/* brier-sql:${tag} */ ${sql}`, format: "JSONCompact" });
+    return await result.text();
   } catch (error) {
+    if (signal?.aborted) throw new ClientClosedRequestError();
     return mapEngineError(error);
+  } finally {
+    signal?.removeEventListener("abort", kill);
   }
 }
 
@@ -111,42 +149,43 @@ async function drain(reader: ClickHouseClient): Promise<void> {
   }
 }
 
-async function withConcurrencyCap<T>(callerKey: string, task: () => Promise<T>): Promise<T> {
-  const current = running.get(callerKey) ?? 0;
-  if (current >= MAX_CONCURRENT_PER_KEY) {
-    throw new AppError("rate_limited", `At most ${MAX_CONCURRENT_PER_KEY} SQL queries may run at once per key; retry when one finishes.`, {
-      retryAfter: 1,
-    });
-  }
-  running.set(callerKey, current + 1);
-  try {
-    return await task();
-  } finally {
-    const left = (running.get(callerKey) ?? 1) - 1;
-    if (left <= 0) running.delete(callerKey);
-    else running.set(callerKey, left);
-  }
-}
-
-/** Guards and runs one user statement; the result is capped at MAX_RESULT_ROWS and flagged. */
-export async function runSqlQuery(stores: TickStores, callerKey: string, query: string): Promise<SqlResult> {
-  return withConcurrencyCap(callerKey, () =>
-    serialized(stores, async () => {
-      const guarded = await guardSql(stores.reader, query, stores.database);
-      return shape(await runEngine(stores, guarded.sql));
+/**
+ * Guards and runs one user statement on a fair share of the engine (lib/sql/scheduler.ts); the
+ * result is capped at MAX_RESULT_ROWS and MAX_RESULT_BYTES, each flagged. `signal` is the
+ * request's: when the client disconnects, a waiting query leaves the queue and a running one is killed.
+ */
+export async function runSqlQuery(stores: TickStores, callerKey: string, query: string, signal?: AbortSignal): Promise<SqlResult> {
+  return schedulerOf(stores).run(callerKey, signal, (reader, taskSignal) =>
+    onSlot(stores, reader, async () => {
+      const guarded = await guardSql(reader, query, stores.database);
+      return shape(await runEngine(stores, reader, guarded.sql, taskSignal));
     }),
   );
 }
 
-function shape(raw: EngineJsonCompact): SqlResult {
-  const rows = raw.data.slice(0, MAX_RESULT_ROWS);
+function shape(text: string): SqlResult {
+  const raw = JSON.parse(text) as EngineJsonCompact;
+  let rows = raw.data.slice(0, MAX_RESULT_ROWS);
   const capped = raw.data.length > MAX_RESULT_ROWS || (rows.length === MAX_RESULT_ROWS && (raw.rows_before_limit_at_least ?? 0) > MAX_RESULT_ROWS);
+  // The engine stops producing past max_result_bytes (a block over); the response keeps whole rows up to MAX_RESULT_BYTES.
+  let bytes = 0;
+  let kept = rows.length;
+  for (let i = 0; i < rows.length; i += 1) {
+    bytes += JSON.stringify(rows[i]).length + 1;
+    if (bytes > MAX_RESULT_BYTES) {
+      kept = i;
+      break;
+    }
+  }
+  const bytesCapped = kept < rows.length || text.length > 2 * MAX_RESULT_BYTES;
+  rows = rows.slice(0, kept);
   return {
     data: rows.map((row) => Object.fromEntries(raw.meta.map((column, i) => [column.name, row[i]]))),
     meta: {
       columns: raw.meta.map((column) => ({ name: column.name, type: column.type })),
       rows: rows.length,
       rows_capped: capped,
+      bytes_capped: bytesCapped,
       statistics: {
         elapsed: raw.statistics?.elapsed ?? 0,
         rows_read: raw.statistics?.rows_read ?? 0,
@@ -161,8 +200,14 @@ function shape(raw: EngineJsonCompact): SqlResult {
  * already fetched (bound as data, never as SQL), so an export can never differ from, or exceed,
  * the JSON answer.
  */
-export async function exportSqlQuery(stores: TickStores, callerKey: string, query: string, format: "csv" | "parquet"): Promise<SqlExport> {
-  const result = await runSqlQuery(stores, callerKey, query);
+export async function exportSqlQuery(
+  stores: TickStores,
+  callerKey: string,
+  query: string,
+  format: "csv" | "parquet",
+  signal?: AbortSignal,
+): Promise<SqlExport> {
+  const result = await runSqlQuery(stores, callerKey, query, signal);
   const structure = result.meta.columns.map((column) => `${quoteName(column.name)} ${utcType(column.type)}`).join(", ");
   const rows = result.data.map((row) => JSON.stringify(result.meta.columns.map((column) => row[column.name]))).join("\n");
   const engineFormat = format === "csv" ? "CSVWithNames" : "Parquet";
@@ -182,6 +227,7 @@ export async function exportSqlQuery(stores: TickStores, callerKey: string, quer
     contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/vnd.apache.parquet",
     filename: `brier-sql.${format}`,
     rowsCapped: result.meta.rows_capped,
+    bytesCapped: result.meta.bytes_capped,
     rows: result.meta.rows,
   };
 }

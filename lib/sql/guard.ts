@@ -1,19 +1,28 @@
 import "server-only";
 import type { ClickHouseClient } from "@clickhouse/client";
-import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
+import { cleanEngineMessage } from "@/lib/ticks/engine-message";
+import { publishedTables } from "@/lib/ticks/published";
 import { isAllowedFunction } from "./allowlist";
 import { SqlRejectedError } from "./errors";
 import { tokenize, type Token } from "./tokenize";
 
 /**
- * The SQL guard of POST /v0/sql (STACK.md pitfall 6: readonly is not a sandbox in chDB). Layers:
+ * The SQL guard of POST /v0/sql (docs/architecture.md, pitfall 6: readonly is not a sandbox in chDB). Layers:
  * 1. the engine parses the text as exactly one statement (`formatQuerySingleLine`, bound, never
  *    concatenated) and hands back its canonical form, which is the only text that ever runs;
  * 2. no SETTINGS, FORMAT or INTO OUTFILE anywhere (tokens of the canonical text, and the AST);
  * 3. the statement kind is SELECT / WITH, DESCRIBE, EXPLAIN, or one of three SHOW forms;
- * 4. every node of the engine's AST (`EXPLAIN AST`): tables only from the allowed list (or the
- *    query's own CTEs), no table functions, only allow-listed functions, no `IN <table>`.
- * The reader connection adds engine limits and `force_primary_key` (market filter), lib/ticks/client.ts.
+ * 4. every node of the engine's AST (`EXPLAIN AST`): no table functions, only allow-listed
+ *    functions, no `IN <table>`, table names only from the allowed list or names the text defines
+ *    as `name AS (…)` (a pre-filter only: a name in the text says nothing about what it resolves to);
+ * 5. the authority on table access: what the engine's analyzer resolves (`EXPLAIN QUERY TREE` of the
+ *    SELECT, also inside EXPLAIN and DESCRIBE). Every TABLE node must be a published table of the
+ *    reader's database (or `system.one`, the implicit table of a FROM-less SELECT); any
+ *    TABLE_FUNCTION node is refused. A CTE, a WINDOW name or an alias never turns into table access
+ *    the engine did not resolve to a published table.
+ * The reader connection adds engine limits and `force_primary_key` (market filter), lib/ticks/client.ts;
+ * internal tables live in another database (lib/ticks/migrate.ts), and on a ClickHouse server the
+ * reader is a user granted SELECT on the published tables only (lib/ticks/reader-user.ts).
  */
 
 export type SqlKind = "select" | "describe" | "explain" | "show";
@@ -25,7 +34,7 @@ export interface GuardedQuery {
 }
 
 /** Tables user SQL may read. */
-export const allowedTables: readonly string[] = [tickTable];
+export const allowedTables: readonly string[] = publishedTables;
 
 const explainKinds = new Set(["EXPLAIN", "EXPLAIN AST", "EXPLAIN SYNTAX", "EXPLAIN PLAN", "EXPLAIN PIPELINE", "EXPLAIN ESTIMATE", "EXPLAIN QUERY TREE"]);
 const inFunctions = new Set(["in", "notin", "globalin", "globalnotin", "nullin", "notnullin", "globalnullin", "globalnotnullin"]);
@@ -44,13 +53,10 @@ const reject = (reason: string, message: string): never => {
   throw new SqlRejectedError(message, reason);
 };
 
+/** The engine's message, without its framing (lib/ticks/engine-message.ts) nor the guard's own wrapper query. */
 function engineMessage(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text
-    .replace(/^Code: \d+\. /, "")
-    .replace(/^DB::Exception: /, "")
+  return cleanEngineMessage(error)
     .replace(/ In scope SELECT formatQuerySingleLine\(.*$/s, "")
-    .replace(/\s*\([A-Z_]+\)\s*$/, "")
     .trim();
 }
 
@@ -111,9 +117,76 @@ export async function guardSql(reader: ClickHouseClient, query: string, database
 
   const root = await explainAst(reader, canonical);
   checkRoot(root, kind);
-  const cteNames = new Set(cteNamesOf(tokens));
-  walk(root, (node) => checkNode(node, cteNames, qualified));
+  const target = resolvedTarget(kind, canonical);
+  // DESCRIBE of a table by name has no query to resolve: the name itself must be published.
+  const cteNames = new Set(target === undefined ? [] : cteNamesOf(tokens));
+  const cteUses = new Set<string>();
+  walk(root, (node) => checkNode(node, cteNames, qualified, cteUses));
+  if (target !== undefined) {
+    await refuseShadowedTables(reader, cteUses, database);
+    await checkResolvedTables(reader, target, database);
+  }
   return { kind, sql: canonical };
+}
+
+/** The SELECT whose resolved tables decide access: the statement, or the one inside EXPLAIN / DESCRIBE (…). */
+function resolvedTarget(kind: SqlKind, canonical: string): string | undefined {
+  if (kind === "select") return canonical;
+  if (kind === "explain") {
+    const inner = /^EXPLAIN(?: (?:AST|SYNTAX|PLAN|PIPELINE|ESTIMATE|QUERY TREE))? (.+)$/s.exec(canonical)?.[1];
+    if (inner === undefined || !/^(SELECT|WITH|\()/i.test(inner)) return reject("explain_target", "EXPLAIN is accepted only for a SELECT, without settings.");
+    return inner;
+  }
+  const subquery = /^DESC(?:RIBE)?(?: TABLE)? \((.+)\)$/s.exec(canonical)?.[1];
+  return subquery;
+}
+
+/**
+ * The analyzer evaluates scalar subqueries while it resolves a query (EXPLAIN QUERY TREE included),
+ * so a name that reaches it must not be able to resolve to an unpublished table at all: a bare
+ * name used as a CTE may not also be a table of the reader's database. Then the only tables the
+ * resolution step can touch are published ones; a bare name that is neither fails as unknown.
+ */
+async function refuseShadowedTables(reader: ClickHouseClient, names: ReadonlySet<string>, database: string): Promise<void> {
+  if (names.size === 0) return;
+  const result = await reader.query({
+    query: "SELECT name FROM system.tables WHERE database = {database:String} AND has({names:Array(String)}, name) LIMIT 1",
+    query_params: { database, names: [...names] },
+    format: "JSONEachRow",
+  });
+  const [shadowed] = await result.json<{ name: string }>();
+  if (shadowed !== undefined) reject("table", `Table ${shadowed.name} is not available; query ${allowedTables.join(", ")}.`);
+}
+
+/** Tables the analyzer may resolve for user SQL: the published ones, and the implicit one-row table. */
+function resolvableTables(database: string): Set<string> {
+  return new Set([...allowedTables.map((table) => `${database}.${table}`), "system.one"]);
+}
+
+/**
+ * Asks the engine's analyzer what the query reads. Lines of the dump can only be added by user
+ * text (a quoted alias may hold a newline), never removed, so every `table_name:` on every line
+ * must be allowed and every TABLE node must name one; an unresolvable query is refused.
+ */
+async function checkResolvedTables(reader: ClickHouseClient, select: string, database: string): Promise<void> {
+  let text: string;
+  try {
+    const result = await reader.query({ query: `EXPLAIN QUERY TREE ${select}`, format: "TabSeparatedRaw" });
+    text = await result.text();
+  } catch (error) {
+    return reject("syntax", `The query does not resolve: ${engineMessage(error)}`);
+  }
+  const allowed = resolvableTables(database);
+  const lines = text.split("\n").map((raw) => (raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1).replace(/""/g, '"') : raw).trim());
+  if (!lines.some((line) => /^(QUERY|UNION) id: /.test(line))) reject("syntax", "The query does not resolve to a SELECT.");
+  for (const line of lines) {
+    if (/^TABLE_FUNCTION\b/.test(line)) reject("table_function", `Table functions are not allowed; query ${allowedTables.join(", ")}.`);
+    const names = [...line.matchAll(/table_name: ([^\s,]+)/g)].map((found) => found[1] ?? "");
+    if (/^TABLE id: /.test(line) && names.length === 0) reject("table", "The query reads a table the service cannot identify.");
+    for (const name of names) {
+      if (!allowed.has(name)) reject("table", `Table ${name.replace(/^[^.]+\./, "")} is not available; query ${allowedTables.join(", ")}.`);
+    }
+  }
 }
 
 function allowedTable(name: string, database: string): boolean {
@@ -211,7 +284,7 @@ function walk(node: AstNode, visit: (node: AstNode) => void): void {
   for (const child of node.children) walk(child, visit);
 }
 
-function checkNode(node: AstNode, cteNames: ReadonlySet<string>, isAllowed: (name: string) => boolean): void {
+function checkNode(node: AstNode, cteNames: ReadonlySet<string>, isAllowed: (name: string) => boolean, cteUses: Set<string>): void {
   switch (node.type) {
     case "Set":
       reject("settings", "SETTINGS clauses are not allowed: the service sets the engine's limits.");
@@ -221,6 +294,7 @@ function checkNode(node: AstNode, cteNames: ReadonlySet<string>, isAllowed: (nam
       if (!isAllowed(name) && !(cteNames.has(name) && !name.includes("."))) {
         reject("table", `Table ${name} is not available; query ${allowedTables.join(", ")}.`);
       }
+      if (!isAllowed(name)) cteUses.add(name.replace(/`/g, ""));
       break;
     }
     case "Function": {

@@ -1,7 +1,7 @@
 /**
  * The published query patterns of POST /v0/sql (docs/ticks.md), built for one market and outcome:
  * the one place their text lives (the dashboard's charts and console use these builders).
- * test/sql.test.ts and lib/dashboard/sql-patterns.test.ts keep literal copies on purpose: they
+ * test/sql.test.ts and lib/browser/sql-answers.test.ts keep literal copies on purpose: they
  * prove the documented text itself works and is what these functions produce.
  */
 
@@ -75,6 +75,20 @@ export function depthSql(market: string, limit = 100): string {
 FROM ${TICK_TABLE}
 WHERE market = ${sqlString(market)} AND event_type = 'book'
 ORDER BY timestamp DESC LIMIT ${Math.max(1, Math.floor(limit))};`;
+}
+
+/**
+ * Book depth over a time range for one outcome (the market page's "Book depth over time", which
+ * follows the candles' range): pattern 3 narrowed to the outcome's asset and the range, oldest first.
+ */
+export function depthHistorySql(target: TickTarget, range: CandleRange, limit = 5_000): string {
+  return `SELECT timestamp, JSONLength(JSONExtractRaw(data, 'bids')) AS bid_levels,
+       JSONLength(JSONExtractRaw(data, 'asks')) AS ask_levels
+FROM ${TICK_TABLE}
+WHERE market = ${sqlString(target.market)} AND event_type = 'book'
+  AND JSONExtractString(data, 'asset_id') = ${sqlString(target.assetId)}
+  AND timestamp >= now() - ${candleRanges[range]}
+ORDER BY timestamp LIMIT ${Math.max(1, Math.floor(limit))};`;
 }
 
 /** The three patterns verbatim (1h candles over 7 days, 20 books, 100 depth points). */

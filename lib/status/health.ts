@@ -1,5 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { withDeadline } from "@/lib/async";
 import { getDb } from "@/lib/db";
 import { ServiceUnavailableError } from "@/lib/errors";
 import { getTickStores } from "@/lib/ticks";
@@ -9,17 +10,11 @@ const CHECK_TIMEOUT_MS = 3_000;
 type StoreState = "ok" | "unavailable";
 
 async function probe(check: () => Promise<unknown>): Promise<StoreState> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error("timed out")), CHECK_TIMEOUT_MS);
-  });
   try {
-    await Promise.race([check(), timeout]);
+    await withDeadline(check(), CHECK_TIMEOUT_MS, () => new Error("timed out"));
     return "ok";
   } catch {
     return "unavailable";
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -2,16 +2,19 @@ import "server-only";
 import { catalogStatus } from "@/lib/catalog/status";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { usageBufferStats } from "@/lib/http/usage";
+import { usageBufferStats } from "@/lib/auth/usage";
+import { latestRecorderRun } from "@/lib/history/journal";
 import { recorderStatus } from "@/lib/recorder/service";
-
-const startedAt = new Date();
+import { processStartedAt } from "./process";
+import { recorderIdleReason } from "./recorder-idle";
 
 /**
  * GET /v0/status: the service's ingestion status. Each ingesting subsystem (catalog poller,
  * tick recorder) contributes its own section here.
  */
 export async function getServiceStatus(db: Db): Promise<Record<string, unknown>> {
+  const startedAt = processStartedAt();
+  const recorder = recorderStatus();
   return {
     service: {
       startedAt: startedAt.toISOString(),
@@ -23,6 +26,8 @@ export async function getServiceStatus(db: Db): Promise<Record<string, unknown>>
       usageBuffer: usageBufferStats(),
     },
     catalog: await catalogStatus(db),
-    recorder: recorderStatus(),
+    // This process's recorder, and the newest heartbeat of any (a recorder in its own process too).
+    // idleReason: why a running recorder follows no asset (null otherwise).
+    recorder: { ...recorder, idleReason: await recorderIdleReason(db, recorder.subscribedAssets), heartbeat: await latestRecorderRun(db) },
   };
 }

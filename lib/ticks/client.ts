@@ -8,13 +8,19 @@ import { applyTickDdl } from "./migrate";
 
 /**
  * ClickHouse access: one writer client that never receives per-query settings, and one reader
- * client whose limits are set once and then frozen with readonly (STACK.md pitfall 5).
+ * client whose limits are set once and then frozen with readonly (docs/architecture.md, pitfall 5).
  * Embedded chDB in DATA_DIR/ch by default, a ClickHouse server (or cluster) with CLICKHOUSE_URL.
  */
 
 export interface TickStores {
   writer: ClickHouseClient;
+  /** The first of `readers`. */
   reader: ClickHouseClient;
+  /**
+   * One client per SQL slot (lib/sql/execute.ts). On chDB each is its own connection, since a
+   * connection runs one statement at a time; over HTTP they are the same client.
+   */
+  readers: ClickHouseClient[];
   engine: "chdb" | "server";
   database: string;
   close: () => Promise<void>;
@@ -26,6 +32,8 @@ export interface TickTarget {
   user?: string;
   password?: string;
   database?: string;
+  /** The SQL reader's own user (lib/ticks/reader-user.ts); without it the reader shares the writer's user. */
+  reader?: { user: string; password: string } | undefined;
   dataDir?: string;
 }
 
@@ -42,6 +50,8 @@ export const readerSettings: ClickHouseSettings = {
   max_rows_to_read: "200000000",
   max_bytes_to_read: "20000000000",
   max_result_rows: "10001",
+  // Bytes of result blocks (strings counted by length); the response itself is capped at 16 MiB.
+  max_result_bytes: "33554432",
   result_overflow_mode: "break",
   limit: "10000",
   force_primary_key: 1,
@@ -52,6 +62,13 @@ export const readerSettings: ClickHouseSettings = {
   output_format_json_quote_64bit_integers: 0,
   readonly: "1",
 };
+
+/**
+ * SQL slots: queries the engine runs at once for POST /v0/sql. chDB runs each on a libuv worker
+ * (4 by default, shared with file and DNS work), and the machine class has 2 cores: three slots
+ * keep a worker free and the CPU from thrashing. One of them is reserved for light keys (lib/sql/scheduler.ts).
+ */
+export const SQL_READER_SLOTS = 3;
 
 export async function openTickStores(target: TickTarget): Promise<TickStores> {
   const database = target.database ?? "default";
@@ -66,17 +83,19 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
     const writer = createClient(common);
     // Over HTTP the settings travel with every request; readonly=2 lets them be sent while
     // still refusing writes. Statement-level SETTINGS are refused by the SQL guard.
-    const reader = createClient({ ...common, clickhouse_settings: { ...readerSettings, readonly: "2" } });
+    const credentials = target.reader === undefined ? {} : { username: target.reader.user, password: target.reader.password };
+    const reader = createClient({ ...common, ...credentials, clickhouse_settings: { ...readerSettings, readonly: "2" } });
     const stores: TickStores = {
       writer,
       reader,
+      readers: Array.from({ length: SQL_READER_SLOTS }, () => reader),
       engine: "server",
       database,
       close: async () => {
         await Promise.all([writer.close(), reader.close()]);
       },
     };
-    await applyTickDdl(writer);
+    await applyTickDdl(writer, database);
     return stores;
   }
 
@@ -84,20 +103,27 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
   mkdirSync(dataDir, { recursive: true });
   const { createChdbConnection } = await import("chdb/connection");
   type ConnectionOption = NonNullable<Parameters<typeof createClient>[0]>["connection"];
-  // chDB vendors its own copy of the client's common types (STACK.md pitfall 4).
+  // chDB vendors its own copy of the client's common types (docs/architecture.md, pitfall 4).
   const connect = () => createChdbConnection({ path: dataDir }) as unknown as ConnectionOption;
   const writer = createClient({ connection: connect() });
-  await applyTickDdl(writer);
-  const reader = createClient({ connection: connect() });
-  // Settings stick to a chDB connection's session: set them once, readonly last.
-  await reader.command({ query: "SELECT 1", clickhouse_settings: readerSettings });
+  await applyTickDdl(writer, database);
+  const readers: ClickHouseClient[] = [];
+  for (let i = 0; i < SQL_READER_SLOTS; i += 1) {
+    const reader = createClient({ connection: connect() });
+    // Settings stick to a chDB connection's session: set them once, readonly last.
+    await reader.command({ query: "SELECT 1", clickhouse_settings: readerSettings });
+    readers.push(reader);
+  }
+  const [reader] = readers;
+  if (reader === undefined) throw new Error("no SQL reader slots");
   return {
     writer,
     reader,
+    readers,
     engine: "chdb",
     database,
     close: async () => {
-      await reader.close();
+      for (const each of readers) await each.close();
       await writer.close();
     },
   };
@@ -108,12 +134,13 @@ const globalStore = globalThis as typeof globalThis & { __brierTicks?: Promise<T
 /** The process-wide tick stores, opened (and DDL applied) on first use. */
 export function getTickStores(): Promise<TickStores> {
   if (globalStore.__brierTicks === undefined) {
-    if (config.embeddedPostgres || config.embeddedClickhouse) lockDataDir(config.dataDir);
+    if (config.embeddedClickhouse) lockDataDir(config.dataDir, "ch");
     const opening = openTickStores({
       url: config.clickhouse.url,
       user: config.clickhouse.user,
       password: config.clickhouse.password,
       database: config.clickhouse.database,
+      reader: config.clickhouse.reader,
       dataDir: path.join(config.dataDir, "ch"),
     });
     globalStore.__brierTicks = opening;

@@ -7,7 +7,6 @@ import {
   KalshiExchange,
   LimitlessExchange,
   MetaculusExchange,
-  MockExchange,
   MyriadExchange,
   OpinionExchange,
   PolymarketExchange,
@@ -18,6 +17,7 @@ import {
   type PredictionMarketExchange,
 } from "pmxt-core";
 import { config } from "@/lib/config";
+import { CatalogConsistentMockExchange } from "./mock";
 
 /** A pmxt-core exchange instance (every venue, the mock and the router share this base class). */
 export type Exchange = PredictionMarketExchange;
@@ -118,7 +118,8 @@ const constructors: Record<string, (c: Credentials, o: CreateExchangeOptions) =>
     new GeminiTitanExchange({ apiKey: str(c.apiKey), apiSecret: str(c.apiSecret) } as ConstructorParameters<
       typeof GeminiTitanExchange
     >[0]),
-  mock: () => new MockExchange(),
+  // The offline demo venue, its book centred on each outcome's listed price (lib/venues/mock.ts).
+  mock: () => new CatalogConsistentMockExchange(),
   router: (_c, o) => new Router({ apiKey: o.routerApiKey ?? "", baseUrl: o.routerBaseUrl }),
 };
 

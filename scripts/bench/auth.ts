@@ -13,6 +13,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createBenchKey } from "./lib/keys";
 import { printTable, runLoad } from "./lib/load";
+import { loadLine, memoryReport } from "./lib/memory";
 import { startServer } from "./lib/server";
 
 const { values } = parseArgs({
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   console.log(`bench:auth — ${connections} connections, ${seconds} s per case, store: ${databaseUrl ? "PostgreSQL" : "embedded PGlite"}`);
   const key = await createBenchKey({ databaseUrl, dataDir });
 
+  console.log(loadLine("at start"));
   const server = await startServer({
     port,
     env: {
@@ -56,6 +58,8 @@ async function main(): Promise<void> {
     const ratio = keyed.rps / unkeyed.rps;
     console.log(`keyed/unkeyed throughput ratio: ${ratio.toFixed(2)} (target >= 0.80) ${ratio >= 0.8 ? "PASS" : "BELOW TARGET"}`);
     if (keyed.non2xx > 0 || unkeyed.non2xx > 0) console.log("warning: some responses were not 2xx; the figures include them");
+    console.log(memoryReport([{ label: "server", pid: server.pid }]));
+    console.log(loadLine("at end"));
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });

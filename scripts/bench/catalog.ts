@@ -25,6 +25,8 @@ import { listMarketsQuery, parseListQuery } from "@/lib/catalog/shapes";
 import { upsertCatalog } from "@/lib/catalog/store";
 import { openDatabase } from "@/lib/db";
 import type { NewMarketRow } from "@/lib/db/schema";
+import { loadLine, memoryReport, processCpuMs } from "./lib/memory";
+import { monotonicMicros, newestProfile, summarizeProfile } from "./lib/profile";
 import { startServer } from "./lib/server";
 
 const { values } = parseArgs({
@@ -35,8 +37,14 @@ const { values } = parseArgs({
     connections: { type: "string", default: "2" },
     port: { type: "string", default: "3150" },
     workers: { type: "string", default: "2" },
+    // Only the cases whose name starts with one of these (comma-separated), e.g. "default,cursor".
+    cases: { type: "string", default: "" },
+    // Write a CPU profile of the server over the endpoint cases into this directory and print its top frames.
+    profile: { type: "string", default: "" },
   },
 });
+const caseFilter = values.cases.split(",").map((c) => c.trim()).filter((c) => c !== "");
+const profileDir = values.profile;
 const totalMarkets = Number(values.markets);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
@@ -187,9 +195,11 @@ async function main(): Promise<void> {
     `bench:catalog — ${totalMarkets.toLocaleString("en")} markets in ${(totalMarkets / MARKETS_PER_EVENT).toLocaleString("en")} events, ` +
       `PostgreSQL ${database}, ${connections} connections, ${seconds} s per case`,
   );
+  console.log(loadLine("at start"));
   const handle = await openDatabase({ url: databaseUrl });
   const direct = postgres(databaseUrl, { max: connections, onnotice: () => undefined });
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let loadEnded: { from: number; to: number } | undefined;
   try {
     // Seed through the ingestion upsert path; `workers` concurrent writers, like concurrent venues.
     const events = totalMarkets / MARKETS_PER_EVENT;
@@ -214,17 +224,34 @@ async function main(): Promise<void> {
     const seedSeconds = (performance.now() - t0) / 1000;
     const insertRate = totalMarkets / seedSeconds;
 
-    // Re-ingestion: the same 100,000 markets again (every row conflicts and updates).
+    // Re-ingestion of the same 100,000 markets, as the next poll of unchanged venues sends them
+    // (same data, a later poll time): unchanged rows are skipped, not rewritten.
     seed = 0x5eed;
     const again = makeBatch(0, 25_000);
     const t1 = performance.now();
     for (let i = 0; i < again.length; i += perBatch) await upsertCatalog(handle.db, again.slice(i, i + perBatch));
     const updateRate = 100_000 / ((performance.now() - t1) / 1000);
+    // The same markets with every 24h volume and price moved: every row is rewritten (the cost of a
+    // re-ingestion before unchanged rows were skipped, and of a busy market now).
+    const moved = again.map((e) => ({
+      event: e.event,
+      markets: e.markets.map((m) => ({
+        ...m,
+        volume24h: (m.volume24h ?? 0) + 1,
+        outcomes: m.outcomes.map((o) => ({ ...o, price: Math.round((1 - o.price) * 1000) / 1000 })),
+      })),
+    }));
+    const t2 = performance.now();
+    for (let i = 0; i < moved.length; i += perBatch) await upsertCatalog(handle.db, moved.slice(i, i + perBatch));
+    const changedRate = 100_000 / ((performance.now() - t2) / 1000);
     await direct.unsafe("vacuum analyze");
     console.log(
       `\nupsert (insert path): ${Math.round(insertRate).toLocaleString("en")} markets/s  (${totalMarkets.toLocaleString("en")} in ${seedSeconds.toFixed(1)} s, ${workers} writers, batches of 1,000)`,
     );
-    console.log(`upsert (update path): ${Math.round(updateRate).toLocaleString("en")} markets/s  (100,000 existing markets re-ingested, 1 writer)`);
+    console.log(`upsert (re-ingest, unchanged): ${Math.round(updateRate).toLocaleString("en")} markets/s  (100,000 existing markets, same data a poll later, 1 writer)`);
+    console.log(
+      `upsert (re-ingest, every row changed): ${Math.round(changedRate).toLocaleString("en")} markets/s  (the same 100,000 with new volume and prices; unchanged/changed = ${(updateRate / changedRate).toFixed(2)}x in this run)`,
+    );
 
     const email = `bench-catalog-${Date.now()}@example.test`;
     const { account } = await ensureAccount(handle.db, email);
@@ -236,10 +263,11 @@ async function main(): Promise<void> {
       select volume24h, id from markets where closed = false
       order by volume24h desc nulls last, id desc nulls last offset 99999 limit 1`;
     if (row === undefined) throw new Error("seed too small for offset 100000");
-    const cursor = encodeCursor({ volume24h: Number(row.volume24h), id: row.id });
+    const cursor = encodeCursor({ sort: "volume24h", key: Number(row.volume24h), id: row.id });
 
     server = await startServer({
       port,
+      nodeArgs: profileDir === "" ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`],
       env: {
         DATABASE_URL: databaseUrl,
         DATA_DIR: `/tmp/brier-bench-catalog-${process.pid}`,
@@ -259,12 +287,19 @@ async function main(): Promise<void> {
     ];
     const rows: string[][] = [];
     const verdicts: string[] = [];
-    for (const [name, qs, kind] of cases) {
+    const loadStarted = monotonicMicros();
+    const cpuPerRequest: string[] = [];
+    for (const [name, qs, kind] of cases.filter(([name]) => caseFilter.length === 0 || caseFilter.some((c) => name.startsWith(c)))) {
+      const cpuBefore = processCpuMs(server.pid);
       const endpoint = await load(async () => {
         const res = await fetch(`${server?.url}/v0/markets?${qs}`, { headers: { authorization: `Bearer ${key}` } });
         await res.arrayBuffer();
         return res.status === 200;
       });
+      const cpuAfter = processCpuMs(server.pid);
+      // Server CPU per request over warm-up and measurement (load() runs 1 s of warm-up first).
+      const served = endpoint.n + endpoint.rps * 1;
+      cpuPerRequest.push(`${name}: ${cpuBefore === undefined || cpuAfter === undefined ? "n/a" : ((cpuAfter - cpuBefore) / served).toFixed(2)} ms`);
       const statement = marketListStatement(handle.db, parseListQuery(listMarketsQuery, new URLSearchParams(qs))).toSQL();
       const db = await load(async () => {
         await direct.unsafe(statement.sql, statement.params as never[]);
@@ -288,11 +323,17 @@ async function main(): Promise<void> {
       verdicts.push(`${name}: endpoint p95 ${endpoint.p95.toFixed(1)} ms ${endpoint.p95 <= target ? "<=" : ">"} ${target} ms`);
     }
     // The floor every keyed route pays (key lookup, rate limit, usage, Next routing): GET /v0/account.
+    const floorCpuBefore = processCpuMs(server.pid);
     const floor = await load(async () => {
       const res = await fetch(`${server?.url}/v0/account`, { headers: { authorization: `Bearer ${key}` } });
       await res.arrayBuffer();
       return res.status === 200;
     });
+    const floorCpuAfter = processCpuMs(server.pid);
+    cpuPerRequest.push(
+      `floor GET /v0/account: ${floorCpuBefore === undefined || floorCpuAfter === undefined ? "n/a" : ((floorCpuAfter - floorCpuBefore) / (floor.n + floor.rps)).toFixed(2)} ms`,
+    );
+    loadEnded = { from: loadStarted, to: monotonicMicros() };
     rows.push(["floor: GET /v0/account (keyed, no catalog)", floor.p50.toFixed(1), floor.p95.toFixed(1), floor.p99.toFixed(1),
       floor.rps.toFixed(0), "", "", "", "", "", String(floor.failures)]);
     const header = ["case", "p50", "p95", "p99", "req/s", "db p50", "db p95", "db p99", "db q/s", "p95 ratio", "fail"];
@@ -301,10 +342,18 @@ async function main(): Promise<void> {
     console.log(`\nGET /v0/markets over loopback (ms) vs the same SQL on the database (baseline, same run):`);
     console.log(fmt(header));
     for (const r of rows) console.log(fmt(r));
+    console.log(`\nserver CPU per request (user+system, load-independent): ${cpuPerRequest.join("; ")}`);
     console.log(`\n${verdicts.join("\n")}`);
     console.log(`upsert: ${Math.round(insertRate).toLocaleString("en")} markets/s ${insertRate >= 20_000 ? ">=" : "<"} 20,000`);
+    console.log(`re-ingest of unchanged markets: ${Math.round(updateRate).toLocaleString("en")} markets/s ${updateRate >= 50_000 ? ">=" : "<"} 50,000`);
+    console.log(memoryReport([{ label: "server", pid: server.pid }]));
+    console.log(loadLine("at end"));
   } finally {
     await server?.stop();
+    if (profileDir !== "") {
+      const file = newestProfile(profileDir);
+      if (file !== undefined) console.log(`\n${summarizeProfile(file, loadEnded)}`);
+    }
     await direct.end({ timeout: 5 });
     await handle.close();
     await admin.unsafe(`drop database if exists ${database} with (force)`);

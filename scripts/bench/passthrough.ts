@@ -14,6 +14,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createBenchKey } from "./lib/keys";
 import { printTable, runLoad, type LoadResult } from "./lib/load";
+import { loadLine, memoryReport, processCpuMs } from "./lib/memory";
+import { monotonicMicros, newestProfile, summarizeProfile } from "./lib/profile";
 import { startServer } from "./lib/server";
 
 const { values } = parseArgs({
@@ -21,8 +23,11 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "32" },
     port: { type: "string", default: "3200" },
+    // Write a CPU profile of Brier's server over its load phases into this directory and print its top frames.
+    profile: { type: "string", default: "" },
   },
 });
+const profileDir = values.profile;
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const port = Number(values.port);
@@ -37,7 +42,7 @@ const cases = [
 ];
 
 /** pmxt-core's sidecar in its own process, like Brier's server: neither shares a core with autocannon's process. */
-async function startSidecar(): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startSidecar(): Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }> {
   const code = `require("pmxt-core").startServer(${sidecarPort}, ${JSON.stringify(sidecarToken)}).then(() => console.log("ready"))`;
   const child: ChildProcess = spawn(process.execPath, ["-e", code], {
     env: { ...process.env, NODE_ENV: "production" },
@@ -57,6 +62,7 @@ async function startSidecar(): Promise<{ url: string; stop: () => Promise<void> 
   child.stderr?.resume();
   return {
     url: `http://127.0.0.1:${sidecarPort}`,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -68,10 +74,12 @@ async function startSidecar(): Promise<{ url: string; stop: () => Promise<void> 
 
 async function main(): Promise<void> {
   console.log(`bench:passthrough — ${connections} connections, ${seconds} s per case, store: ${databaseUrl ? "PostgreSQL" : "embedded PGlite"}`);
+  console.log(loadLine("at start"));
   const key = await createBenchKey({ databaseUrl, dataDir });
 
   const brier = await startServer({
     port,
+    nodeArgs: profileDir === "" ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`],
     distDir: process.env.NEXT_DIST_DIR ?? (await firstBuild()),
     env: {
       DATA_DIR: dataDir,
@@ -83,10 +91,19 @@ async function main(): Promise<void> {
     },
   });
   const sidecar = await startSidecar();
+  // Brier's load phases only (the sidecar's phases in between are idle time for Brier's server).
+  const windows: Array<{ from: number; to: number }> = [];
   try {
     const rows: LoadResult[] = [];
     const ratios: string[] = [];
+    const cpuLines: string[] = [];
+    /** CPU ms the process used per request over a load phase (warm-up included). */
+    const cpuPer = (pid: number | undefined, before: number | undefined, result: LoadResult) => {
+      const after = processCpuMs(pid);
+      return before === undefined || after === undefined ? undefined : (after - before) / (result.requests + result.warmupRequests);
+    };
     for (const c of cases) {
+      const sidecarCpu = processCpuMs(sidecar.pid);
       const baseline = await runLoad({
         name: `sidecar ${c.name}`,
         url: `${sidecar.url}/api/mock/${c.method}`,
@@ -96,6 +113,9 @@ async function main(): Promise<void> {
         headers: { "content-type": "application/json", "x-pmxt-access-token": sidecarToken },
         body: c.body,
       });
+      const sidecarPerRequest = cpuPer(sidecar.pid, sidecarCpu, baseline);
+      const from = monotonicMicros();
+      const brierCpu = processCpuMs(brier.pid);
       const ours = await runLoad({
         name: `brier   ${c.name}`,
         url: `${brier.url}/api/mock/${c.method}`,
@@ -105,15 +125,33 @@ async function main(): Promise<void> {
         headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
         body: c.body,
       });
+      windows.push({ from, to: monotonicMicros() });
+      const brierPerRequest = cpuPer(brier.pid, brierCpu, ours);
+      if (sidecarPerRequest !== undefined && brierPerRequest !== undefined) {
+        cpuLines.push(
+          `${c.name}: server CPU per request brier ${brierPerRequest.toFixed(3)} ms, sidecar ${sidecarPerRequest.toFixed(3)} ms, ` +
+            `sidecar/brier = ${(sidecarPerRequest / brierPerRequest).toFixed(2)}x (>= 1.0: Brier spends less CPU per call)`,
+        );
+      }
       rows.push(baseline, ours);
       ratios.push(`${c.name}: brier/sidecar = ${(ours.rps / baseline.rps).toFixed(2)}x ${ours.rps >= baseline.rps ? "(>= 1.0 target: PASS)" : "(below the 1.0 target)"}`);
     }
     printTable(rows);
     for (const line of ratios) console.log(line);
+    for (const line of cpuLines) console.log(line);
     if (rows.some((r) => r.non2xx > 0 || r.errors > 0)) console.log("warning: some responses were not 2xx; the figures include them");
+    console.log(memoryReport([{ label: "brier server", pid: brier.pid }, { label: "sidecar", pid: sidecar.pid }]));
+    console.log(loadLine("at end"));
   } finally {
     await sidecar.stop();
     await brier.stop();
+    const file = profileDir === "" ? undefined : newestProfile(profileDir);
+    const first = windows[0];
+    const last = windows.at(-1);
+    if (file !== undefined && first !== undefined && last !== undefined) {
+      // One window per case: summarise each separately.
+      for (const [i, window] of windows.entries()) console.log(`\n${cases[i]?.name ?? ""}: ${summarizeProfile(file, window)}`);
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

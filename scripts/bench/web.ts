@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     };
     const first = market.data[0];
     if (first === undefined) throw new Error("the seeded catalog is empty");
-    const { candleSql } = await import("../../lib/dashboard/sql-patterns");
+    const { candleSql } = await import("../../lib/sql/patterns");
     const sql = candleSql({ market: first.contractAddress, assetId: first.outcomes[0]?.outcomeId ?? "" });
 
     const chartTimes: number[] = [];

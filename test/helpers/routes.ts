@@ -1,4 +1,4 @@
-/** Calls an exported route handler in-process, the way Next would (STYLE.md: route tests). */
+/** Calls an exported route handler in-process, the way Next would (routes are thin, so their tests call the exported handler; docs/architecture.md). */
 export type RouteHandler<P> = (request: Request, route: { params: Promise<P> }) => Promise<Response>;
 
 export interface CallOptions<P> {

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { config } from "@/lib/config";
-import { safeCallback } from "@/lib/dashboard/callback";
-import { getSessionAccount } from "@/lib/dashboard/session";
+import { safeCallback } from "@/lib/auth/callback";
+import { getSessionAccount } from "@/lib/auth/page-session";
 
 export const metadata: Metadata = { title: "Sign in" };
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { safeCallback } from "@/lib/dashboard/callback";
+import { safeCallback } from "@/lib/auth/callback";
 import { SignUpForm } from "@/components/auth/sign-up-form";
-import { getSessionAccount } from "@/lib/dashboard/session";
+import { getSessionAccount } from "@/lib/auth/page-session";
 import { signUpAction } from "./actions";
 
 export const metadata: Metadata = { title: "Sign up" };

@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { PassthroughConsole } from "@/components/console/passthrough-console";
-import { getConsoleTable } from "@/lib/dashboard/passthrough-table";
-import { requireAccount } from "@/lib/dashboard/session";
+import { catalogVenues } from "@/lib/catalog/venues";
+import { getConsoleTable } from "@/lib/passthrough/console-table";
+import { requireAccount } from "@/lib/auth/page-session";
 
 export const metadata: Metadata = { title: "Pass-through console" };
 
@@ -11,7 +12,7 @@ export default async function ConsolePage() {
   await requireAccount("/console");
   return (
     <Suspense>
-      <PassthroughConsole table={getConsoleTable()} />
+      <PassthroughConsole table={getConsoleTable()} catalogExchanges={catalogVenues()} />
     </Suspense>
   );
 }

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { createKeyFromForm, revokeKeyForSession, type CreateKeyState, type RevokeKeyResult } from "@/lib/dashboard/key-actions";
+import { createKeyFromForm, revokeKeyForSession, type CreateKeyState, type RevokeKeyResult } from "@/lib/auth/key-actions";
 
 // Server action: create an API key (shown once in the answer).
 export async function createKeyAction(_previous: CreateKeyState, form: FormData): Promise<CreateKeyState> {

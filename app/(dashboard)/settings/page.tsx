@@ -1,10 +1,14 @@
 import type { Metadata } from "next";
 import { ApiKeysPanel } from "@/components/settings/api-keys-panel";
+import { ErrorsPanel } from "@/components/settings/errors-panel";
+import { UsageChart } from "@/components/settings/usage-chart";
 import { rateLimitFor } from "@/lib/auth/plans";
 import { getDb } from "@/lib/db";
-import { formatDateTime, formatInteger } from "@/lib/dashboard/format";
-import { listKeysWithUsage } from "@/lib/dashboard/keys";
-import { requireAccount } from "@/lib/dashboard/session";
+import { formatDateTime, formatInteger } from "@/lib/format";
+import { accountErrors, listKeysWithUsage, USAGE_WINDOW_HOURS } from "@/lib/auth/usage";
+import { requireAccount } from "@/lib/auth/page-session";
+import { StreamUsagePanel } from "@/components/streams/stream-usage-panel";
+import { streamLimits, streamUsagePerKey } from "@/lib/streams/usage";
 import { createKeyAction, revokeKeyAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -18,7 +22,12 @@ const planFeatures: Record<string, string> = {
 // Settings: plan, API keys (create, list, revoke) and requests per key over 24 hours.
 export default async function SettingsPage() {
   const account = await requireAccount("/settings");
-  const keys = await listKeysWithUsage(await getDb(), account.id);
+  const db = await getDb();
+  const now = new Date();
+  const [keys, errors] = await Promise.all([listKeysWithUsage(db, account.id, now), accountErrors(db, account.id, now)]);
+  const windowStart = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000 - (USAGE_WINDOW_HOURS - 1) * 3_600_000);
+  const keyName = new Map(keys.map((key) => [key.id, `${key.name} (${key.prefix}…)`]));
+  const streams = await streamUsagePerKey(db, account.id, 24, now);
   return (
     <div className="stack">
       <h1>Settings</h1>
@@ -57,6 +66,20 @@ export default async function SettingsPage() {
         }))}
         createAction={createKeyAction}
         revokeAction={revokeKeyAction}
+      />
+      <section className="card" aria-labelledby="usage-title">
+        <h2 id="usage-title">Requests per hour, by key</h2>
+        <UsageChart series={keys.map((key) => ({ name: key.name, hourly: key.usage.hourly }))} windowStart={windowStart.toISOString()} />
+      </section>
+      <StreamUsagePanel
+        rows={[...streams].map(([keyId, use]) => ({ keyId, keyName: keyName.get(keyId) ?? "deleted key", ...use }))}
+        {...streamLimits(account.plan)}
+      />
+      <ErrorsPanel
+        errors={{
+          ...errors,
+          recent: errors.recent.map((row) => ({ ...row, keyName: row.keyId === null ? "session" : (keyName.get(row.keyId) ?? "deleted key") })),
+        }}
       />
     </div>
   );

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { SqlConsole } from "@/components/sql/sql-console";
 import { planAtLeast } from "@/lib/auth/plans";
-import { requireAccount } from "@/lib/dashboard/session";
+import { requireAccount } from "@/lib/auth/page-session";
 
 export const metadata: Metadata = { title: "SQL console" };
 

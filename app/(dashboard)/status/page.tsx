@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { StatusView } from "@/components/status/status-view";
-import { requireAccount } from "@/lib/dashboard/session";
+import { requireAccount } from "@/lib/auth/page-session";
 
 export const metadata: Metadata = { title: "Status" };
 

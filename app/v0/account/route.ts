@@ -1,4 +1,4 @@
-import { describeCaller } from "@/lib/auth/whoami";
+import { describeCaller } from "@/lib/auth/principal";
 import { json, withApiKey } from "@/lib/http";
 
 export const runtime = "nodejs";

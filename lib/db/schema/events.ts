@@ -23,7 +23,11 @@ export const events = pgTable(
     image: text("image"),
     url: text("url"),
     volume24h: doublePrecision("volume24h").notNull().default(0),
+    /** Largest absolute 24-hour price change among its markets' outcomes (`sort=change24h`). */
+    absChange24h: doublePrecision("abs_change24h").notNull().default(0),
     volume: doublePrecision("volume"),
+    /** Sum of its markets' liquidity; null when none of them reports one (`sort=liquidity`). */
+    liquidity: doublePrecision("liquidity"),
     /** True only once every market of the event is closed (positive evidence, never absence). */
     closed: boolean("closed").notNull().default(false),
     resolutionDate: timestamp("resolution_date", { withTimezone: true }),
@@ -33,6 +37,7 @@ export const events = pgTable(
      * a pattern never matches across the title/slug boundary.
      */
     searchText: text("search_text").generatedAlwaysAs(sql`title || chr(31) || coalesce(slug, '')`),
+    /** First ingestion that saw the event (`sort=newest`): set on insert, never by an update. */
     firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
     /** Last ingestion that saw the event in the venue's listing. */
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
@@ -42,6 +47,15 @@ export const events = pgTable(
     index("events_rank_idx").on(t.volume24h.desc(), t.id.desc()),
     index("events_venue_rank_idx").on(t.venue, t.volume24h.desc(), t.id.desc()),
     index("events_category_rank_idx").on(t.category, t.volume24h.desc(), t.id.desc()),
+    // The other list orders, over open events only (see markets.ts).
+    index("events_change_rank_idx").on(t.absChange24h.desc(), t.id.desc()).where(sql`closed = false`),
+    index("events_liquidity_rank_idx")
+      .on(sql`coalesce(${t.liquidity}, '-Infinity'::float8) desc`, t.id.desc())
+      .where(sql`closed = false`),
+    index("events_resolution_rank_idx")
+      .on(sql`coalesce(${t.resolutionDate}, 'infinity'::timestamptz)`, t.id)
+      .where(sql`closed = false`),
+    index("events_newest_rank_idx").on(t.firstSeenAt.desc(), t.id.desc()).where(sql`closed = false`),
     index("events_slug_idx").on(t.slug),
     index("events_search_text_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
   ],

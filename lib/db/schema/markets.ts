@@ -32,6 +32,8 @@ export const markets = pgTable(
     /** `outcomes[].outcomeId`, kept as an array for the GIN lookup by outcome id. */
     outcomeIds: text("outcome_ids").array().notNull().default(sql`'{}'::text[]`),
     volume24h: doublePrecision("volume24h").notNull().default(0),
+    /** Largest absolute 24-hour price change among the outcomes (`sort=change24h`); written by the upsert. */
+    absChange24h: doublePrecision("abs_change24h").notNull().default(0),
     volume: doublePrecision("volume"),
     liquidity: doublePrecision("liquidity"),
     openInterest: doublePrecision("open_interest"),
@@ -50,6 +52,7 @@ export const markets = pgTable(
      * a pattern never matches across the title/slug boundary.
      */
     searchText: text("search_text").generatedAlwaysAs(sql`title || chr(31) || coalesce(slug, '')`),
+    /** First ingestion that saw the market (`sort=newest`): set on insert, never by an update. */
     firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -59,6 +62,16 @@ export const markets = pgTable(
     index("markets_venue_rank_idx").on(t.venue, t.volume24h.desc(), t.id.desc()),
     index("markets_category_rank_idx").on(t.category, t.volume24h.desc(), t.id.desc()),
     index("markets_category_venue_rank_idx").on(t.category, t.venue, t.volume24h.desc(), t.id.desc()),
+    // The other list orders, over open markets only (the default filter): closed rows, most of a
+    // mature catalog, never touch them. Keys match lib/catalog/search.ts `sortKeys` expression for expression.
+    index("markets_change_rank_idx").on(t.absChange24h.desc(), t.id.desc()).where(sql`closed = false`),
+    index("markets_liquidity_rank_idx")
+      .on(sql`coalesce(${t.liquidity}, '-Infinity'::float8) desc`, t.id.desc())
+      .where(sql`closed = false`),
+    index("markets_resolution_rank_idx")
+      .on(sql`coalesce(${t.resolutionDate}, 'infinity'::timestamptz)`, t.id)
+      .where(sql`closed = false`),
+    index("markets_newest_rank_idx").on(t.firstSeenAt.desc(), t.id.desc()).where(sql`closed = false`),
     index("markets_event_id_idx").on(t.eventId),
     index("markets_slug_idx").on(t.slug),
     index("markets_contract_address_idx").on(t.contractAddress),

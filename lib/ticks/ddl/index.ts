@@ -1,12 +1,23 @@
 /**
  * Versioned ClickHouse DDL, applied in order at start by applyTickDdl. Add a new file per change
  * (`NNNN_what.ts` exporting `statements`) and list it here; never edit one that has shipped.
+ * A file that creates internal tables (never published to user SQL) exports `statements` as a
+ * function of the database names, and puts them in `internal`.
  */
 import * as polymarketOrderbook from "./0001_polymarket_orderbook";
+import * as catalogPriceSnapshots from "./0002_catalog_price_snapshots";
+import * as catalogPriceHourly from "./0003_catalog_price_hourly";
+
+export interface TickDdlDatabases {
+  /** The published database (the SQL reader's). */
+  database: string;
+  /** Brier's internal database (lib/ticks/migrate.ts internalDatabase). */
+  internal: string;
+}
 
 export interface TickDdlMigration {
   version: string;
-  statements: string[];
+  statements: string[] | ((databases: TickDdlDatabases) => string[]);
 }
 
-export const tickDdl: TickDdlMigration[] = [polymarketOrderbook];
+export const tickDdl: TickDdlMigration[] = [polymarketOrderbook, catalogPriceSnapshots, catalogPriceHourly];

@@ -6,6 +6,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   requests: number;
+  /** Requests of the warm-up before the measurement (for per-request costs over both). */
+  warmupRequests: number;
   non2xx: number;
   errors: number;
 }
@@ -29,7 +31,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     headers: options.headers ?? {},
     ...(options.body !== undefined ? { body: options.body } : {}),
   };
-  await autocannon({ ...base, duration: Math.min(3, options.seconds) });
+  const warmup = await autocannon({ ...base, duration: Math.min(3, options.seconds) });
   const result = await autocannon({ ...base, duration: options.seconds });
   return {
     name: options.name,
@@ -37,6 +39,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
+    warmupRequests: warmup.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };

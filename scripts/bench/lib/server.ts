@@ -4,6 +4,8 @@ import path from "node:path";
 
 export interface RunningServer {
   url: string;
+  /** The server's process id (for its RSS). */
+  pid: number | undefined;
   stop: () => Promise<void>;
 }
 
@@ -12,12 +14,18 @@ export interface RunningServer {
  * with its own environment (DATA_DIR, limits),
  * and waits until GET /v0/health answers 200. Requires `npm run build` first.
  */
-export async function startServer(options: { port: number; env: Record<string, string>; distDir?: string }): Promise<RunningServer> {
+export async function startServer(options: {
+  port: number;
+  env: Record<string, string>;
+  distDir?: string;
+  /** Extra node flags, e.g. ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] (the profile is written when the server exits). */
+  nodeArgs?: string[];
+}): Promise<RunningServer> {
   const distDir = options.distDir ?? process.env.NEXT_DIST_DIR ?? ".next";
   if (!existsSync(path.join(distDir, "BUILD_ID"))) {
     throw new Error(`No production build in ${distDir}: run \`npm run build\` first.`);
   }
-  const child: ChildProcess = spawn(process.execPath, ["server.mjs"], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), "server.mjs"], {
     env: { ...process.env, NEXT_DIST_DIR: distDir, NODE_ENV: "production", PORT: String(options.port), HOST: "127.0.0.1", ...options.env },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -43,6 +51,7 @@ export async function startServer(options: { port: number; env: Record<string, s
   }
   return {
     url,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { EventView } from "@/components/event/event-view";
-import { requireAccount } from "@/lib/dashboard/session";
+import { requireAccount } from "@/lib/auth/page-session";
 
 export const metadata: Metadata = { title: "Event" };
 

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import { MarketView } from "@/components/market/market-view";
+import { SkeletonRows } from "@/components/ui/query-state";
 import { planAtLeast } from "@/lib/auth/plans";
-import { requireAccount } from "@/lib/dashboard/session";
+import { requireAccount } from "@/lib/auth/page-session";
 
 export const metadata: Metadata = { title: "Market" };
 
@@ -9,5 +11,10 @@ export const metadata: Metadata = { title: "Market" };
 export default async function MarketPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const account = await requireAccount(`/markets/${encodeURIComponent(id)}`);
-  return <MarketView id={id} historyAllowed={planAtLeast(account.plan, "enterprise")} plan={account.plan} />;
+  // The chart state (outcome, interval, range) is read from the URL on the client.
+  return (
+    <Suspense fallback={<SkeletonRows rows={8} height={60} />}>
+      <MarketView id={id} historyAllowed={planAtLeast(account.plan, "enterprise")} plan={account.plan} />
+    </Suspense>
+  );
 }

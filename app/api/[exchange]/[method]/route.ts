@@ -1,5 +1,5 @@
-import { json, withApiKey, type KeyedContext } from "@/lib/http";
-import { callVenueMethod, passthroughCaller, readPassthroughInput } from "@/lib/passthrough";
+import { json, readJsonBody, withApiKey, type KeyedContext } from "@/lib/http";
+import { callVenueMethod, PASSTHROUGH_MAX_BODY_BYTES, passthroughCaller, type PassthroughInput } from "@/lib/passthrough";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -7,12 +7,14 @@ export const dynamic = "force-dynamic";
 type Params = { exchange: string; method: string };
 
 // POST|GET /api/:exchange/:method — pmxt-core's sidecar protocol over Brier's keys, limits and catalog
-async function passthrough({ request, params, searchParams, principal }: KeyedContext<Params>): Promise<Response> {
+async function passthrough({ request, params, searchParams, principal, token }: KeyedContext<Params>): Promise<Response> {
+  const input: PassthroughInput =
+    request.method === "GET" ? { kind: "query", query: searchParams } : { kind: "body", body: await readJsonBody(request, PASSTHROUGH_MAX_BODY_BYTES) };
   const { data, source } = await callVenueMethod({
     exchange: params.exchange,
     method: params.method,
-    input: await readPassthroughInput(request, searchParams),
-    caller: passthroughCaller(principal, request),
+    input,
+    caller: passthroughCaller(principal, token),
     signal: request.signal,
   });
   return json({ success: true, data }, { headers: { "x-brier-source": source } });

@@ -1,10 +1,8 @@
 import { runCronIngest } from "@/lib/catalog/cron";
-import { json, withRequest } from "@/lib/http";
+import { json, withCronSecret } from "@/lib/http";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // GET /api/cron/ingest — Vercel cron trigger of the catalog poll (Bearer CRON_SECRET)
-export const GET = withRequest(async ({ request, searchParams }) =>
-  json(await runCronIngest(request.headers.get("authorization"), searchParams)),
-);
+export const GET = withCronSecret(async ({ searchParams }) => json(await runCronIngest(searchParams.getAll("venue"))));

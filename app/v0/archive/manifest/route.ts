@@ -1,0 +1,8 @@
+import { archiveManifest } from "@/lib/history/manifest";
+import { json, withApiKey } from "@/lib/http";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+// GET /v0/archive/manifest?date= — per UTC hour of a day: rows, assets, checksum, condition (every plan)
+export const GET = withApiKey(async ({ db, searchParams }) => json(await archiveManifest(db, searchParams)));

@@ -1,0 +1,8 @@
+import { coverage } from "@/lib/history/coverage";
+import { json, withApiKey } from "@/lib/http";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+// GET /v0/coverage?market=|outcomeId= — per asset: first/last event, rows by type, one condition per UTC hour, gaps (every plan)
+export const GET = withApiKey(async ({ db, searchParams }) => json(await coverage(db, searchParams)));

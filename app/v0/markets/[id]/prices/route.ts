@@ -1,0 +1,8 @@
+import { marketPrices } from "@/lib/history/prices";
+import { json, withApiKey } from "@/lib/http";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+// GET /v0/markets/{id}/prices — per outcome OHLC of the catalog's price snapshots, 1h or 1d buckets (every plan, every venue)
+export const GET = withApiKey<{ id: string }>(async ({ db, params, searchParams }) => json({ data: await marketPrices(db, params.id, searchParams) }));

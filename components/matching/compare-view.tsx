@@ -1,0 +1,120 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/query-state";
+import { getJson } from "@/lib/browser/api-client";
+import { categories } from "@/lib/catalog/categories";
+import { formatPrice } from "@/lib/format";
+import type { z } from "zod";
+import type { matchedPairsResponse } from "@/lib/matching/shapes";
+
+type Body = z.infer<typeof matchedPairsResponse>;
+
+const relationChoices = ["identity", "subset", "superset", "overlap", "disjoint"] as const;
+
+/**
+ * The Compare page: matched pairs across venues from GET /v0/matched-markets, filtered by
+ * relation, category, minimum confidence and minimum price difference, largest difference first,
+ * each side linking to its market page.
+ */
+export function CompareView() {
+  const [relation, setRelation] = useState<(typeof relationChoices)[number]>("identity");
+  const [category, setCategory] = useState("");
+  const [minConfidence, setMinConfidence] = useState("0.9");
+  const [minDifferenceCents, setMinDifferenceCents] = useState("0");
+  const params = new URLSearchParams({ relations: relation, limit: "200" });
+  if (category !== "") params.set("category", category);
+  if (Number(minConfidence) > 0) params.set("minConfidence", String(Math.min(1, Math.max(0, Number(minConfidence)))));
+  const minDifference = Math.min(100, Math.max(0, Number(minDifferenceCents) || 0)) / 100;
+  if (minDifference > 0) {
+    params.set("minDifference", String(minDifference));
+    params.set("maxDifference", "1");
+  }
+  const pairs = useQuery({
+    queryKey: ["matched-markets", params.toString()],
+    queryFn: ({ signal }) => getJson<Body>(`/v0/matched-markets?${params.toString()}`, signal),
+  });
+
+  return (
+    <div className="stack">
+      <h1>Compare venues</h1>
+      <form className="row card" onSubmit={(e) => e.preventDefault()} aria-label="Filters">
+        <label>
+          Relation
+          <select value={relation} onChange={(e) => setRelation(e.target.value as (typeof relationChoices)[number])} data-testid="compare-relation">
+            {relationChoices.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Category
+          <select value={category} onChange={(e) => setCategory(e.target.value)}>
+            <option value="">All</option>
+            {categories.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Min confidence
+          <input type="text" inputMode="decimal" value={minConfidence} onChange={(e) => setMinConfidence(e.target.value)} size={5} />
+        </label>
+        <label>
+          Min difference (¢)
+          <input type="text" inputMode="decimal" value={minDifferenceCents} onChange={(e) => setMinDifferenceCents(e.target.value)} size={5} />
+        </label>
+      </form>
+      {pairs.isPending ? (
+        <SkeletonRows rows={6} />
+      ) : pairs.isError ? (
+        <ErrorState error={pairs.error} title="Matched pairs could not be loaded" onRetry={() => void pairs.refetch()} />
+      ) : pairs.data.data.length === 0 ? (
+        <EmptyState>No matched pairs with these filters.</EmptyState>
+      ) : (
+        <section className="card">
+          <table className="data" data-testid="compare-table">
+            <thead>
+              <tr>
+                <th>Market A</th>
+                <th className="num">Yes A</th>
+                <th>Market B</th>
+                <th className="num">Yes B</th>
+                <th className="num">Difference</th>
+                <th>Relation</th>
+                <th className="num">Confidence</th>
+              </tr>
+            </thead>
+            <tbody>
+              {pairs.data.data.map((p) => (
+                <tr key={`${p.marketA.marketId}|${p.marketB.marketId}`}>
+                  <td>
+                    <span className="badge">{p.venueA}</span> <Link href={`/markets/${p.marketA.marketId}`}>{p.marketA.title}</Link>
+                  </td>
+                  <td className="num">{formatPrice(p.priceA)}</td>
+                  <td>
+                    <span className="badge">{p.venueB}</span> <Link href={`/markets/${p.marketB.marketId}`}>{p.marketB.title}</Link>
+                    {p.marketB.outcomes[0] !== undefined && <span className="muted small"> · Yes = {p.marketB.outcomes[0].label}</span>}
+                  </td>
+                  <td className="num">{formatPrice(p.priceB)}</td>
+                  <td className="num">{formatPrice(p.priceDifference)}</td>
+                  <td>
+                    <span className="badge">{p.relation}</span>
+                  </td>
+                  <td className="num" title={p.reasoning ?? ""}>
+                    {Math.round(p.confidence * 100)}%
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </div>
+  );
+}

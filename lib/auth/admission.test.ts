@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { makeKey } from "@/test/helpers/keys";
+import { admitKeyInProcess, admitKeyShared, admitRequest } from "./admission";
+import { setPlan } from "./accounts";
+import { generateKey, revokeApiKey } from "./api-keys";
+import { rateLimitFor } from "./plans";
+
+// The live key path has two strategies (lib/auth/admission.ts): the embedded setup's principal
+// cache with in-memory counters, and PostgreSQL's brier_admit_key function. Both run this same
+// suite, on PGlite by default and on PostgreSQL with BRIER_TEST_DATABASE=postgres.
+describe.each([
+  ["embedded cache", admitKeyInProcess],
+  ["PostgreSQL function (brier_admit_key)", admitKeyShared],
+])("key admission: %s", (_name, admit) => {
+  it("resolves an active key to its account and plan, and counts the request", async () => {
+    const db = await getDb();
+    const key = await makeKey("pro");
+    const now = Date.now();
+    const first = await admit(db, key.key, now);
+    expect(first?.principal).toEqual({ keyId: key.keyId, accountId: key.accountId, email: key.email, plan: "pro", via: "key" });
+    expect(first?.decision).toMatchObject({ allowed: true, limit: rateLimitFor("pro"), remaining: rateLimitFor("pro") - 1 });
+    expect((await admit(db, key.key, now))?.decision.remaining).toBe(rateLimitFor("pro") - 2);
+  });
+
+  it("answers undefined for a key it never issued", async () => {
+    expect(await admit(await getDb(), generateKey().key, Date.now())).toBeUndefined();
+  });
+
+  it("refuses a revoked key on the very next request, and leaves the account's other keys alone", async () => {
+    const db = await getDb();
+    const a = await makeKey();
+    const b = await makeKey("free", `second-${a.email}`);
+    expect(await admit(db, a.key, Date.now())).toBeDefined();
+    await revokeApiKey(db, a.accountId, a.keyId);
+    expect(await admit(db, a.key, Date.now())).toBeUndefined();
+    expect((await admit(db, b.key, Date.now()))?.principal.keyId).toBe(b.keyId);
+  });
+
+  it("sees a plan change on the very next request", async () => {
+    const db = await getDb();
+    const key = await makeKey("free");
+    expect((await admit(db, key.key, Date.now()))?.principal.plan).toBe("free");
+    await setPlan(db, key.email, "enterprise");
+    expect((await admit(db, key.key, Date.now()))?.principal.plan).toBe("enterprise");
+  });
+
+  it("refuses past the plan's limit within one window, and admits again in the next", async () => {
+    const db = await getDb();
+    const key = await makeKey("free");
+    const limit = rateLimitFor("free");
+    const start = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
+    for (let i = 0; i < limit; i += 1) await admit(db, key.key, start);
+    const refused = await admit(db, key.key, start);
+    expect(refused?.decision).toMatchObject({ allowed: false, remaining: 0, retryAfter: 59 });
+    expect((await admit(db, key.key, start + 60_000))?.decision.allowed).toBe(true);
+  });
+});
+
+describe("admitRequest", () => {
+  it.each([
+    ["no Authorization header and no session", undefined, /^Missing API key/],
+    ["a header that is not a Bearer token", null, /^Malformed API key/],
+    ["a Bearer token that is not a Brier key", "sk-something", /^Malformed API key/],
+    ["a well-formed key nobody was issued", generateKey().key, /^Invalid or revoked API key/],
+  ])("refuses %s with 401", async (_what, token, message) => {
+    await expect(admitRequest(await getDb(), { token, cookieHeader: null })).rejects.toMatchObject({ code: "unauthorized", message: expect.stringMatching(message) });
+  });
+
+  it("admits a valid key with its principal", async () => {
+    const key = await makeKey();
+    const admitted = await admitRequest(await getDb(), { token: key.key, cookieHeader: null });
+    expect(admitted.principal).toMatchObject({ keyId: key.keyId, via: "key" });
+  });
+});

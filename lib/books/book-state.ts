@@ -1,0 +1,277 @@
+/**
+ * The one live L2 book state per recorded asset. The recorder feeds it every normalized row, the
+ * WebSocket/SSE surfaces read it (current book for a new subscriber, then every update), and
+ * order-book history replays recorded rows through the very same code, so a book rebuilt at an
+ * instant is built exactly as the live one was. Nothing else rebuilds books.
+ *
+ * Semantics of Polymarket's market channel (docs/ticks.md):
+ * - `book` replaces both sides of the asset's book;
+ * - `price_change` sets the size at one price on one side (`BUY` = bids, `SELL` = asks); the size
+ *   is the new total at that level and 0 removes the level;
+ * - the venue states its best bid/ask after each change: when the rebuilt book disagrees, the
+ *   book is marked out of sync (a frame was lost or reordered) until the next `book` snapshot.
+ *   The venue's `hash` is an opaque digest of its own book, kept and passed on, not recomputed.
+ */
+
+export interface BookLevel {
+  price: number;
+  size: number;
+}
+
+/** One asset's L2 book as served: bids descending, asks ascending (best level first). */
+export interface OrderBookView {
+  assetId: string;
+  /** Condition id of the asset's market. */
+  market: string;
+  bids: BookLevel[];
+  asks: BookLevel[];
+  /** Venue time of the last event applied, epoch ms. */
+  timestamp: number;
+  /** The venue's hash of the last event applied, if it sent one. */
+  hash: string | null;
+  tickSize: string | null;
+  /** False after the rebuilt best bid/ask disagreed with the venue's, until the next snapshot. */
+  inSync: boolean;
+}
+
+export type BookSide = "BUY" | "SELL";
+
+/** What the venue says the best prices are after a change ("" when it did not say). */
+export interface StatedBest {
+  bestBid?: string;
+  bestAsk?: string;
+}
+
+function parseNumber(text: string): number | undefined {
+  if (text.trim() === "") return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** A side sorted best first: bids descending, asks ascending. */
+function sortedLevels(levels: ReadonlyMap<number, number>, descending: boolean, depth: number): BookLevel[] {
+  const prices = [...levels.keys()].sort((a, b) => (descending ? b - a : a - b));
+  const out: BookLevel[] = [];
+  for (const price of prices) {
+    if (out.length >= depth) break;
+    out.push({ price, size: levels.get(price) ?? 0 });
+  }
+  return out;
+}
+
+function best(levels: ReadonlyMap<number, number>, highest: boolean): number | undefined {
+  let result: number | undefined;
+  for (const price of levels.keys()) {
+    if (result === undefined || (highest ? price > result : price < result)) result = price;
+  }
+  return result;
+}
+
+/** Does the venue's stated best price agree with ours? An empty side may be stated as 0 or 1. */
+function agrees(stated: string | undefined, ours: number | undefined, emptyValues: readonly number[]): boolean {
+  if (stated === undefined) return true;
+  const value = parseNumber(stated);
+  if (value === undefined) return true;
+  if (ours === undefined) return emptyValues.includes(value);
+  return Math.abs(value - ours) < 1e-9;
+}
+
+export class AssetBook {
+  readonly assetId: string;
+  readonly market: string;
+  readonly #bids = new Map<number, number>();
+  readonly #asks = new Map<number, number>();
+  #timestamp = 0;
+  #hash: string | null = null;
+  #tickSize: string | null = null;
+  #hasSnapshot = false;
+  #inSync = true;
+  /** Changes whose stated best price disagreed with the rebuilt book. */
+  desyncs = 0;
+
+  constructor(assetId: string, market: string) {
+    this.assetId = assetId;
+    this.market = market;
+  }
+
+  /** True once a `book` snapshot was applied: before that the book is only partial. */
+  get hasSnapshot(): boolean {
+    return this.#hasSnapshot;
+  }
+
+  get inSync(): boolean {
+    return this.#inSync;
+  }
+
+  get timestamp(): number {
+    return this.#timestamp;
+  }
+
+  /** Replaces both sides (a `book` event). Levels are `[price, size]` decimal strings in any order. */
+  applySnapshot(
+    bids: readonly (readonly [string, string])[],
+    asks: readonly (readonly [string, string])[],
+    timestampMs: number,
+    hash?: string | null,
+    tickSize?: string | null,
+  ): void {
+    this.#bids.clear();
+    this.#asks.clear();
+    for (const [price, size] of bids) this.#set(this.#bids, price, size);
+    for (const [price, size] of asks) this.#set(this.#asks, price, size);
+    this.#timestamp = timestampMs;
+    this.#hash = hash || null;
+    if (tickSize) this.#tickSize = tickSize;
+    this.#hasSnapshot = true;
+    this.#inSync = true;
+  }
+
+  /** Sets one level (a `price_change` entry); checks the venue's stated best prices after it. */
+  applyChange(side: BookSide, price: string, size: string, timestampMs: number, stated: StatedBest = {}, hash?: string | null): void {
+    this.#set(side === "BUY" ? this.#bids : this.#asks, price, size);
+    if (timestampMs > this.#timestamp) this.#timestamp = timestampMs;
+    if (hash) this.#hash = hash;
+    if (!this.#hasSnapshot) return;
+    const bidOk = agrees(stated.bestBid, best(this.#bids, true), [0]);
+    const askOk = agrees(stated.bestAsk, best(this.#asks, false), [0, 1]);
+    if (!bidOk || !askOk) {
+      if (this.#inSync) this.desyncs += 1;
+      this.#inSync = false;
+    }
+  }
+
+  setTickSize(tickSize: string): void {
+    this.#tickSize = tickSize;
+  }
+
+  bestBid(): number | undefined {
+    return best(this.#bids, true);
+  }
+
+  bestAsk(): number | undefined {
+    return best(this.#asks, false);
+  }
+
+  /** The book as served, best level first, at most `depth` levels a side. */
+  view(depth = Number.POSITIVE_INFINITY): OrderBookView {
+    return {
+      assetId: this.assetId,
+      market: this.market,
+      bids: sortedLevels(this.#bids, true, depth),
+      asks: sortedLevels(this.#asks, false, depth),
+      timestamp: this.#timestamp,
+      hash: this.#hash,
+      tickSize: this.#tickSize,
+      inSync: this.#inSync,
+    };
+  }
+
+  #set(levels: Map<number, number>, priceText: string, sizeText: string): void {
+    const price = parseNumber(priceText);
+    const size = parseNumber(sizeText);
+    if (price === undefined || size === undefined) return;
+    if (size <= 0) levels.delete(price);
+    else levels.set(price, size);
+  }
+}
+
+/** A recorded or live row as the recorder normalizes it (lib/recorder/normalize.ts). */
+export interface BookRow {
+  timestampMs: number;
+  market: string;
+  eventType: string;
+  /** The normalized event JSON. */
+  data: string;
+}
+
+interface BookData {
+  asset_id?: unknown;
+  bids?: unknown;
+  asks?: unknown;
+  hash?: unknown;
+  tick_size?: unknown;
+  price?: unknown;
+  size?: unknown;
+  side?: unknown;
+  best_bid?: unknown;
+  best_ask?: unknown;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function levelPairs(value: unknown): [string, string][] {
+  if (!Array.isArray(value)) return [];
+  const out: [string, string][] = [];
+  for (const level of value) {
+    if (Array.isArray(level) && typeof level[0] === "string" && typeof level[1] === "string") out.push([level[0], level[1]]);
+  }
+  return out;
+}
+
+/**
+ * The live books of every asset seen, keyed by asset id. `apply` takes the recorder's normalized
+ * rows in order and returns the book a row changed (undefined for rows that are not book events).
+ */
+export class BookStore {
+  readonly #books = new Map<string, AssetBook>();
+
+  get size(): number {
+    return this.#books.size;
+  }
+
+  get(assetId: string): AssetBook | undefined {
+    return this.#books.get(assetId);
+  }
+
+  assets(): IterableIterator<string> {
+    return this.#books.keys();
+  }
+
+  /** Forgets an asset (unsubscribed): its book would go stale. */
+  drop(assetId: string): void {
+    this.#books.delete(assetId);
+  }
+
+  apply(row: BookRow): AssetBook | undefined {
+    if (row.eventType !== "book" && row.eventType !== "price_change") return undefined;
+    let data: BookData;
+    try {
+      data = JSON.parse(row.data) as BookData;
+    } catch {
+      return undefined;
+    }
+    const assetId = text(data.asset_id);
+    if (assetId === undefined) return undefined;
+    let book = this.#books.get(assetId);
+    if (book === undefined) {
+      book = new AssetBook(assetId, row.market);
+      this.#books.set(assetId, book);
+    }
+    if (row.eventType === "book") {
+      book.applySnapshot(levelPairs(data.bids), levelPairs(data.asks), row.timestampMs, text(data.hash), text(data.tick_size));
+      return book;
+    }
+    const side = text(data.side);
+    const price = text(data.price);
+    const size = text(data.size);
+    if ((side !== "BUY" && side !== "SELL") || price === undefined || size === undefined) return undefined;
+    book.applyChange(side, price, size, row.timestampMs, { bestBid: text(data.best_bid), bestAsk: text(data.best_ask) }, text(data.hash));
+    return book;
+  }
+}
+
+/**
+ * Rebuilds one asset's book from its recorded rows in venue-time order (the last `book` at or
+ * before the instant, then every change after it): what history serves at an instant.
+ */
+export function replayBook(assetId: string, market: string, rows: Iterable<BookRow>): AssetBook {
+  const store = new BookStore();
+  let book: AssetBook | undefined;
+  for (const row of rows) {
+    const touched = store.apply(row);
+    if (touched?.assetId === assetId) book = touched;
+  }
+  return book ?? new AssetBook(assetId, market);
+}

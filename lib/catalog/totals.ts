@@ -1,0 +1,71 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { TOTAL_EXACT_LIMIT } from "./shapes";
+
+/**
+ * meta.total / meta.totalEstimate of the catalog lists. The rule (docs/catalog.md):
+ * 1. ask the planner for its row estimate of the filters (EXPLAIN, no rows read);
+ * 2. if it is at most ESTIMATE_GATE, count the matching rows exactly, stopping at TOTAL_EXACT_LIMIT + 1;
+ * 3. at most TOTAL_EXACT_LIMIT rows: `total` is exact; otherwise `totalEstimate` is the planner's
+ *    estimate (never below TOTAL_EXACT_LIMIT + 1, which the count just proved).
+ * So a total never costs more than reading TOTAL_EXACT_LIMIT + 1 rows. Totals depend only on the
+ * filters (not on sort, cursor or offset) and are cached per filter set for CACHE_MS; every write
+ * through lib/catalog/store.ts in this process clears the cache.
+ */
+export interface ListTotal {
+  total: number | null;
+  totalEstimate: number | null;
+}
+
+/** Above this planner estimate, counting even 10,001 rows may mean a large bitmap: estimate only. */
+const ESTIMATE_GATE = 100_000;
+const CACHE_MS = 15_000;
+const MAX_CACHED = 1_000;
+
+const cache = new Map<string, { at: number; value: ListTotal }>();
+/** Bumped by every write: a total computed across a write is answered but not cached. */
+let generation = 0;
+
+/** Called by every catalog write of this process: totals computed before it are stale. */
+export function catalogChanged(): void {
+  generation += 1;
+  cache.clear();
+}
+
+type Rows = Array<Record<string, unknown>>;
+const rowsOf = (result: unknown): Rows => (Array.isArray(result) ? result : (result as { rows: Rows }).rows) as Rows;
+
+function planRows(result: unknown): number {
+  const cell = rowsOf(result)[0]?.["QUERY PLAN"];
+  const plan = (typeof cell === "string" ? JSON.parse(cell) : cell) as Array<{ Plan?: { "Plan Rows"?: number } }> | undefined;
+  const rows = plan?.[0]?.Plan?.["Plan Rows"];
+  return typeof rows === "number" && Number.isFinite(rows) ? Math.round(rows) : 0;
+}
+
+async function computeTotal(db: Db, table: SQL, where: SQL | undefined): Promise<ListTotal> {
+  const filter = where === undefined ? sql`` : sql` where ${where}`;
+  const estimate = planRows(await db.execute(sql`explain (format json) select 1 from ${table}${filter}`));
+  if (estimate > ESTIMATE_GATE) return { total: null, totalEstimate: estimate };
+  const counted = rowsOf(
+    await db.execute(
+      sql`select count(*)::int as n from (select 1 from ${table}${filter} limit ${TOTAL_EXACT_LIMIT + 1}) as matches`,
+    ),
+  )[0]?.n;
+  const n = Number(counted ?? 0);
+  if (n <= TOTAL_EXACT_LIMIT) return { total: n, totalEstimate: null };
+  return { total: null, totalEstimate: Math.max(estimate, TOTAL_EXACT_LIMIT + 1) };
+}
+
+/** The total of one filter set (`cacheKey` identifies it), from the cache when fresh. */
+export async function listTotal(db: Db, table: SQL, where: SQL | undefined, cacheKey: string): Promise<ListTotal> {
+  const now = Date.now();
+  const hit = cache.get(cacheKey);
+  if (hit !== undefined && now - hit.at < CACHE_MS) return hit.value;
+  const started = generation;
+  const value = await computeTotal(db, table, where);
+  if (started !== generation) return value;
+  if (cache.size >= MAX_CACHED) cache.clear();
+  cache.set(cacheKey, { at: now, value });
+  return value;
+}

@@ -1,0 +1,91 @@
+/** Formatting of values: for the dashboard's pages (pure, browser- and server-safe), and times on the API's wire (isoOrNull). */
+
+const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
+const integer = new Intl.NumberFormat("en-US");
+
+/**
+ * A probability price in cents, the dashboard's one price unit: 0.63 -> "63¢", 0.634 -> "63.4¢",
+ * 0.0015 -> "0.15¢". Digits follow the price itself (the API already rounds to the venue's tick),
+ * so a Kalshi 0.15 never shows as 15.000000000000002.
+ */
+export function formatPrice(price: number | null | undefined): string {
+  if (price === null || price === undefined || !Number.isFinite(price)) return "–";
+  return `${formatCents(price * 100)}¢`;
+}
+
+function formatCents(cents: number): string {
+  const digits = Math.abs(cents) < 1 && cents !== 0 ? 2 : 1;
+  const rounded = Number(cents.toFixed(digits));
+  return rounded.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+}
+
+/** A 24 h price change in cents (the price's unit): +0.021 -> "+2.1¢". Sign carried for colour. */
+export function formatChange(change: number | null | undefined): { text: string; tone: "up" | "down" | "muted" } {
+  if (change === null || change === undefined || !Number.isFinite(change) || Math.abs(change) < 0.00005) {
+    return { text: "0¢", tone: "muted" };
+  }
+  const cents = change * 100;
+  return { text: `${cents > 0 ? "+" : "−"}${formatCents(Math.abs(cents))}¢`, tone: cents > 0 ? "up" : "down" };
+}
+
+/** A size or count as an integer with thousands separators: 1234.56 -> "1,235". */
+export function formatSize(value: number | null | undefined): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? "–" : integer.format(Math.round(value));
+}
+
+export function formatVolume(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "–";
+  return `$${compact.format(value)}`;
+}
+
+export function formatInteger(value: number | null | undefined): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? "–" : integer.format(value);
+}
+
+export function formatBytes(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "–";
+  const units = ["B", "KiB", "MiB", "GiB"];
+  let n = value;
+  let unit = 0;
+  while (n >= 1024 && unit < units.length - 1) {
+    n /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 ? n : n.toFixed(1)} ${units[unit]}`;
+}
+
+/** A date in UTC, unambiguous for a reader in any zone: "2026-03-01 14:00 UTC". */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  if (value === null || value === undefined) return "–";
+  const date = typeof value === "string" ? new Date(value) : value;
+  if (Number.isNaN(date.getTime())) return "–";
+  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+export function formatDate(value: string | null | undefined): string {
+  if (value === null || value === undefined) return "–";
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? "–" : date.toISOString().slice(0, 10);
+}
+
+/** "3 min ago" style age of a timestamp relative to now. */
+export function formatAge(value: string | Date | null | undefined, now: number = Date.now()): string {
+  if (value === null || value === undefined) return "never";
+  const time = typeof value === "string" ? Date.parse(value) : value.getTime();
+  if (Number.isNaN(time)) return "–";
+  return formatSecondsAgo((now - time) / 1000);
+}
+
+/** "3 min ago" for an age in seconds. */
+export function formatSecondsAgo(age: number): string {
+  const seconds = Math.max(0, Math.round(age));
+  if (seconds < 60) return `${seconds} s ago`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.round(seconds / 3600)} h ago`;
+  return `${Math.round(seconds / 86_400)} d ago`;
+}
+
+/** A stored timestamp as ISO 8601 UTC for the API (the one wire format of times); null stays null. */
+export function isoOrNull(value: Date | string | null | undefined): string | null {
+  return value === null || value === undefined ? null : new Date(value).toISOString();
+}

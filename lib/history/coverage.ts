@@ -1,0 +1,101 @@
+import "server-only";
+import { z } from "zod";
+import type { Db } from "@/lib/db";
+import { InvalidParameterError, NotFoundError } from "@/lib/errors";
+import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
+import { coverageGaps, hourlyCoverage, type Gap, type HourCoverage } from "./coverage-model";
+import { assetIncidents, journalWindow, runSpans, subscribedSpans } from "./journal";
+import { outcomesOfCondition, recordedOutcomeOrThrow } from "./outcomes";
+import { conditionIdParam, instant, outcomeIdParam, parseQuery, timeRange } from "./params";
+import { chTime, historyClient } from "./ticks";
+
+const DAY = 86_400_000;
+
+export const coverageQuery = z
+  .object({
+    market: conditionIdParam.optional().describe("Condition id (0x…): every outcome of the market. Give market or outcomeId."),
+    outcomeId: outcomeIdParam.optional().describe("One outcome (CLOB token id). Give market or outcomeId."),
+    since: instant.optional().describe("First hour (rounded down to the hour), ISO 8601 or epoch ms; default 24 hours before until."),
+    until: instant.optional().describe("End (exclusive); default now. At most 31 days after since."),
+  })
+  .strict();
+
+export interface AssetCoverage {
+  outcomeId: string;
+  label: string | null;
+  /** Venue time of the asset's first and last recorded event (any time), epoch ms; null when none. */
+  firstEvent: number | null;
+  lastEvent: number | null;
+  /** Recorded rows of the asset by event type (any time). */
+  rowsByType: Record<"book" | "price_change" | "last_trade_price", number>;
+  hours: HourCoverage[];
+  gaps: Gap[];
+}
+
+/**
+ * GET /v0/coverage: per asset, what the archive holds and, per UTC hour, whether the recorder was
+ * listening (available), partly or with incidents (degraded), or not at all (missing).
+ */
+export async function coverage(db: Db, searchParams: URLSearchParams, now = Date.now()) {
+  const query = parseQuery(coverageQuery, searchParams);
+  if ((query.market === undefined) === (query.outcomeId === undefined)) throw new InvalidParameterError("market", "give exactly one of market or outcomeId");
+  const range = timeRange(query.since, query.until, DAY, now);
+  if (range.until - range.since > 31 * DAY) throw new InvalidParameterError("since", "since and until may be at most 31 days apart");
+
+  let market: string;
+  const labels = new Map<string, string>();
+  if (query.outcomeId !== undefined) {
+    const outcome = await recordedOutcomeOrThrow(db, query.outcomeId);
+    market = outcome.conditionId;
+    labels.set(outcome.outcomeId, outcome.label);
+  } else {
+    market = query.market ?? "";
+    for (const outcome of await outcomesOfCondition(db, market)) labels.set(outcome.outcomeId, outcome.label);
+  }
+
+  const client = await historyClient();
+  const totals = await (
+    await client.query({
+      query: `SELECT JSONExtractString(data, 'asset_id') AS asset, event_type, count() AS rows,
+          toUnixTimestamp64Milli(min(timestamp)) AS first, toUnixTimestamp64Milli(max(timestamp)) AS last
+        FROM ${tickTable} WHERE market = {market:String} GROUP BY asset, event_type`,
+      query_params: { market },
+      format: "JSONCompactEachRow",
+    })
+  ).json<[string, string, number | string, number | string, number | string]>();
+  const hourly = await (
+    await client.query({
+      query: `SELECT JSONExtractString(data, 'asset_id') AS asset, toUnixTimestamp(toStartOfHour(timestamp, 'UTC')) * 1000 AS hour, count() AS rows
+        FROM ${tickTable} WHERE market = {market:String} AND timestamp >= {since:DateTime64(3)} AND timestamp < {until:DateTime64(3)}
+        GROUP BY asset, hour`,
+      query_params: { market, since: chTime(Math.floor(range.since / 3_600_000) * 3_600_000), until: chTime(range.until) },
+      format: "JSONCompactEachRow",
+    })
+  ).json<[string, number | string, number | string]>();
+
+  const assets = query.outcomeId !== undefined ? [query.outcomeId] : [...new Set([...labels.keys(), ...totals.map((row) => row[0])])].filter((a) => a !== "");
+  if (assets.length === 0) throw new NotFoundError("market", market);
+  const window = await journalWindow(db, range.since, range.until, assets);
+  const runs = runSpans(window, now);
+
+  const data: AssetCoverage[] = assets.map((asset) => {
+    const mine = totals.filter((row) => row[0] === asset);
+    const rowsByType = { book: 0, price_change: 0, last_trade_price: 0 };
+    for (const [, type, rows] of mine) if (type in rowsByType) rowsByType[type as keyof typeof rowsByType] = Number(rows);
+    const firsts = mine.map((row) => Number(row[3]));
+    const lasts = mine.map((row) => Number(row[4]));
+    const rowsByHour = new Map(hourly.filter((row) => row[0] === asset).map((row) => [Number(row[1]), Number(row[2])]));
+    const { lost, incidents } = assetIncidents(window, asset, now);
+    const input = { since: range.since, until: range.until, now, runs, subscribed: subscribedSpans(window, asset, now), lost, incidents, rowsByHour };
+    return {
+      outcomeId: asset,
+      label: labels.get(asset) ?? null,
+      firstEvent: firsts.length === 0 ? null : Math.min(...firsts),
+      lastEvent: lasts.length === 0 ? null : Math.max(...lasts),
+      rowsByType,
+      hours: hourlyCoverage(input),
+      gaps: coverageGaps(input),
+    };
+  });
+  return { data: { market, since: range.since, until: range.until, assets: data } };
+}

@@ -1,0 +1,216 @@
+import "server-only";
+import { Readable } from "node:stream";
+import { z } from "zod";
+import type { NormalizedEvent } from "@/lib/catalog/normalize";
+import { getMarketOrThrow } from "@/lib/catalog/search";
+import { inArray } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { markets } from "@/lib/db/schema";
+import { InvalidParameterError } from "@/lib/errors";
+import { errorFields, log } from "@/lib/log";
+import { getTickStores, type TickStores } from "@/lib/ticks";
+import { priceSnapshotsTable } from "@/lib/ticks/ddl/0002_catalog_price_snapshots";
+import { priceHourlyTable } from "@/lib/ticks/ddl/0003_catalog_price_hourly";
+import { internalDatabase } from "@/lib/ticks/migrate";
+import { instant, parseQuery, timeRange } from "./params";
+import { chTime } from "./ticks";
+
+/** One outcome's price at one catalog poll. */
+export interface PriceSnapshot {
+  atMs: number;
+  venue: string;
+  marketId: string;
+  outcomeId: string;
+  price: number;
+  bestBid: number | null;
+  bestAsk: number | null;
+  volume24h: number | null;
+}
+
+function table(stores: TickStores): string {
+  return `${internalDatabase(stores.database)}.${priceSnapshotsTable}`;
+}
+
+/** The hourly OHLC states the materialized view keeps (lib/ticks/ddl/0003_catalog_price_hourly.ts). */
+function hourlyTable(stores: TickStores): string {
+  return `${internalDatabase(stores.database)}.${priceHourlyTable}`;
+}
+
+/** Every outcome of every market a poll normalized, at the poll's time. */
+export function snapshotsOfPoll(events: readonly NormalizedEvent[], atMs: number): PriceSnapshot[] {
+  const out: PriceSnapshot[] = [];
+  for (const event of events) {
+    for (const market of event.markets) {
+      for (const outcome of market.outcomes) {
+        if (!Number.isFinite(outcome.price)) continue;
+        out.push({
+          atMs,
+          venue: market.venue,
+          marketId: market.id,
+          outcomeId: outcome.outcomeId,
+          price: outcome.price,
+          // pmxt-core's unified markets carry no best bid/ask for the catalog venues (docs/history.md).
+          bestBid: null,
+          bestAsk: null,
+          volume24h: market.volume24h ?? null,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+const TSV_SPECIAL = /[\\\t\n\r\0]/g;
+const tsv = (value: string) => value.replace(TSV_SPECIAL, (c) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r", "\0": "\\0" })[c] ?? c);
+const num = (value: number | null) => (value === null || !Number.isFinite(value) ? "\\N" : String(value));
+/** DateTime64(3) as decimal epoch seconds: time-zone free, what the tick writer sends too. */
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+/** Appends snapshots in one insert (TabSeparated). */
+export async function insertPriceSnapshots(stores: TickStores, snapshots: readonly PriceSnapshot[]): Promise<void> {
+  if (snapshots.length === 0) return;
+  let body = "";
+  for (const s of snapshots) {
+    body += `${seconds(s.atMs)}\t${tsv(s.venue)}\t${s.marketId}\t${tsv(s.outcomeId)}\t${s.price}\t${num(s.bestBid)}\t${num(s.bestAsk)}\t${num(s.volume24h)}\n`;
+  }
+  await stores.writer.insert({
+    table: table(stores),
+    columns: ["snapshot_at", "venue", "market_id", "outcome_id", "price", "best_bid", "best_ask", "volume_24h"],
+    values: Readable.from([body], { objectMode: false }),
+    format: "TabSeparated",
+  });
+}
+
+/**
+ * The catalog poll's hook: appends every outcome's price to the snapshot table. Never fails the
+ * poll: the catalog is already stored; a missed snapshot is a gap in price history, logged.
+ */
+export async function recordPollPrices(events: readonly NormalizedEvent[], atMs: number): Promise<number> {
+  const snapshots = snapshotsOfPoll(events, atMs);
+  try {
+    await insertPriceSnapshots(await getTickStores(), snapshots);
+    return snapshots.length;
+  } catch (error) {
+    log.warn("price snapshots not written", { snapshots: snapshots.length, ...errorFields(error) });
+    return 0;
+  }
+}
+
+const DAY = 86_400_000;
+export const priceIntervals = { "1h": { ms: 3_600_000, fn: "toStartOfHour", defaultSpan: 7 * DAY, maxSpan: 31 * DAY }, "1d": { ms: DAY, fn: "toStartOfDay", defaultSpan: 90 * DAY, maxSpan: 366 * DAY } } as const;
+
+export const marketPricesQuery = z
+  .object({
+    interval: z.enum(["1h", "1d"]).optional().transform((value) => value ?? "1h").describe("Bucket: 1h (default; at most 31 days a call) or 1d (at most 366 days)."),
+    since: instant.optional().describe("Start, ISO 8601 or epoch ms, rounded down to its bucket (whole UTC hours or days); default 7 days (1h) or 90 days (1d) before until."),
+    until: instant.optional().describe("End (exclusive), ISO 8601 or epoch ms; default now."),
+  })
+  .strict();
+
+export interface PriceCandle {
+  /** Bucket start, epoch ms (UTC). */
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  /** Snapshots in the bucket. */
+  snapshots: number;
+  /** The market's 24h volume at the bucket's last snapshot, when the venue gives it. */
+  volume24h: number | null;
+}
+
+export interface MarketPrices {
+  marketId: string;
+  venue: string;
+  interval: "1h" | "1d";
+  since: number;
+  until: number;
+  outcomes: Array<{ outcomeId: string; label: string; candles: PriceCandle[] }>;
+}
+
+/** GET /v0/markets/{id}/prices: per outcome, OHLC of the catalog's price snapshots per bucket. */
+export async function marketPrices(db: Db, id: string, searchParams: URLSearchParams, now = Date.now()): Promise<MarketPrices> {
+  const query = parseQuery(marketPricesQuery, searchParams);
+  const spec = priceIntervals[query.interval];
+  const range = timeRange(query.since, query.until, spec.defaultSpan, now);
+  if (range.until - range.since > spec.maxSpan) {
+    throw new InvalidParameterError("since", `with interval=${query.interval} since and until may be at most ${spec.maxSpan / DAY} days apart`);
+  }
+  const market = await getMarketOrThrow(db, id);
+  const stores = await getTickStores();
+  const result = await stores.writer.query({
+    query: `SELECT outcome_id, toUnixTimestamp(${spec.fn}(hour, 'UTC')) * 1000 AS time,
+        argMinMerge(open) AS open, max(high) AS high, min(low) AS low, argMaxMerge(close) AS close,
+        sum(snapshots) AS snapshots, argMaxMerge(volume_24h) AS volume24h
+      FROM ${hourlyTable(stores)}
+      WHERE market_id = {market:UUID} AND hour >= {since:DateTime64(3)} AND hour < {until:DateTime64(3)}
+      GROUP BY outcome_id, time ORDER BY outcome_id, time`,
+    // Buckets are whole: \`since\` selects from the start of its bucket.
+    query_params: { market: market.marketId, since: chTime(Math.floor(range.since / spec.ms) * spec.ms), until: chTime(range.until) },
+    format: "JSONCompactEachRow",
+  });
+  const rows = await result.json<[string, number | string, number, number, number, number, number | string, number | null]>();
+  const byOutcome = new Map<string, PriceCandle[]>();
+  for (const [outcomeId, time, open, high, low, close, snapshots, volume24h] of rows) {
+    const list = byOutcome.get(outcomeId) ?? [];
+    list.push({ time: Number(time), open, high, low, close, snapshots: Number(snapshots), volume24h });
+    byOutcome.set(outcomeId, list);
+  }
+  return {
+    marketId: market.marketId,
+    venue: market.exchange,
+    interval: query.interval,
+    since: range.since,
+    until: range.until,
+    outcomes: market.outcomes.map((outcome) => ({ outcomeId: outcome.outcomeId, label: outcome.label, candles: byOutcome.get(outcome.outcomeId) ?? [] })),
+  };
+}
+
+export const MAX_SPARKLINE_MARKETS = 100;
+
+export const sparklinesQuery = z
+  .object({
+    marketIds: z
+      .string()
+      .max(MAX_SPARKLINE_MARKETS * 37)
+      .transform((text) => [...new Set(text.split(",").map((part) => part.trim().toLowerCase()).filter((part) => part !== ""))])
+      .pipe(z.array(z.uuid("marketIds: every id must be a catalog market UUID")).min(1, "marketIds: at least one id").max(MAX_SPARKLINE_MARKETS, `marketIds: at most ${MAX_SPARKLINE_MARKETS} ids`))
+      .describe(`Comma-separated catalog market UUIDs (at most ${MAX_SPARKLINE_MARKETS}).`),
+  })
+  .strict();
+
+export interface Sparkline {
+  marketId: string;
+  outcomeId: string;
+  /** Hourly closing prices over the last 7 days, oldest first: [epoch ms, price]. */
+  points: Array<[number, number]>;
+}
+
+/**
+ * GET /v0/prices/sparklines: the last 7 days of hourly closes of each market's first outcome
+ * (YES on a binary market), for a page of catalog rows in one call.
+ */
+export async function sparklines(db: Db, searchParams: URLSearchParams, now = Date.now()): Promise<Sparkline[]> {
+  const { marketIds } = parseQuery(sparklinesQuery, searchParams);
+  const rows = await db.select({ id: markets.id, outcomes: markets.outcomes }).from(markets).where(inArray(markets.id, marketIds));
+  const firstOutcome = new Map(rows.flatMap((row) => (row.outcomes[0] === undefined ? [] : [[row.id, row.outcomes[0].outcomeId] as const])));
+  if (firstOutcome.size === 0) return [];
+  const stores = await getTickStores();
+  const result = await stores.writer.query({
+    query: `SELECT toString(market_id) AS market, outcome_id, groupArray((time, close)) AS points
+      FROM (
+        SELECT market_id, outcome_id, toUnixTimestamp(hour) * 1000 AS time, argMaxMerge(close) AS close
+        FROM ${hourlyTable(stores)}
+        WHERE market_id IN {markets:Array(UUID)} AND outcome_id IN {outcomes:Array(String)} AND hour >= {since:DateTime64(3)}
+        GROUP BY market_id, outcome_id, time ORDER BY market_id, outcome_id, time
+      )
+      GROUP BY market_id, outcome_id`,
+    query_params: { markets: [...firstOutcome.keys()], outcomes: [...firstOutcome.values()], since: chTime(Math.floor((now - 7 * DAY) / 3_600_000) * 3_600_000) },
+    format: "JSONCompactEachRow",
+  });
+  const found = await result.json<[string, string, Array<[number | string, number]>]>();
+  return found
+    .filter(([marketId, outcomeId]) => firstOutcome.get(marketId) === outcomeId)
+    .map(([marketId, outcomeId, points]) => ({ marketId, outcomeId, points: points.map(([t, p]): [number, number] => [Number(t), p]) }));
+}

@@ -1,0 +1,66 @@
+import "server-only";
+import type { ClickHouseClient } from "@clickhouse/client";
+import type { BookRow } from "@/lib/books/book-state";
+import { AppError } from "@/lib/errors";
+import { getTickStores } from "@/lib/ticks";
+import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
+
+/**
+ * Reads of the tick table for history. They run on the service's own connection (the writer's:
+ * the SQL reader's engine limits cap every result at 10,000 rows), always with the `market`
+ * filter of the table's primary key, an asset filter and time bounds, and bounded by LIMIT.
+ */
+
+/** Most rows one replay reads; beyond it the request is refused rather than run unbounded. */
+export const MAX_REPLAY_ROWS = 2_000_000;
+
+/** ClickHouse DateTime64(3) literal parameter from epoch ms. */
+export function chTime(ms: number): string {
+  return new Date(ms).toISOString().replace("T", " ").replace("Z", "");
+}
+
+export async function historyClient(): Promise<ClickHouseClient> {
+  return (await getTickStores()).writer;
+}
+
+/** The venue time of the last `book` of the asset at or before `atMs` (reads the market's rows newest first, stops at the first). */
+export async function lastBookAtOrBefore(client: ClickHouseClient, market: string, assetId: string, atMs: number): Promise<number | undefined> {
+  const result = await client.query({
+    query: `SELECT toUnixTimestamp64Milli(timestamp) AS ts FROM ${tickTable}
+      WHERE market = {market:String} AND event_type = 'book' AND timestamp <= {at:DateTime64(3)}
+        AND JSONExtractString(data, 'asset_id') = {asset:String}
+      ORDER BY timestamp DESC LIMIT 1`,
+    query_params: { market, asset: assetId, at: chTime(atMs) },
+    format: "JSONCompactEachRow",
+  });
+  const rows = await result.json<[number | string]>();
+  const ts = rows[0]?.[0];
+  return ts === undefined ? undefined : Number(ts);
+}
+
+/**
+ * The asset's `book` and `price_change` rows with fromMs <= timestamp <= toMs, in replay order:
+ * venue time, then the table's own tie order (`book` before `price_change`, then cityHash64(data)).
+ */
+export async function* bookRows(client: ClickHouseClient, market: string, assetId: string, fromMs: number, toMs: number): AsyncGenerator<BookRow> {
+  const result = await client.query({
+    query: `SELECT toUnixTimestamp64Milli(timestamp) AS ts, event_type, data FROM ${tickTable}
+      WHERE market = {market:String} AND timestamp >= {from:DateTime64(3)} AND timestamp <= {to:DateTime64(3)}
+        AND event_type IN ('book', 'price_change') AND JSONExtractString(data, 'asset_id') = {asset:String}
+      ORDER BY timestamp, event_type, cityHash64(data)
+      LIMIT {limit:UInt32}`,
+    query_params: { market, asset: assetId, from: chTime(fromMs), to: chTime(toMs), limit: MAX_REPLAY_ROWS + 1 },
+    format: "JSONCompactEachRow",
+  });
+  let count = 0;
+  for await (const batch of result.stream<[number | string, string, string]>()) {
+    for (const line of batch) {
+      count += 1;
+      if (count > MAX_REPLAY_ROWS) {
+        throw new AppError("query_error", `More than ${MAX_REPLAY_ROWS} recorded events between the last snapshot and the requested time; ask for a shorter span.`);
+      }
+      const [ts, eventType, data] = line.json();
+      yield { timestampMs: Number(ts), market, eventType, data };
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Candidate generation: an inverted index from key (topic word, option word, deadline month,
+ * unit) to the markets carrying it. A market's candidates are the markets of OTHER venues that
+ * share its rarest keys, scored by the inverse document frequency of what they share; never all
+ * pairs.
+ */
+export interface IndexedMarket {
+  id: string;
+  venue: string;
+  keys: string[];
+}
+
+export interface CandidateOptions {
+  /** Candidates kept per market (default 30). */
+  limit?: number;
+  /** Postings read per market at most (default 2,000): very common keys are skipped. */
+  budget?: number;
+}
+
+export class CandidateIndex {
+  private readonly postings = new Map<string, number[]>();
+  private readonly ids: string[] = [];
+  private readonly venues: string[] = [];
+  private readonly position = new Map<string, number>();
+  private readonly keysAt: string[][] = [];
+  /** Positions replaced by a newer version of their market (skipped when nominating). */
+  private readonly dead = new Set<number>();
+
+  constructor(markets: Iterable<IndexedMarket>) {
+    for (const m of markets) this.add(m);
+  }
+
+  /**
+   * Replaces markets' keys (new or changed markets of an incremental pass). The old position is
+   * tombstoned rather than removed from long posting lists, so an update costs its own keys only.
+   */
+  upsert(markets: Iterable<IndexedMarket>): void {
+    for (const m of markets) {
+      const old = this.position.get(m.id);
+      if (old !== undefined) this.dead.add(old);
+      this.add(m);
+    }
+    this.idfCache.clear();
+  }
+
+  private add(m: IndexedMarket) {
+    const at = this.ids.length;
+    this.ids.push(m.id);
+    this.venues.push(m.venue);
+    this.position.set(m.id, at);
+    this.keysAt.push(m.keys);
+    for (const key of new Set(m.keys)) {
+      const list = this.postings.get(key);
+      if (list === undefined) this.postings.set(key, [at]);
+      else list.push(at);
+    }
+  }
+
+  get size(): number {
+    return this.ids.length - this.dead.size;
+  }
+
+  /** Documents carrying `key`. */
+  df(key: string): number {
+    return this.postings.get(key)?.length ?? 0;
+  }
+
+  private readonly idfCache = new Map<string, number>();
+
+  idf(key: string): number {
+    let v = this.idfCache.get(key);
+    if (v === undefined) {
+      v = Math.log(1 + this.size / (this.df(key) + 1));
+      this.idfCache.set(key, v);
+    }
+    return v;
+  }
+
+  /**
+   * Other-venue markets sharing the most informative keys with `market`, best first. The rarest
+   * keys nominate candidates (up to `budget` postings); each candidate is then scored on every
+   * key it shares, common ones included, so "same city" still ranks within "same day".
+   */
+  candidates(market: IndexedMarket, options: CandidateOptions = {}): string[] {
+    const limit = options.limit ?? 30;
+    let budget = options.budget ?? 2_000;
+    const own = new Set(market.keys);
+    const keys = [...own].filter((k) => this.df(k) > 0).sort((a, b) => this.df(a) - this.df(b));
+    const nominated = new Set<number>();
+    for (const [i, key] of keys.entries()) {
+      const list = this.postings.get(key);
+      if (list === undefined) continue;
+      // The rarest key always nominates; later ones only within the budget.
+      if (i > 0 && list.length > budget) break;
+      const read = i === 0 ? list.slice(0, Math.max(budget, 1) * 5) : list;
+      budget -= read.length;
+      for (const at of read) if (this.venues[at] !== market.venue && !this.dead.has(at)) nominated.add(at);
+    }
+    const scored: Array<[number, number]> = [];
+    for (const at of nominated) {
+      let score = 0;
+      for (const key of this.keysAt[at] ?? []) if (own.has(key)) score += this.idf(key);
+      scored.push([at, score]);
+    }
+    return scored
+      .sort((a, b) => b[1] - a[1] || ((this.ids[a[0]] ?? "") < (this.ids[b[0]] ?? "") ? -1 : 1))
+      .slice(0, limit)
+      .map(([at]) => this.ids[at] ?? "")
+      .filter((id) => id !== "");
+  }
+}

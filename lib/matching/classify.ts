@@ -1,0 +1,437 @@
+import type { Features, Interval, TimeScope } from "./extract";
+import { competitionStage, contextTypes, genericWords, type ConceptType } from "./lexicon";
+
+export const relations = ["identity", "subset", "superset", "overlap", "disjoint"] as const;
+export type Relation = (typeof relations)[number];
+
+export interface PairResult {
+  /** Read from market A to market B: subset = Yes on A implies Yes on B. */
+  relation: Relation;
+  confidence: number;
+  reasoning: string;
+}
+
+export function invertRelation(relation: Relation): Relation {
+  return relation === "subset" ? "superset" : relation === "superset" ? "subset" : relation;
+}
+
+type Cmp = "equal" | "sub" | "sup" | "disjoint" | "overlap";
+
+const flip = (c: Cmp): Cmp => (c === "sub" ? "sup" : c === "sup" ? "sub" : c);
+
+// ---------------------------------------------------------------------------------------------
+// Attribute comparisons
+// ---------------------------------------------------------------------------------------------
+
+/** Reporting step of a quantity: a strict bound moves by one step ("> 3.0%" = "≥ 3.1%"). */
+function step(a: Interval, b: Interval): number {
+  switch (a.unit) {
+    case "bps":
+      return 25; // policy rates move in quarter points
+    case "pct":
+      return 10 ** -Math.max(1, a.decimals, b.decimals);
+    case "deg":
+      return 1;
+    case "usd":
+      return 0.01;
+    default:
+      return Number.isInteger(a.lo ?? 0) && Number.isInteger(a.hi ?? 0) && Number.isInteger(b.lo ?? 0) ? 1 : 10 ** -Math.max(a.decimals, b.decimals);
+  }
+}
+
+interface Bounds {
+  lo: number;
+  hi: number;
+}
+
+function closed(i: Interval, g: number): Bounds {
+  const lo = i.lo === null ? -Infinity : i.loStrict ? i.lo + g : i.lo;
+  const hi = i.hi === null ? Infinity : i.hiStrict ? i.hi - g : i.hi;
+  return { lo, hi };
+}
+
+/** 150000 -> "150,000" (toLocaleString is slow in a loop of millions). */
+function groupThousands(v: number): string {
+  const [int = "", frac] = String(Math.round(v * 100) / 100).split(".");
+  const sign = int.startsWith("-") ? "-" : "";
+  const digits = sign === "" ? int : int.slice(1);
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${sign}${grouped}${frac === undefined ? "" : `.${frac}`}`;
+}
+
+const fmtNumber = (unit: Interval["unit"], v: number) => {
+  const n = Math.abs(v) >= 1000 ? groupThousands(v) : String(Number(v.toFixed(4)));
+  return unit === "usd" ? `$${n}` : unit === "pct" ? `${n}%` : unit === "bps" ? `${n} bps` : unit === "deg" ? `${n}°` : n;
+};
+
+export function describeInterval(i: Interval): string {
+  const f = (v: number) => fmtNumber(i.unit, v);
+  if (i.lo !== null && i.hi !== null) return i.lo === i.hi ? `= ${f(i.lo)}` : `${f(i.lo)} to ${f(i.hi)}`;
+  if (i.lo !== null) return `${i.loStrict ? ">" : "≥"} ${f(i.lo)}`;
+  if (i.hi !== null) return `${i.hiStrict ? "<" : "≤"} ${f(i.hi)}`;
+  return "any value";
+}
+
+/** How interval A relates to interval B; `tick` is true when equality needed a one-tick tolerance. */
+function compareIntervals(a: Interval, b: Interval): { cmp: Cmp | "incomparable"; tick: boolean } {
+  if (a.unit !== b.unit) return { cmp: "incomparable", tick: false };
+  const g = step(a, b);
+  const A = closed(a, g);
+  const B = closed(b, g);
+  // Continuous prices: "above $X" and "$X or above" differ by one cent, which no market can tell apart.
+  const tol = (v: number) => (a.unit === "usd" && Number.isFinite(v) ? Math.max(g, Math.abs(v) * 1e-6) * 1.0001 : g * 1e-6);
+  const near = (x: number, y: number) => x === y || (Number.isFinite(x) && Number.isFinite(y) && Math.abs(x - y) <= tol(x));
+  const loEq = near(A.lo, B.lo);
+  const hiEq = near(A.hi, B.hi);
+  const tick = (loEq && A.lo !== B.lo) || (hiEq && A.hi !== B.hi);
+  if (loEq && hiEq) return { cmp: "equal", tick };
+  if (A.hi < B.lo - tol(B.lo) || B.hi < A.lo - tol(A.lo)) return { cmp: "disjoint", tick: false };
+  const aInB = (loEq || A.lo >= B.lo) && (hiEq || A.hi <= B.hi);
+  const bInA = (loEq || B.lo >= A.lo) && (hiEq || B.hi <= A.hi);
+  if (aInB) return { cmp: "sub", tick };
+  if (bInA) return { cmp: "sup", tick };
+  return { cmp: "overlap", tick: false };
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export function describeTime(t: TimeScope): string {
+  if (t.kind === "instant") return `on ${day(t.start ?? t.end - 86_400_000)}${t.hour !== null ? ` at ${t.hour}:00` : ""}`;
+  return t.start !== null ? `${day(t.start)} to before ${day(t.end)}` : `before ${day(t.end)}`;
+}
+
+/** Time relation of A to B for questions about something happening by a time. */
+function compareEventTimes(a: TimeScope, b: TimeScope): Cmp {
+  const aStart = a.start;
+  const bStart = b.start;
+  const startsKnown = aStart !== null && bStart !== null;
+  if (a.kind === "instant" && b.kind === "instant") {
+    if (a.start !== b.start) return "disjoint";
+    if (a.hour !== null && b.hour !== null && a.hour !== b.hour) return "disjoint";
+    return "equal";
+  }
+  if (a.kind === "instant" && b.kind === "window") {
+    const t = a.start ?? a.end;
+    return t < b.end && (bStart === null || t >= bStart) ? "sub" : "disjoint";
+  }
+  if (a.kind === "window" && b.kind === "instant") return flip(compareEventTimes(b, a));
+  // Two windows. An unknown start (a deadline from "now") is taken as the other's start.
+  if (startsKnown && (a.end <= (bStart ?? 0) || b.end <= (aStart ?? 0))) return "disjoint";
+  const startCmp = startsKnown ? Math.sign((aStart ?? 0) - (bStart ?? 0)) : 0;
+  const endCmp = Math.sign(a.end - b.end);
+  if (startCmp === 0 && endCmp === 0) return "equal";
+  if (startCmp >= 0 && endCmp <= 0) return "sub";
+  if (startCmp <= 0 && endCmp >= 0) return "sup";
+  return "overlap";
+}
+
+/** Time relation for questions about a value at a time: the same reference period or not. */
+function compareValueTimes(a: TimeScope, b: TimeScope): { cmp: "equal" | "disjoint"; loose: boolean } {
+  if (a.kind === b.kind) {
+    const sameStart = a.start === null || b.start === null || a.start === b.start;
+    if (a.end !== b.end || !sameStart) return { cmp: "disjoint", loose: false };
+    if (a.kind === "instant" && a.hour !== null && b.hour !== null && a.hour !== b.hour) return { cmp: "disjoint", loose: false };
+    return { cmp: "equal", loose: a.kind === "instant" && (a.hour === null) !== (b.hour === null) };
+  }
+  // An instant inside a month ("the July meeting" vs "Jul 29") is the same reference period.
+  const inst = a.kind === "instant" ? a : b;
+  const win = a.kind === "instant" ? b : a;
+  const t = inst.start ?? inst.end;
+  const inside = win.start !== null && t >= win.start && t < win.end && win.end - win.start <= 31 * 86_400_000;
+  return { cmp: inside ? "equal" : "disjoint", loose: true };
+}
+
+/** Named options: same, the same written shorter ("Los Angeles D" for "Los Angeles Dodgers"), or different. */
+export function comparePicks(a: string[], b: string[]): "same" | "abbrev" | "different" {
+  if (a.join(" ") === b.join(" ")) return "same";
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length === 0) return "different";
+  // Positional: every word of the shorter is the longer's word or its initial letters.
+  let positional = true;
+  for (let i = 0; i < short.length; i += 1) {
+    const s = short[i] ?? "";
+    const l = long[i] ?? "";
+    const [x, y] = s.length <= l.length ? [s, l] : [l, s];
+    if (!(x === y || (y.startsWith(x) && (x.length <= 3 || x.length >= y.length - 3)))) {
+      positional = false;
+      break;
+    }
+  }
+  if (positional) return "abbrev";
+  // A surname alone ("Trump" for "Donald Trump").
+  const longSet = new Set(long);
+  if (short.length === 1 && (short[0] ?? "").length > 3 && longSet.has(short[0] ?? "") && long.at(-1) === short[0]) return "abbrev";
+  return "different";
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pair
+// ---------------------------------------------------------------------------------------------
+
+export type Idf = (token: string) => number;
+
+/** Weighted overlap of the two topics (0..1): how much of the smaller topic the other shares. */
+export function topicSimilarity(a: Features, b: Features, idf: Idf): number {
+  const setB = new Set(b.topic);
+  let shared = 0;
+  let sumA = 0;
+  let sumB = 0;
+  const w = (t: string) => idf(t) * (genericWords.has(t) ? 0.3 : 1);
+  for (const t of a.topic) {
+    sumA += w(t);
+    if (setB.has(t)) shared += w(t);
+  }
+  for (const t of b.topic) sumB += w(t);
+  const denominator = Math.min(sumA, sumB);
+  return denominator <= 0 ? 0 : Math.min(1, shared / denominator);
+}
+
+const typeLabel: Record<ConceptType, string> = {
+  state: "state",
+  country: "country",
+  city: "place",
+  party: "party",
+  office: "office",
+  competition: "competition",
+  asset: "asset",
+  indicator: "measure",
+  org: "organisation",
+};
+
+/** Context types where a value on one side only still makes a different question. */
+const scopeOnOneSide = new Set<ConceptType>(["state", "city", "office", "asset", "indicator"]);
+
+interface ContextDiff {
+  type: ConceptType;
+  a: string[];
+  b: string[];
+}
+
+function compareContexts(a: Features, b: Features): { diffs: ContextDiff[]; agreed: string[]; stage: Cmp | null } {
+  const diffs: ContextDiff[] = [];
+  const agreed: string[] = [];
+  let stage: Cmp | null = null;
+  const types = new Set<ConceptType>([...contextTypes, ...(a.pick === null && b.pick === null ? (["party"] as const) : [])]);
+  for (const type of types) {
+    const va = a.concepts[type] ?? [];
+    const vb = b.concepts[type] ?? [];
+    if (va.length === 0 && vb.length === 0) continue;
+    if (va.length === 0 || vb.length === 0) {
+      if (scopeOnOneSide.has(type)) diffs.push({ type, a: va, b: vb });
+      continue;
+    }
+    const shared = va.filter((v) => vb.includes(v));
+    if (shared.length > 0) {
+      agreed.push(...shared);
+      continue;
+    }
+    if (type === "competition") {
+      // Same league, different stage: a title win implies the conference win that leads to it.
+      const stageOf = (vs: string[]) => (vs.some((v) => v.endsWith("title")) ? "title" : vs.some((v) => v.includes("conference")) ? "conference" : null);
+      const league = (vs: string[]) => vs.map((v) => v.split(" ")[0]);
+      const sa = stageOf(va);
+      const sb = stageOf(vb);
+      if (sa !== null && sb !== null && sa !== sb && league(va).some((l) => league(vb).includes(l))) {
+        stage = sa === "title" ? "sub" : "sup";
+        continue;
+      }
+    }
+    diffs.push({ type, a: va, b: vb });
+  }
+  void competitionStage;
+  return { diffs, agreed, stage };
+}
+
+function combine(x: Cmp, y: Cmp): Cmp {
+  if (x === "disjoint" || y === "disjoint") return "disjoint";
+  if (x === "equal") return y;
+  if (y === "equal") return x;
+  if (x === y) return x;
+  return "overlap";
+}
+
+const cmpToRelation: Record<Cmp, Relation> = {
+  equal: "identity",
+  sub: "subset",
+  sup: "superset",
+  disjoint: "disjoint",
+  overlap: "overlap",
+};
+
+const round = (v: number) => Math.round(Math.max(0, Math.min(1, v)) * 1000) / 1000;
+
+/** Lowest topic similarity at which two markets are compared at all. */
+export const MIN_TOPIC_SIMILARITY = 0.3;
+
+/**
+ * Classifies the pair (A -> B) by comparing what was extracted: context (place, office,
+ * competition, asset, measure), the named option, the threshold and its direction, the deadline
+ * or instant, negation and resolution sources. Null when the two are not about the same thing.
+ */
+export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | null {
+  const sim = topicSimilarity(a, b, idf);
+  if (sim < MIN_TOPIC_SIMILARITY) return null;
+  // The reasoning names the sides by venue: it is read from either side of the stored pair.
+  const A = a.venue;
+  const B = b.venue;
+  const notes: string[] = [];
+  let penalty = 0;
+
+  const context = compareContexts(a, b);
+  if (context.agreed.length > 0) notes.push(`same ${[...new Set(context.agreed)].slice(0, 4).join(", ")}`);
+  if (context.diffs.length > 0) {
+    // Another place, office or measure: related questions that can both resolve Yes.
+    if (context.diffs.length > 1 || sim < 0.5) return null;
+    const d = context.diffs[0];
+    if (d === undefined) return null;
+    const other = (v: string[]) => (v.length === 0 ? "none" : v.join("/"));
+    return {
+      relation: "overlap",
+      confidence: round(0.5 + 0.3 * sim),
+      reasoning: `Different ${typeLabel[d.type]}: ${A} ${other(d.a)} vs ${B} ${other(d.b)}; ${notes.join("; ") || "same topic"}. Related questions that can both resolve Yes.`,
+    };
+  }
+
+  // The named option Yes stands for.
+  let pickCmp: Cmp = "equal";
+  if (a.pick !== null && b.pick !== null) {
+    const p = comparePicks(a.pick, b.pick);
+    if (p === "different") {
+      pickCmp = "disjoint";
+      notes.push(`different option: ${A} ${a.pick.join(" ")} vs ${B} ${b.pick.join(" ")}`);
+    } else {
+      notes.push(`same option: ${a.pick.join(" ")}${p === "abbrev" ? ` = ${b.pick.join(" ")}` : ""}`);
+      if (p === "abbrev") penalty += 0.04;
+    }
+  } else if (a.pick !== null || b.pick !== null) {
+    const named = (a.pick ?? b.pick ?? []).join(" ");
+    // The option on one side, phrased inside the other's question, is the same option.
+    const other = a.pick === null ? a : b;
+    const pickTokens = a.pick ?? b.pick ?? [];
+    // All its words, or its last word (a surname, a team's nickname) when that word is distinctive.
+    const last = pickTokens.at(-1) ?? "";
+    if (pickTokens.length > 0 && (pickTokens.every((t) => other.topic.includes(t)) || (last.length > 3 && other.topic.includes(last)))) {
+      notes.push(`option ${named} named on both sides`);
+      penalty += 0.05;
+    } else {
+      return null;
+    }
+  }
+
+  // Threshold or range.
+  let numCmp: Cmp = "equal";
+  if (a.interval !== null && b.interval !== null) {
+    const r = compareIntervals(a.interval, b.interval);
+    if (r.cmp === "incomparable") return null;
+    numCmp = r.cmp;
+    notes.push(`${r.cmp === "equal" ? "same threshold" : "thresholds"}: ${A} ${describeInterval(a.interval)} vs ${B} ${describeInterval(b.interval)}${r.tick ? " (one tick apart)" : ""}`);
+    if (r.tick) penalty += 0.02;
+  } else if (a.interval !== null || b.interval !== null) {
+    return null;
+  }
+
+  // Time.
+  let timeCmp: Cmp = "equal";
+  const valueQuestion = a.interval !== null && b.interval !== null;
+  if (a.time !== null && b.time !== null) {
+    const touchVsAt = valueQuestion && a.mode !== b.mode;
+    if (valueQuestion && !touchVsAt) {
+      const t = compareValueTimes(a.time, b.time);
+      if (t.cmp === "disjoint") {
+        notes.push(`different time: ${A} ${describeTime(a.time)} vs ${B} ${describeTime(b.time)}`);
+        return {
+          relation: "overlap",
+          confidence: round(0.45 + 0.3 * sim - penalty),
+          reasoning: `${capitalize(notes.join("; "))}. The same measure at another time: both can resolve Yes.`,
+        };
+      }
+      if (t.loose) penalty += 0.04;
+      notes.push(`same time ${describeTime(a.time)}`);
+    } else {
+      timeCmp = compareEventTimes(a.time, b.time);
+      if (touchVsAt) {
+        // A level held at one instant inside the window implies the level was reached in it.
+        const at = a.mode === "at" ? a.time : b.time;
+        const touch = a.mode === "at" ? b.time : a.time;
+        const inside = (at.start ?? at.end) < touch.end && (touch.start === null || (at.start ?? at.end) >= touch.start);
+        if (!inside) return null;
+        const aNum = numCmp;
+        const atIsA = a.mode === "at";
+        // A at-level ⊂ B touch-level when A's set of values is inside B's.
+        if (atIsA && (aNum === "equal" || aNum === "sub")) timeCmp = "sub";
+        else if (!atIsA && (aNum === "equal" || aNum === "sup")) timeCmp = "sup";
+        else timeCmp = "overlap";
+        numCmp = timeCmp === "overlap" ? "overlap" : "equal";
+        notes.push(`the price ${describeTime(at)} (${a.mode === "at" ? A : B}) vs reaching a level ${describeTime(touch)} (${a.mode === "at" ? B : A})`);
+      } else if (timeCmp === "disjoint") {
+        notes.push(`different time: ${A} ${describeTime(a.time)} vs ${B} ${describeTime(b.time)}`);
+        return {
+          relation: "overlap",
+          confidence: round(0.4 + 0.3 * sim - penalty),
+          reasoning: `${capitalize(notes.join("; "))}. Related: both can resolve Yes.`,
+        };
+      } else {
+        notes.push(timeCmp === "equal" ? `same time ${describeTime(a.time)}` : `${A} ${describeTime(a.time)} vs ${B} ${describeTime(b.time)}`);
+      }
+    }
+  } else if (a.time !== null || b.time !== null) {
+    penalty += 0.08;
+    notes.push("a date on one side only");
+  }
+  if (a.seasons.length > 0 && b.seasons.length > 0 && !a.seasons.some((s) => b.seasons.includes(s))) {
+    return {
+      relation: "overlap",
+      confidence: round(0.4 + 0.3 * sim),
+      reasoning: `Different season: ${A} ${a.seasons.join("/")} vs ${B} ${b.seasons.join("/")}.`,
+    };
+  }
+
+  let cmp = combine(combine(numCmp, timeCmp), pickCmp === "disjoint" ? "disjoint" : "equal");
+  if (pickCmp === "disjoint" && (numCmp !== "equal" || timeCmp !== "equal")) {
+    // Another option AND another threshold or time: too far apart to say more than "related".
+    return null;
+  }
+  if (context.stage !== null && cmp !== "disjoint") {
+    cmp = combine(cmp, context.stage);
+    notes.push(context.stage === "sub" ? "a title win implies the conference win" : "the conference win is implied by the title win");
+  }
+  if (a.negated !== b.negated) {
+    if (cmp === "equal") cmp = "disjoint";
+    else if (cmp === "disjoint") cmp = "overlap";
+    notes.push("one question is negated");
+  }
+  if (cmp === "equal" && a.disjunctive !== b.disjunctive) {
+    cmp = a.disjunctive ? "sup" : "sub";
+    penalty += 0.15;
+    notes.push(`${a.disjunctive ? A : B} resolves Yes on any of several criteria, the other on one`);
+  }
+
+  // Sources: informative, not decisive (two price feeds of one asset are the same question).
+  if (a.sources.length > 0 && b.sources.length > 0) {
+    const shared = a.sources.filter((s) => b.sources.includes(s));
+    if (shared.length > 0) notes.push(`same source ${shared.join(", ")}`);
+    else {
+      notes.push(`sources differ (${A} ${a.sources.join(", ")} vs ${B} ${b.sources.join(", ")})`);
+      penalty += 0.03;
+    }
+  }
+
+  penalty += Math.max(0, 0.7 - sim) * 0.4;
+  const relation = cmpToRelation[cmp];
+  const base = relation === "identity" ? 0.99 : relation === "overlap" ? 0.6 : 0.93;
+  const tail =
+    relation === "identity"
+      ? "Yes on one is Yes on the other."
+      : relation === "subset"
+        ? `Yes on ${A} implies Yes on ${B}.`
+        : relation === "superset"
+          ? `Yes on ${B} implies Yes on ${A}.`
+          : relation === "disjoint"
+            ? "They cannot both resolve Yes."
+            : "Related: both can resolve Yes, neither implies the other.";
+  return { relation, confidence: round(base - penalty), reasoning: `${capitalize(notes.join("; "))}. ${tail}` };
+}
+
+function capitalize(s: string): string {
+  return s.length === 0 ? s : s[0]?.toUpperCase() + s.slice(1);
+}

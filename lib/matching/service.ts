@@ -1,0 +1,335 @@
+import "server-only";
+import { and, desc, eq, gt, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { containsPattern, getEventOrThrow, getMarketOrThrow, toMarketPublic } from "@/lib/catalog/search";
+import type { EventPublic } from "@/lib/catalog/shapes";
+import type { Db } from "@/lib/db";
+import { marketMatches, markets, type MarketMatchRow, type MarketRow } from "@/lib/db/schema";
+import { invertRelation, type Relation } from "./classify";
+import {
+  arbitrageResponse,
+  browseEventMatchesResponse,
+  eventMatchesResponse,
+  marketMatchesResponse,
+  matchedPairsResponse,
+  type ArbitrageQuery,
+  type EventsMatchesQuery,
+  type MarketMatchesQuery,
+  type MatchedMarketPublic,
+  type MatchedMarketsQuery,
+} from "./shapes";
+
+const relationRank: Record<Relation, number> = { identity: 0, subset: 1, superset: 2, overlap: 3, disjoint: 4 };
+
+/** The matches valid at `asOf` (default: the current ones). */
+function validAt(asOf: Date | undefined): SQL {
+  if (asOf === undefined) return isNull(marketMatches.validTo);
+  return and(lte(marketMatches.validFrom, asOf), or(isNull(marketMatches.validTo), gt(marketMatches.validTo, asOf))) as SQL;
+}
+
+const yesPrice = (row: MarketRow): number => row.outcomes[0]?.price ?? 0;
+
+/** A catalog market in the matching endpoints' shape; `includePrices` adds the catalog's prices. */
+function publicMarket(row: MarketRow, includePrices: boolean): MatchedMarketPublic {
+  const base = toMarketPublic(row);
+  const out: MatchedMarketPublic = { ...base, sourceExchange: base.exchange };
+  if (includePrices) {
+    // The catalog keeps the last Yes price and no book: bid/ask stay null rather than invented.
+    // No venue call here, so a venue being down never fails the request.
+    out.lastPrice = row.outcomes[0]?.price ?? null;
+    out.bestBid = null;
+    out.bestAsk = null;
+  }
+  return out;
+}
+
+async function loadMarkets(db: Db, ids: string[]): Promise<Map<string, MarketRow>> {
+  const out = new Map<string, MarketRow>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 1000) {
+    const rows = await db.select().from(markets).where(inArray(markets.id, unique.slice(i, i + 1000)));
+    for (const row of rows) out.set(row.id, row);
+  }
+  return out;
+}
+
+interface Oriented {
+  row: MarketMatchRow;
+  other: string;
+  relation: Relation;
+}
+
+/** The matches of the given markets, each read from the given market's side. */
+async function matchesOf(db: Db, ids: string[], asOf: Date | undefined, minConfidence: number): Promise<Array<Oriented & { self: string }>> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(marketMatches)
+    .where(and(validAt(asOf), gte(marketMatches.confidence, minConfidence), or(inArray(marketMatches.marketA, ids), inArray(marketMatches.marketB, ids))));
+  const set = new Set(ids);
+  const out: Array<Oriented & { self: string }> = [];
+  for (const row of rows) {
+    const rel = row.relation as Relation;
+    if (set.has(row.marketA)) out.push({ row, self: row.marketA, other: row.marketB, relation: rel });
+    if (set.has(row.marketB)) out.push({ row, self: row.marketB, other: row.marketA, relation: invertRelation(rel) });
+  }
+  return out;
+}
+
+const byStrength = (x: Oriented, y: Oriented) =>
+  relationRank[x.relation] - relationRank[y.relation] || y.row.confidence - x.row.confidence || (x.other < y.other ? -1 : 1);
+
+/** GET /v0/markets/{id}/matches: the market and what other venues list about the same question. */
+export async function getMarketMatches(db: Db, ref: string, query: MarketMatchesQuery) {
+  const market = await getMarketOrThrow(db, ref);
+  const found = (await matchesOf(db, [market.marketId], query.asOf, query.minConfidence ?? 0))
+    .filter((m) => query.relation === undefined || m.relation === query.relation)
+    .sort(byStrength)
+    .slice(0, query.limit);
+  const rows = await loadMarkets(db, [market.marketId, ...found.map((m) => m.other)]);
+  const self = rows.get(market.marketId);
+  return marketMatchesResponse.parse({
+    data: {
+      market: self === undefined ? { ...market, sourceExchange: market.exchange } : publicMarket(self, query.includePrices),
+      matches: found.flatMap((m) => {
+        const other = rows.get(m.other);
+        if (other === undefined) return [];
+        return [
+          {
+            market: publicMarket(other, query.includePrices),
+            relation: m.relation,
+            confidence: m.row.confidence,
+            reasoning: m.row.reasoning,
+            firstSeenAt: m.row.firstSeenAt.toISOString(),
+            validFrom: m.row.validFrom.toISOString(),
+            validTo: m.row.validTo === null ? null : m.row.validTo.toISOString(),
+            engineVersion: m.row.engineVersion,
+          },
+        ];
+      }),
+    },
+  });
+}
+
+/** Events (with only their matched markets) for the given market rows, keyed by event id. */
+async function eventsFor(db: Db, eventIds: string[]): Promise<Map<string, EventPublic>> {
+  const out = new Map<string, EventPublic>();
+  for (const id of new Set(eventIds)) out.set(id, await getEventOrThrow(db, id));
+  return out;
+}
+
+/** GET /v0/events/{id}/matches: matched events, each with the market-level matches behind it. */
+export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQuery) {
+  const event = await getEventOrThrow(db, ref);
+  const ids = event.markets.map((m) => m.marketId);
+  const titles = new Map(event.markets.map((m) => [m.marketId, m.title]));
+  const found = (await matchesOf(db, ids, query.asOf, query.minConfidence ?? 0))
+    .filter((m) => query.relation === undefined || m.relation === query.relation)
+    .sort(byStrength);
+  const rows = await loadMarkets(db, found.map((m) => m.other));
+  const byEvent = new Map<string, typeof found>();
+  for (const m of found) {
+    const other = rows.get(m.other);
+    if (other === undefined) continue;
+    const list = byEvent.get(other.eventId) ?? [];
+    list.push(m);
+    byEvent.set(other.eventId, list);
+  }
+  const eventIds = [...byEvent.keys()].slice(0, query.limit);
+  const others = await eventsFor(db, eventIds);
+  return eventMatchesResponse.parse({
+    data: {
+      event,
+      matches: eventIds.flatMap((eventId) => {
+        const e = others.get(eventId);
+        const list = byEvent.get(eventId) ?? [];
+        if (e === undefined) return [];
+        const matchedIds = new Set(list.map((m) => m.other));
+        return [
+          {
+            event: { ...e, markets: [...matchedIds].flatMap((id) => { const r = rows.get(id); return r === undefined ? [] : [publicMarket(r, query.includePrices)]; }) },
+            marketMatches: list.flatMap((m) => {
+              const other = rows.get(m.other);
+              if (other === undefined) return [];
+              return [
+                {
+                  sourceMarket: { id: m.self, title: titles.get(m.self) ?? "" },
+                  market: publicMarket(other, query.includePrices),
+                  relation: m.relation,
+                  confidence: m.row.confidence,
+                  reasoning: m.row.reasoning,
+                },
+              ];
+            }),
+          },
+        ];
+      }),
+    },
+  });
+}
+
+const marketA = alias(markets, "market_a_row");
+const marketB = alias(markets, "market_b_row");
+const priceA = sql<number>`coalesce((${marketA.outcomes}->0->>'price')::float8, 0)`;
+const priceB = sql<number>`coalesce((${marketB.outcomes}->0->>'price')::float8, 0)`;
+
+/** Current (or asOf) pairs with both markets, filtered in SQL, strongest price difference first. */
+async function pairs(
+  db: Db,
+  filter: { relations: Relation[]; minConfidence: number; category?: string; query?: string; asOf?: Date; minDifference?: number; maxDifference?: number },
+  order: SQL,
+  limit: number,
+) {
+  const difference = sql<number>`abs(${priceA} - ${priceB})`;
+  // A pair is stored once; subset from one side is superset from the other, so either spelling selects it.
+  const spellings = [...new Set(filter.relations.flatMap((r) => [r, invertRelation(r)]))];
+  const conditions: SQL[] = [validAt(filter.asOf), inArray(marketMatches.relation, spellings), gte(marketMatches.confidence, filter.minConfidence)];
+  if (filter.category !== undefined) conditions.push(eq(marketA.category, filter.category), eq(marketB.category, filter.category));
+  if (filter.query !== undefined) {
+    const pattern = containsPattern(filter.query);
+    conditions.push(or(ilike(marketA.title, pattern), ilike(marketB.title, pattern)) as SQL);
+  }
+  if (filter.minDifference !== undefined) conditions.push(sql`${difference} >= ${filter.minDifference}`);
+  if (filter.maxDifference !== undefined) conditions.push(sql`${difference} <= ${filter.maxDifference}`);
+  return db
+    .select({ match: marketMatches, a: marketA, b: marketB })
+    .from(marketMatches)
+    .innerJoin(marketA, eq(marketA.id, marketMatches.marketA))
+    .innerJoin(marketB, eq(marketB.id, marketMatches.marketB))
+    .where(and(...conditions))
+    .orderBy(order, desc(marketMatches.confidence), marketMatches.id)
+    .limit(limit);
+}
+
+/** A stored pair read in the direction the caller asked for (A is the subset side when `subset` was asked). */
+function orient<R extends { match: MarketMatchRow; a: MarketRow; b: MarketRow }>(row: R, wanted: Relation[]): R & { relation: Relation } {
+  const relation = row.match.relation as Relation;
+  if (wanted.includes(relation)) return { ...row, relation };
+  return { ...row, a: row.b, b: row.a, relation: invertRelation(relation) };
+}
+
+/** GET /v0/matched-markets and /v0/matched-prices: matched pairs by Yes price difference. */
+export async function browseMatchedMarkets(db: Db, query: MatchedMarketsQuery) {
+  const relations: Relation[] = query.relation !== undefined ? [query.relation] : query.relations;
+  const minDifference = query.minDifference ?? 0;
+  const maxDifference = query.maxDifference ?? (minDifference > 0 ? 0.2 : undefined);
+  const rows = await pairs(
+    db,
+    { relations, minConfidence: query.minConfidence ?? 0, category: query.category, query: query.query, asOf: query.asOf, minDifference, maxDifference },
+    sql`abs(${priceA} - ${priceB}) desc`,
+    query.limit,
+  );
+  const data = rows.map((row) => orient(row, relations)).map(({ match, a, b, relation }) => ({
+    marketA: publicMarket(a, query.includePrices),
+    marketB: publicMarket(b, query.includePrices),
+    venueA: a.venue,
+    venueB: b.venue,
+    priceA: yesPrice(a),
+    priceB: yesPrice(b),
+    priceDifference: Math.round(Math.abs(yesPrice(a) - yesPrice(b)) * 10000) / 10000,
+    relation,
+    confidence: match.confidence,
+    reasoning: match.reasoning,
+  }));
+  return matchedPairsResponse.parse({ data, meta: { count: data.length, limit: query.limit } });
+}
+
+/** GET /v0/events/matches: event pairs with the market matches between them. */
+export async function browseEventMatches(db: Db, query: EventsMatchesQuery) {
+  const relations: Relation[] = query.relation !== undefined ? [query.relation] : ["identity", "subset", "superset", "overlap", "disjoint"];
+  const rows = await pairs(
+    db,
+    { relations, minConfidence: query.minConfidence ?? 0, category: query.category, query: query.query, asOf: query.asOf },
+    sql`${marketA.eventId}, ${marketB.eventId}`,
+    5000,
+  );
+  const groups = new Map<string, typeof rows>();
+  for (const row of rows) {
+    const key = `${row.a.eventId}|${row.b.eventId}`;
+    const list = groups.get(key) ?? [];
+    list.push(row);
+    groups.set(key, list);
+  }
+  const chosen = [...groups.values()]
+    .sort((x, y) => y.length - x.length || ((x[0]?.a.eventId ?? "") < (y[0]?.a.eventId ?? "") ? -1 : 1))
+    .slice(0, query.limit);
+  const events = await eventsFor(db, chosen.map((g) => g[0]?.a.eventId ?? "").filter((id) => id !== ""));
+  const data = chosen.flatMap((group) => {
+    const first = group[0];
+    const event = first === undefined ? undefined : events.get(first.a.eventId);
+    if (first === undefined || event === undefined) return [];
+    return [
+      {
+        event: { ...event, markets: group.map((r) => publicMarket(r.a, false)) },
+        marketMatches: group.map((r) => ({
+          sourceMarket: publicMarket(r.a, false),
+          market: publicMarket(r.b, false),
+          relation: r.match.relation,
+          confidence: r.match.confidence,
+          reasoning: r.match.reasoning,
+        })),
+      },
+    ];
+  });
+  return browseEventMatchesResponse.parse({ data, meta: { count: data.length, limit: query.limit } });
+}
+
+const cents = (v: number) => `${Math.round(v * 1000) / 10}¢`;
+
+/**
+ * GET /v0/arbitrage: price inconsistencies between matched markets. identity: buy Yes where it
+ * is cheaper and No on the other side; subset A ⊂ B: Yes on A must not cost more than Yes on B;
+ * disjoint: the two Yes prices must not sum above 1. Gross of fees and slippage.
+ */
+export async function findArbitrage(db: Db, query: ArbitrageQuery) {
+  const relations = query.relations.filter((r) => r !== "overlap");
+  const rows =
+    relations.length === 0
+      ? []
+      : await pairs(db, { relations, minConfidence: query.minConfidence ?? 0, category: query.category, asOf: query.asOf }, sql`${marketMatches.confidence} desc`, 5000);
+  const minSpread = query.minSpread ?? 0;
+  const data = rows
+    .flatMap(({ match, a, b }) => {
+      const pa = yesPrice(a);
+      const pb = yesPrice(b);
+      const relation = match.relation as Relation;
+      let buy = a;
+      let sell = b;
+      let spread = 0;
+      let how = "";
+      if (relation === "identity") {
+        [buy, sell] = pa <= pb ? [a, b] : [b, a];
+        spread = Math.abs(pa - pb);
+        how = `Same question: buy Yes on ${buy.venue} at ${cents(yesPrice(buy))} and No on ${sell.venue} at ${cents(1 - yesPrice(sell))}`;
+      } else if (relation === "subset" || relation === "superset") {
+        // The narrower question must not cost more than the broader one.
+        const [narrow, broad] = relation === "subset" ? [a, b] : [b, a];
+        spread = yesPrice(narrow) - yesPrice(broad);
+        [buy, sell] = [broad, narrow];
+        how = `Yes on ${narrow.venue} implies Yes on ${broad.venue}: buy Yes on ${broad.venue} at ${cents(yesPrice(broad))} and No on ${narrow.venue} at ${cents(1 - yesPrice(narrow))}`;
+      } else if (relation === "disjoint") {
+        spread = pa + pb - 1;
+        [buy, sell] = pa <= pb ? [a, b] : [b, a];
+        how = `They cannot both resolve Yes: buy No on both (${cents(1 - pa)} + ${cents(1 - pb)})`;
+      }
+      spread = Math.round(spread * 10000) / 10000;
+      if (spread <= 0 || spread < minSpread) return [];
+      return [
+        {
+          marketA: publicMarket(a, query.includePrices),
+          marketB: publicMarket(b, query.includePrices),
+          buyVenue: buy.venue,
+          sellVenue: sell.venue,
+          buyPrice: yesPrice(buy),
+          sellPrice: yesPrice(sell),
+          spread,
+          relation,
+          confidence: match.confidence,
+          reasoning: `${how}; gross edge ${cents(spread)} per contract. Fees, slippage and settlement differences are not in it.`,
+        },
+      ];
+    })
+    .sort((x, y) => y.spread - x.spread || y.confidence - x.confidence)
+    .slice(0, query.limit);
+  return arbitrageResponse.parse({ data, meta: { count: data.length, limit: query.limit } });
+}

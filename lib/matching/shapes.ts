@@ -1,0 +1,225 @@
+import { z } from "zod";
+import { categories } from "@/lib/catalog/categories";
+import { eventPublic, marketPublic } from "@/lib/catalog/shapes";
+import { InvalidParameterError } from "@/lib/errors";
+import { relations } from "./classify";
+
+/**
+ * Request and response shapes of the matching endpoints (pmxt's hosted paths and shapes): one
+ * source for validation, for the JSON that leaves and for the OpenAPI document.
+ */
+
+export const MATCH_MAX_LIMIT = 500;
+export const MATCH_DEFAULT_LIMIT = 50;
+
+const blank = (v: unknown) => (v === "" || v === null ? undefined : v);
+
+const unitNumber = (name: string) =>
+  z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/, `${name} must be a number between 0 and 1`)
+      .transform(Number)
+      .pipe(z.number().min(0, `${name} must be between 0 and 1`).max(1, `${name} must be between 0 and 1`))
+      .optional(),
+  );
+
+const limit = z
+  .preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^\s*\d+\s*$/, "limit must be an integer between 1 and 500")
+      .transform(Number)
+      .pipe(z.number().int().min(1, "limit must be 1 or more"))
+      .optional(),
+  )
+  .transform((v) => Math.min(v ?? MATCH_DEFAULT_LIMIT, MATCH_MAX_LIMIT))
+  .describe(`Rows to return; default ${MATCH_DEFAULT_LIMIT}; values above ${MATCH_MAX_LIMIT} are served as ${MATCH_MAX_LIMIT}.`);
+
+const bool = (name: string) =>
+  z
+    .preprocess(blank, z.enum(["true", "false"], `${name} must be true or false`).optional())
+    .transform((v) => v === "true");
+
+const relation = z.preprocess(blank, z.enum(relations, `relation must be one of: ${relations.join(", ")}`).optional());
+
+const relationList = (fallback: readonly (typeof relations)[number][]) =>
+  z
+    .preprocess(
+      blank,
+      z
+        .string()
+        .transform((s) => s.split(",").map((r) => r.trim()).filter((r) => r !== ""))
+        .pipe(z.array(z.enum(relations, `relations must be a comma-separated list of: ${relations.join(", ")}`)).min(1))
+        .optional(),
+    )
+    .transform((v) => v ?? [...fallback]);
+
+const asOf = z
+  .preprocess(blank, z.iso.datetime({ offset: true, message: "asOf must be an ISO 8601 date-time, e.g. 2026-06-13T00:00:00Z" }).optional())
+  .transform((v) => (v === undefined ? undefined : new Date(v)))
+  .describe("Point in time: the matches that were valid then (default: now).");
+
+const category = z
+  .preprocess(blank, z.enum(categories, `category must be one of: ${categories.join(", ")}`).optional())
+  .describe(`Both sides in this category: ${categories.join(", ")}.`);
+
+const query = z
+  .preprocess(blank, z.string().max(200, "query must be at most 200 characters").optional())
+  .describe("Case-insensitive text either market's title contains.");
+
+export const marketMatchesQuery = z.object({
+  relation: relation.describe("Only matches with this relation (read from the requested market)."),
+  minConfidence: unitNumber("minConfidence").describe("Minimum confidence, 0..1."),
+  limit,
+  includePrices: bool("includePrices").describe("Attach bestBid, bestAsk and lastPrice (catalog prices) to each market."),
+  asOf,
+});
+
+export const eventMatchesQuery = marketMatchesQuery;
+
+export const matchedMarketsQuery = z.object({
+  query,
+  relations: relationList(["identity"]).describe("Comma-separated relations; default identity."),
+  relation: relation.describe("Alias of a one-element `relations` (what pmxt-core's Router sends)."),
+  category,
+  minConfidence: unitNumber("minConfidence").describe("Minimum confidence, 0..1."),
+  minDifference: unitNumber("minDifference").describe("Minimum Yes price difference, 0..1."),
+  maxDifference: unitNumber("maxDifference").describe("Maximum Yes price difference, 0..1; default 0.20 when minDifference > 0, else 1."),
+  limit,
+  includePrices: bool("includePrices").describe("Attach bestBid, bestAsk and lastPrice to both markets."),
+  asOf,
+});
+
+export const eventsMatchesQuery = z.object({
+  query,
+  relation: relation.describe("Only market matches with this relation."),
+  category,
+  minConfidence: unitNumber("minConfidence").describe("Minimum confidence, 0..1."),
+  limit,
+  asOf,
+});
+
+export const arbitrageQuery = z.object({
+  relations: relationList(["identity"]).describe("Comma-separated relations; default identity."),
+  minSpread: unitNumber("minSpread").describe("Minimum spread, 0..1."),
+  category,
+  minConfidence: unitNumber("minConfidence").describe("Minimum confidence, 0..1."),
+  limit,
+  includePrices: bool("includePrices").describe("Attach bestBid, bestAsk and lastPrice to both markets."),
+  asOf,
+});
+
+export type MarketMatchesQuery = z.output<typeof marketMatchesQuery>;
+export type MatchedMarketsQuery = z.output<typeof matchedMarketsQuery>;
+export type EventsMatchesQuery = z.output<typeof eventsMatchesQuery>;
+export type ArbitrageQuery = z.output<typeof arbitrageQuery>;
+
+/** Parses a query string; the first problem becomes 400 invalid_parameter naming the parameter. */
+export function parseMatchQuery<S extends z.ZodType>(schema: S, searchParams: URLSearchParams): z.output<S> {
+  const input: Record<string, string> = {};
+  for (const [name, value] of searchParams) {
+    if (Object.hasOwn(input, name)) throw new InvalidParameterError(name, `${name} was sent more than once`);
+    input[name] = value;
+  }
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const parameter = String(issue?.path[0] ?? "query");
+    const message = issue?.message ?? "invalid value";
+    throw new InvalidParameterError(parameter, message.includes(parameter) ? message : `${parameter}: ${message}`);
+  }
+  return parsed.data;
+}
+
+export const matchedMarketPublic = marketPublic.extend({
+  sourceExchange: z.string().describe("pmxt's name for `exchange`."),
+  bestBid: z.number().nullable().optional().describe("With includePrices: best Yes bid, when known."),
+  bestAsk: z.number().nullable().optional().describe("With includePrices: best Yes ask, when known."),
+  lastPrice: z.number().nullable().optional().describe("With includePrices: the catalog's Yes price."),
+});
+export type MatchedMarketPublic = z.infer<typeof matchedMarketPublic>;
+
+const relationField = z.enum(relations).describe("Read from the requested (or A) market to the other.");
+const confidenceField = z.number().min(0).max(1).describe("0..1, from how much of the question was compared and agreed.");
+const reasoningField = z.string().nullable().describe("What was compared (entity, date or deadline, threshold and direction, polarity, source) and how it agreed or differed.");
+
+export const marketMatch = z.object({
+  market: matchedMarketPublic,
+  relation: relationField,
+  confidence: confidenceField,
+  reasoning: reasoningField,
+  firstSeenAt: z.iso.datetime().describe("When this pair was first matched."),
+  validFrom: z.iso.datetime().describe("Start of this verdict's validity."),
+  validTo: z.iso.datetime().nullable().describe("End of this verdict's validity; null while current."),
+  engineVersion: z.string(),
+});
+
+export const marketMatchesResponse = z.object({
+  data: z.object({ market: matchedMarketPublic, matches: z.array(marketMatch) }),
+});
+
+const eventBrief = eventPublic.extend({ markets: z.array(matchedMarketPublic) });
+
+export const eventMarketMatch = z.object({
+  sourceMarket: z.object({ id: z.string(), title: z.string() }),
+  market: matchedMarketPublic,
+  relation: relationField,
+  confidence: confidenceField,
+  reasoning: reasoningField,
+});
+
+export const eventMatchesResponse = z.object({
+  data: z.object({
+    event: eventPublic,
+    matches: z.array(z.object({ event: eventBrief, marketMatches: z.array(eventMarketMatch) })),
+  }),
+});
+
+export const browseEventMatchesResponse = z.object({
+  data: z.array(
+    z.object({
+      event: eventBrief,
+      marketMatches: z.array(eventMarketMatch.extend({ sourceMarket: matchedMarketPublic })),
+    }),
+  ),
+  meta: z.object({ count: z.number().int(), limit: z.number().int() }),
+});
+
+export const matchedPair = z.object({
+  marketA: matchedMarketPublic,
+  marketB: matchedMarketPublic,
+  venueA: z.string(),
+  venueB: z.string(),
+  priceA: z.number().describe("A's Yes price."),
+  priceB: z.number().describe("B's Yes price."),
+  priceDifference: z.number().describe("|priceA - priceB|."),
+  relation: relationField,
+  confidence: confidenceField,
+  reasoning: reasoningField,
+});
+
+export const matchedPairsResponse = z.object({
+  data: z.array(matchedPair),
+  meta: z.object({ count: z.number().int(), limit: z.number().int() }),
+});
+
+export const arbitrageOpportunity = z.object({
+  marketA: matchedMarketPublic,
+  marketB: matchedMarketPublic,
+  buyVenue: z.string().describe("Where Yes is bought (the cheaper Yes)."),
+  sellVenue: z.string().describe("Where the other side is taken (No is bought)."),
+  buyPrice: z.number(),
+  sellPrice: z.number(),
+  spread: z.number().describe("Gross edge per contract before fees and slippage."),
+  relation: relationField,
+  confidence: confidenceField,
+  reasoning: z.string(),
+});
+
+export const arbitrageResponse = z.object({
+  data: z.array(arbitrageOpportunity),
+  meta: z.object({ count: z.number().int(), limit: z.number().int() }),
+});

@@ -1,0 +1,108 @@
+import { z } from "zod";
+
+/**
+ * The WebSocket protocol of pmxt-core's sidecar (`dist/server/ws-handler.js`), as pmxtjs's
+ * `SidecarWsClient` speaks it:
+ *
+ * client -> server  {id, action: "subscribe"|"unsubscribe", exchange, method, args, credentials?}
+ * server -> client  {event: "subscribed"|"data"|"error", id, method?, symbol?, data?, error?: {code, message}}
+ *
+ * Brier adds `firehose` (args: optional venue list), which pmxtjs's `firehose()` reads as an order
+ * book carrying `_source` (venue) and `_symbol` (outcome id).
+ */
+
+/** Outcomes one GET /v0/stream request may follow. */
+export const MAX_SSE_OUTCOMES = 20;
+
+/** Largest client message read; anything longer is refused without parsing. */
+export const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
+
+export const clientMessage = z.object({
+  id: z.union([z.string().min(1).max(200), z.number().finite()]),
+  action: z.enum(["subscribe", "unsubscribe"]),
+  exchange: z
+    .string()
+    .min(1)
+    .max(64)
+    .transform((value) => value.toLowerCase()),
+  method: z.string().min(1).max(64),
+  args: z.array(z.unknown()).max(16).default([]),
+  credentials: z.record(z.string(), z.unknown()).nullish(),
+});
+export type ClientMessage = z.infer<typeof clientMessage>;
+export type RequestId = ClientMessage["id"];
+
+/** Error codes of `error` events: pmxt's own codes for venue/method problems, plus the protocol's. */
+export type StreamErrorCode =
+  | "INVALID_MESSAGE"
+  | "VALIDATION_ERROR"
+  | "NOT_FOUND"
+  | "NOT_SUPPORTED"
+  | "BAD_REQUEST"
+  | "ALREADY_SUBSCRIBED"
+  | "NOT_SUBSCRIBED"
+  | "SUBSCRIPTION_LIMIT"
+  | (string & {});
+
+export interface StreamError {
+  code: StreamErrorCode;
+  message: string;
+}
+
+/** pmxt's OrderBook as watchOrderBook returns it: best level first on both sides. */
+export interface OrderBookData {
+  bids: { price: number; size: number }[];
+  asks: { price: number; size: number }[];
+  timestamp: number;
+}
+
+/** pmxt's Trade as watchTrades returns it (an array per update). */
+export interface TradeData {
+  id: string;
+  timestamp: number;
+  price: number;
+  amount: number;
+  side: "buy" | "sell" | "unknown";
+}
+
+/** A client message that failed validation, as one line naming the problem. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
+}
+
+/** Parses one text frame; returns the message or the error event's text. */
+export function parseClientMessage(text: string): { ok: true; message: ClientMessage } | { ok: false; id: RequestId | undefined; message: string } {
+  if (text.length > MAX_CLIENT_MESSAGE_BYTES) return { ok: false, id: undefined, message: `Message exceeds ${MAX_CLIENT_MESSAGE_BYTES} bytes.` };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, id: undefined, message: "Invalid JSON." };
+  }
+  const parsed = clientMessage.safeParse(raw);
+  if (parsed.success) return { ok: true, message: parsed.data };
+  const rawId = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
+  const id = typeof rawId === "string" || (typeof rawId === "number" && Number.isFinite(rawId)) ? rawId : undefined;
+  return { ok: false, id, message: `Invalid message: ${describeIssues(parsed.error)}.` };
+}
+
+/** The text of an `error` event. */
+export function errorFrame(id: RequestId | undefined, error: StreamError): string {
+  return JSON.stringify({ event: "error", id, error: { code: error.code, message: error.message } });
+}
+
+/** The text of a `subscribed` event (also the acknowledgement of an unsubscribe, as pmxt does). */
+export function subscribedFrame(id: RequestId, method?: string): string {
+  return JSON.stringify(method === undefined ? { event: "subscribed", id } : { event: "subscribed", id, method });
+}
+
+/**
+ * The text of a `data` event around an already serialized payload: the payload is encoded once per
+ * update and shared by every subscriber; only the envelope differs.
+ */
+export function dataFrame(idJson: string, methodJson: string, symbolJson: string, dataJson: string): string {
+  return `{"event":"data","id":${idJson},"method":${methodJson},"symbol":${symbolJson},"data":${dataJson}}`;
+}

@@ -1,0 +1,113 @@
+import "server-only";
+import { z } from "zod";
+import type { Principal } from "@/lib/auth/principal";
+import { AppError, InvalidParameterError } from "@/lib/errors";
+import { isExchangeKey } from "@/lib/venues/registry";
+import { getStreamHub } from "./live";
+import type { Transport } from "./outbox";
+import { MAX_SSE_OUTCOMES } from "./protocol";
+
+const HEARTBEAT_MS = 15_000;
+
+export const streamQuery = z.object({
+  outcomeIds: z
+    .string()
+    .trim()
+    .min(1, "outcomeIds is required: one or more outcome ids, comma-separated")
+    .transform((value) => [...new Set(value.split(",").map((id) => id.trim()).filter((id) => id !== ""))])
+    .pipe(z.array(z.string().max(200)).min(1).max(MAX_SSE_OUTCOMES, `at most ${MAX_SSE_OUTCOMES} outcome ids`)),
+  exchange: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .default("polymarket")
+    .refine((value) => isExchangeKey(value), "unknown exchange"),
+});
+
+/** Parses the query of GET /v0/stream; a 400 names the parameter. */
+export function parseStreamQuery(searchParams: URLSearchParams): z.infer<typeof streamQuery> {
+  const parsed = streamQuery.safeParse({ outcomeIds: searchParams.get("outcomeIds") ?? "", exchange: searchParams.get("exchange") ?? undefined });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const parameter = String(issue?.path[0] ?? "outcomeIds");
+  throw new InvalidParameterError(parameter, `${parameter}: ${issue?.message ?? "invalid"}`);
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * GET /v0/stream as Server-Sent Events, for browsers: the same subscription and the same messages
+ * as a `watchOrderBooks` over /ws (`{event, id, method, symbol, data}` as each event's data), through
+ * the same hub, plan limits and slow-consumer policy. The stream ends when the client goes away.
+ */
+export async function openBookStream(principal: Principal, query: z.infer<typeof streamQuery>, signal: AbortSignal): Promise<Response> {
+  const hub = await getStreamHub();
+  const streamPrincipal = { accountId: principal.accountId, keyId: principal.keyId, plan: principal.plan };
+  if (!hub.admitConnection(streamPrincipal)) {
+    throw new AppError("rate_limited", `At most ${hub.limits.connectionsPerKey} stream connections may be open per key; close one first.`, {
+      retryAfter: 1,
+    });
+  }
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let finished = false;
+  const highWaterMark = hub.limits.bufferBytes;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    if (heartbeat !== undefined) clearInterval(heartbeat);
+    try {
+      controller?.close();
+    } catch {
+      // Already closed by the client.
+    }
+  };
+  const transport: Transport = {
+    buffered: () => (controller === undefined ? 0 : highWaterMark - (controller.desiredSize ?? 0)),
+    write: (messages) => {
+      if (finished || controller === undefined) return;
+      let text = "";
+      for (const message of messages) text += `data: ${message}\n\n`;
+      controller.enqueue(encoder.encode(text));
+    },
+    close: (_code, reason) => {
+      if (!finished && controller !== undefined) controller.enqueue(encoder.encode(`event: close\ndata: ${JSON.stringify({ reason })}\n\n`));
+      finish();
+    },
+  };
+  const session = hub.open(streamPrincipal, "sse", transport);
+  session.endWhenEmpty = true;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+        c.enqueue(encoder.encode(": brier live order books\n\n"));
+        heartbeat = setInterval(() => {
+          if (!finished) c.enqueue(encoder.encode(": ping\n\n"));
+        }, HEARTBEAT_MS);
+        heartbeat.unref();
+      },
+      cancel() {
+        finish();
+        session.closedByTransport();
+      },
+    },
+    { highWaterMark, size: (chunk) => chunk.byteLength },
+  );
+  signal.addEventListener(
+    "abort",
+    () => {
+      finish();
+      session.closedByTransport();
+    },
+    { once: true },
+  );
+  await session.handle(JSON.stringify({ id: "books", action: "subscribe", exchange: query.exchange, method: "watchOrderBooks", args: [query.outcomeIds] }));
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    },
+  });
+}

@@ -1,0 +1,168 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { errorFields, log } from "@/lib/log";
+import { passthroughPool } from "@/lib/passthrough";
+import { toVenueError } from "@/lib/passthrough/errors";
+import type { InstanceScope } from "@/lib/passthrough/instances";
+import type { Exchange } from "@/lib/venues/factory";
+
+/** What a venue watcher hands its listeners: one payload per symbol (watchOrderBooks gives several). */
+export interface WatcherListener {
+  data(symbol: string, payload: unknown): void;
+  /** The watcher stopped on a venue error; the listener's subscription is over. */
+  failed(error: unknown): void;
+}
+
+export interface WatcherSpec {
+  owner: string;
+  exchange: string;
+  method: string;
+  args: unknown[];
+  credentials: Record<string, unknown> | undefined;
+}
+
+function hasCredentials(credentials: Record<string, unknown> | undefined): credentials is Record<string, unknown> {
+  return credentials !== undefined && Object.values(credentials).some((value) => typeof value === "string" && value !== "");
+}
+
+function credentialsHash(credentials: Record<string, unknown>): string {
+  const canonical = JSON.stringify(Object.keys(credentials).sort().map((key) => [key, credentials[key]]));
+  return createHash("sha256").update(canonical).digest("base64url");
+}
+
+/**
+ * Stream watchers run on the key's own pmxt-core instance, apart from its HTTP long-polls (the
+ * `#stream` owner), so closing one never cuts the other.
+ */
+function scopeOf(spec: WatcherSpec): InstanceScope {
+  const owner = `${spec.owner}#stream`;
+  if (spec.exchange === "mock") return { kind: "mock", owner };
+  if (hasCredentials(spec.credentials)) return { kind: "credentials", venue: spec.exchange, owner, credentials: spec.credentials };
+  return { kind: "watch", venue: spec.exchange, owner };
+}
+
+function scopeId(scope: InstanceScope): string {
+  switch (scope.kind) {
+    case "mock":
+      return `mock:${scope.owner}`;
+    case "credentials":
+      return `cred:${scope.owner}:${scope.venue}:${credentialsHash(scope.credentials)}`;
+    case "watch":
+      return `watch:${scope.owner}:${scope.venue}`;
+    case "shared":
+      return `shared:${scope.venue}`;
+  }
+}
+
+class VenueWatcher {
+  readonly key: string;
+  readonly scope: InstanceScope;
+  readonly listeners = new Set<WatcherListener>();
+  readonly #spec: WatcherSpec;
+  #stopped = false;
+
+  constructor(key: string, spec: WatcherSpec) {
+    this.key = key;
+    this.#spec = spec;
+    this.scope = scopeOf(spec);
+  }
+
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  /** pmxt's sidecar loop: call the watch method again as soon as it answers, until stopped. */
+  async run(onEnd: () => void): Promise<void> {
+    const { exchange: venue, method, args } = this.#spec;
+    try {
+      while (!this.#stopped) {
+        const result = await passthroughPool().with(this.scope, (exchange) => call(exchange, method, args));
+        if (this.#stopped) break;
+        if (method === "watchOrderBooks" && result !== null && typeof result === "object" && !Array.isArray(result)) {
+          for (const [symbol, payload] of Object.entries(result)) for (const listener of this.listeners) listener.data(symbol, payload);
+        } else {
+          const symbol = typeof args[0] === "string" ? args[0] : JSON.stringify(args[0] ?? "");
+          for (const listener of this.listeners) listener.data(symbol, result);
+        }
+      }
+    } catch (error) {
+      if (!this.#stopped) {
+        const mapped = toVenueError(error, venue);
+        for (const listener of [...this.listeners]) listener.failed(mapped);
+      }
+    } finally {
+      this.#stopped = true;
+      onEnd();
+    }
+  }
+
+  stop(): void {
+    this.#stopped = true;
+  }
+}
+
+function call(exchange: Exchange, method: string, args: unknown[]): Promise<unknown> {
+  const fn = (exchange as unknown as Record<string, unknown>)[method];
+  if (typeof fn !== "function") return Promise.reject(new Error(`Method '${method}' is not supported.`));
+  return Promise.resolve((fn as (...a: unknown[]) => unknown).apply(exchange, args));
+}
+
+/**
+ * Per-key pmxt-core watchers for what the recorder does not record (other venues, other assets,
+ * watchAddress, calls with venue credentials): one watcher per (key, venue, method, args) shared
+ * by that key's subscriptions, released when its last subscriber leaves; the key's stream instance
+ * is closed (its venue sockets with it) when its last watcher ends.
+ */
+export class VenueWatchers {
+  readonly #watchers = new Map<string, VenueWatcher>();
+
+  get size(): number {
+    return this.#watchers.size;
+  }
+
+  /** Adds `listener` to the watcher of `spec`, starting it if needed; returns the release function. */
+  acquire(spec: WatcherSpec, listener: WatcherListener): () => void {
+    const scope = scopeOf(spec);
+    const key = `${scopeId(scope)}|${spec.method}|${JSON.stringify(spec.args)}`;
+    let watcher = this.#watchers.get(key);
+    if (watcher === undefined || watcher.stopped) {
+      const created = new VenueWatcher(key, spec);
+      watcher = created;
+      this.#watchers.set(key, created);
+      void created.run(() => this.#ended(created));
+    }
+    const active = watcher;
+    active.listeners.add(listener);
+    return () => {
+      active.listeners.delete(listener);
+      if (active.listeners.size === 0) this.#release(active);
+    };
+  }
+
+  /** Watchers of one instance scope still running (tests, status). */
+  activeFor(owner: string): number {
+    let count = 0;
+    for (const watcher of this.#watchers.values()) if (!watcher.stopped && watcher.key.includes(`:${owner}#stream`)) count += 1;
+    return count;
+  }
+
+  #release(watcher: VenueWatcher): void {
+    watcher.stop();
+    if (this.#watchers.get(watcher.key) === watcher) this.#watchers.delete(watcher.key);
+    this.#dropScopeIfIdle(watcher.scope);
+  }
+
+  #ended(watcher: VenueWatcher): void {
+    if (this.#watchers.get(watcher.key) === watcher) this.#watchers.delete(watcher.key);
+    this.#dropScopeIfIdle(watcher.scope);
+  }
+
+  /** Closes the key's stream instance once none of its watchers runs: its venue sockets go with it. */
+  #dropScopeIfIdle(scope: InstanceScope): void {
+    const id = scopeId(scope);
+    for (const watcher of this.#watchers.values()) if (scopeId(watcher.scope) === id && !watcher.stopped) return;
+    passthroughPool()
+      .drop(scope)
+      .catch((error: unknown) => log.warn("closing a stream watcher instance failed", errorFields(error)));
+  }
+}

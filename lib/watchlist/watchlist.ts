@@ -1,0 +1,52 @@
+import "server-only";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { getMarketOrThrow, toMarketPublic } from "@/lib/catalog/search";
+import type { MarketPublic } from "@/lib/catalog/shapes";
+import type { Db } from "@/lib/db";
+import { markets, watchlistItems } from "@/lib/db/schema";
+import { InvalidParameterError } from "@/lib/errors";
+
+/** An account's watchlist is a short list of starred markets; past this, PUT refuses. */
+export const MAX_WATCHLIST = 500;
+
+/** GET /v0/watchlist: the account's starred markets, most recently starred first. */
+export async function listWatchlist(db: Db, accountId: string): Promise<MarketPublic[]> {
+  const rows = await db
+    .select({ market: markets })
+    .from(watchlistItems)
+    .innerJoin(markets, eq(markets.id, watchlistItems.marketId))
+    .where(eq(watchlistItems.accountId, accountId))
+    .orderBy(desc(watchlistItems.createdAt), desc(watchlistItems.marketId))
+    .limit(MAX_WATCHLIST);
+  return rows.map((row) => toMarketPublic(row.market));
+}
+
+/**
+ * PUT /v0/watchlist/{marketId}: stars a market given by any reference GET /v0/markets/{id}
+ * accepts (404 when none matches). Idempotent: starring twice keeps the first time.
+ */
+export async function addToWatchlist(db: Db, accountId: string, ref: string): Promise<MarketPublic> {
+  const market = await getMarketOrThrow(db, ref);
+  const [count] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(watchlistItems)
+    .where(eq(watchlistItems.accountId, accountId));
+  if (Number(count?.n ?? 0) >= MAX_WATCHLIST) {
+    const existing = await db
+      .select({ marketId: watchlistItems.marketId })
+      .from(watchlistItems)
+      .where(and(eq(watchlistItems.accountId, accountId), eq(watchlistItems.marketId, market.marketId)));
+    if (existing.length === 0) {
+      throw new InvalidParameterError("marketId", `the watchlist holds at most ${MAX_WATCHLIST} markets; remove one first`);
+    }
+  }
+  await db.insert(watchlistItems).values({ accountId, marketId: market.marketId }).onConflictDoNothing();
+  return market;
+}
+
+/** DELETE /v0/watchlist/{marketId}: unstars a market (404 for an unknown market; idempotent otherwise). */
+export async function removeFromWatchlist(db: Db, accountId: string, ref: string): Promise<MarketPublic> {
+  const market = await getMarketOrThrow(db, ref);
+  await db.delete(watchlistItems).where(and(eq(watchlistItems.accountId, accountId), eq(watchlistItems.marketId, market.marketId)));
+  return market;
+}

@@ -1,0 +1,164 @@
+/**
+ * bench:sql-load — POST /v0/sql under a noisy-neighbour load (issue 9): N keys each keep two
+ * 5-second queries in flight (a self-join that runs into the engine's time limit, re-sent 100 ms
+ * after every answer, refusals included), while one quiet key sends a small query every 200 ms.
+ * Prints the quiet key's latency alone (baseline, same run) and under the load, and how the noisy
+ * keys' requests were answered (408 ran to the limit, 429 per-key cap, 503 bounded wait).
+ * The route handler runs in-process (key check, rate limit, scheduler, guard, engine), on chDB.
+ *
+ *   npm run bench:sql-load [-- --noisy 3 --seconds 30 --warmup 6]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: {
+    noisy: { type: "string", default: "3" },
+    seconds: { type: "string", default: "30" },
+    warmup: { type: "string", default: "6" },
+    baseline: { type: "string", default: "5" },
+  },
+});
+const noisyKeys = Number(values.noisy);
+const seconds = Number(values.seconds);
+const warmup = Number(values.warmup);
+const baselineSeconds = Number(values.baseline);
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "brier-bench-sql-load-"));
+process.env.DATA_DIR = dataDir;
+process.env.BACKGROUND_JOBS = "false";
+process.env.LOG_LEVEL = "error";
+process.env.RATE_LIMIT_ENTERPRISE = "100000";
+
+const T = "polymarket_orderbook_rust";
+const SLOW = `SELECT count() FROM ${T} AS a, ${T} AS b WHERE a.market = 'slow' AND b.market = 'slow'`;
+const SMALL = `SELECT count() AS n, max(timestamp) AS last FROM ${T} WHERE market = 'small'`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? NaN;
+}
+
+function summary(latencies: number[]): { n: number; p50: number; p99: number; max: number } {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { n: sorted.length, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? NaN };
+}
+
+async function main(): Promise<void> {
+  const { getTickStores } = await import("@/lib/ticks");
+  const { getDb } = await import("@/lib/db");
+  const { ensureAccount, setPlan } = await import("@/lib/auth/accounts");
+  const { createApiKey } = await import("@/lib/auth/api-keys");
+  const { POST } = await import("@/app/v0/sql/route");
+  const { closeTickStores } = await import("@/lib/ticks");
+  const { closeDatabase } = await import("@/lib/db");
+  const { flushUsage } = await import("@/lib/auth/usage");
+
+  const stores = await getTickStores();
+  for (const [market, rows] of [["slow", 200_000], ["small", 10]] as const) {
+    await stores.writer.command({
+      query: `INSERT INTO ${T} (timestamp, timestamp_received, market, event_type, data)
+        SELECT now64(3) - toIntervalMillisecond(number), now64(3), '${market}', 'book', '{}' FROM numbers(${rows})`,
+    });
+  }
+  const db = await getDb();
+  const makeKey = async (name: string) => {
+    const email = `${name}-${Date.now()}@bench.test`;
+    const { account } = await ensureAccount(db, email);
+    await setPlan(db, email, "enterprise");
+    return (await createApiKey(db, account.id, name)).key;
+  };
+  const quietKey = await makeKey("quiet");
+  const noisy = await Promise.all(Array.from({ length: noisyKeys }, (_, i) => makeKey(`noisy${i}`)));
+
+  const call = async (key: string, query: string): Promise<{ status: number; ms: number }> => {
+    const started = performance.now();
+    const response = await POST(
+      new Request("http://localhost/v0/sql", {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ query }),
+      }),
+      { params: Promise.resolve({}) },
+    );
+    await response.arrayBuffer();
+    return { status: response.status, ms: performance.now() - started };
+  };
+
+  // Baseline, same run: the quiet key alone.
+  const alone: number[] = [];
+  const baselineEnd = performance.now() + baselineSeconds * 1000;
+  while (performance.now() < baselineEnd) {
+    const { status, ms } = await call(quietKey, SMALL);
+    if (status !== 200) throw new Error(`quiet query answered ${status} with no load`);
+    alone.push(ms);
+    await sleep(200);
+  }
+
+  // Load: every noisy key keeps two slow queries in flight; the quiet key keeps asking.
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  const noisyStatuses = new Map<number, number>();
+  const quietSteady: number[] = [];
+  const quietAll: number[] = [];
+  const quietStatuses = new Map<number, number>();
+  const loops = noisy.flatMap((key) =>
+    [0, 1].map(async () => {
+      while (performance.now() < end) {
+        const { status } = await call(key, SLOW);
+        noisyStatuses.set(status, (noisyStatuses.get(status) ?? 0) + 1);
+        await sleep(100);
+      }
+    }),
+  );
+  const quietLoop = (async () => {
+    while (performance.now() < end) {
+      const at = performance.now();
+      const { status, ms } = await call(quietKey, SMALL);
+      quietStatuses.set(status, (quietStatuses.get(status) ?? 0) + 1);
+      quietAll.push(ms);
+      if (at - start >= warmup * 1000) quietSteady.push(ms);
+      await sleep(200);
+    }
+  })();
+  await Promise.all([...loops, quietLoop]);
+
+  const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+  const base = summary(alone);
+  const steady = summary(quietSteady);
+  const all = summary(quietAll);
+  const noisyTotal = [...noisyStatuses.values()].reduce((a, b) => a + b, 0);
+  const share = (status: number) => `${(((noisyStatuses.get(status) ?? 0) / Math.max(1, noisyTotal)) * 100).toFixed(1)}%`;
+  const refused = (noisyStatuses.get(429) ?? 0) + (noisyStatuses.get(503) ?? 0);
+
+  process.stdout.write(`\nbench:sql-load — ${noisyKeys} noisy keys × 2 in flight (5-s queries), 1 quiet key, ${seconds} s, chDB, ${stores.readers.length} SQL slots\n\n`);
+  process.stdout.write("| quiet key | requests | p50 | p99 | max |\n|---|---|---|---|---|\n");
+  process.stdout.write(`| alone (baseline, same run) | ${base.n} | ${fmt(base.p50)} | ${fmt(base.p99)} | ${fmt(base.max)} |\n`);
+  process.stdout.write(`| under load, after ${warmup} s warm-up | ${steady.n} | ${fmt(steady.p50)} | ${fmt(steady.p99)} | ${fmt(steady.max)} |\n`);
+  process.stdout.write(`| under load, whole run | ${all.n} | ${fmt(all.p50)} | ${fmt(all.p99)} | ${fmt(all.max)} |\n\n`);
+  process.stdout.write(`quiet key statuses: ${JSON.stringify(Object.fromEntries(quietStatuses))}\n`);
+  process.stdout.write(`quiet p99 under load / alone: ${(steady.p99 / base.p99).toFixed(1)}x (target: p99 <= 1000 ms: ${steady.p99 <= 1000 ? "met" : "NOT met"})\n\n`);
+  process.stdout.write("| noisy keys | requests | 408 (ran to the limit) | 429 (per-key cap) | 503 (bounded wait) | refused (429+503) |\n|---|---|---|---|---|---|\n");
+  process.stdout.write(
+    `| ${noisyKeys} keys | ${noisyTotal} | ${share(408)} | ${share(429)} | ${share(503)} | ${((refused / Math.max(1, noisyTotal)) * 100).toFixed(1)}% |\n`,
+  );
+  const other = [...noisyStatuses.keys()].filter((status) => ![408, 429, 503].includes(status));
+  if (other.length > 0) process.stdout.write(`other noisy statuses: ${JSON.stringify(Object.fromEntries(other.map((s) => [s, noisyStatuses.get(s)])))}\n`);
+  await flushUsage().catch(() => undefined);
+  await closeTickStores();
+  await closeDatabase();
+}
+
+main()
+  .then(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  })
+  .catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(1);
+  });

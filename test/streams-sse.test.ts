@@ -1,0 +1,119 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET } from "@/app/v0/stream/route";
+import { Recorder } from "@/lib/recorder/recorder";
+import { getDb } from "@/lib/db";
+import { getStreamHub, livePublisher } from "@/lib/streams/live";
+import { flushStreamUsage, streamUsagePerKey } from "@/lib/streams/usage";
+import { getTickStores } from "@/lib/ticks";
+import { describeKeyedRoute } from "./helpers/auth-suite";
+import { makeKey } from "./helpers/keys";
+import { callRoute } from "./helpers/routes";
+import { startFakeMarketChannel, type FakeMarketChannel } from "./fakes/market-channel";
+
+const ids = JSON.parse(readFileSync(path.resolve(__dirname, "fixtures/venues/IDS.json"), "utf8")) as {
+  M1: { cond: string; yes: string; no: string };
+  M2: { cond: string; yes: string; no: string };
+};
+const A1 = ids.M1.yes;
+const B1 = ids.M2.yes;
+
+// The auth suite needs a request that ends: the mock venue has no order-book stream, so the
+// response is one error event and the end of the stream.
+describeKeyedRoute({ name: "GET /v0/stream", handler: GET, request: { path: "/v0/stream?exchange=mock&outcomeIds=mock-m1-yes" }, surface: "v0" });
+
+let fake: FakeMarketChannel;
+let recorder: Recorder;
+
+beforeAll(async () => {
+  fake = await startFakeMarketChannel();
+  const stores = await getTickStores();
+  const live = await livePublisher();
+  recorder = new Recorder({
+    writer: stores.writer,
+    wsUrl: fake.url,
+    assets: async () => [ids.M1.yes, ids.M1.no, ids.M2.yes, ids.M2.no],
+    maxAssets: 100,
+    minBackoffMs: 20,
+    writerOptions: { flushIntervalMs: 50 },
+    ...(live !== undefined ? { live } : {}),
+  });
+  await recorder.start();
+  await fake.replays(1);
+});
+
+afterAll(async () => {
+  await recorder?.stop();
+  await fake?.close();
+});
+
+/** Reads SSE events from a streaming response until `stop` says enough. */
+async function readEvents(response: Response, stop: (events: Array<Record<string, unknown>>) => boolean): Promise<Array<Record<string, unknown>>> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) throw new Error("no body");
+  const decoder = new TextDecoder();
+  const events: Array<Record<string, unknown>> = [];
+  let buffer = "";
+  while (!stop(events)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let index: number;
+    while ((index = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, index);
+      buffer = buffer.slice(index + 2);
+      const data = block
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => line.slice(6))
+        .join("\n");
+      if (data !== "") events.push(JSON.parse(data) as Record<string, unknown>);
+    }
+  }
+  await reader.cancel();
+  return events;
+}
+
+describe("GET /v0/stream (Server-Sent Events)", () => {
+  it("sends each outcome's current book, then its updates, and records the key's stream minutes and messages", async () => {
+    const { key, keyId, accountId } = await makeKey("pro");
+    const abort = new AbortController();
+    const request = new Request(`http://localhost/v0/stream?outcomeIds=${A1},${B1}`, { headers: { authorization: `Bearer ${key}` }, signal: abort.signal });
+    const response = await GET(request, { params: Promise.resolve({}) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const first = await readEvents(response, (events) => events.filter((e) => e.event === "data").length >= 2);
+    expect(first[0]).toEqual({ event: "subscribed", id: "books" });
+    const books = new Map(first.filter((e) => e.event === "data").map((e) => [e.symbol, e.data as { bids: { price: number }[] }]));
+    expect(books.get(A1)?.bids[0]?.price).toBe(0.61);
+    expect(books.get(B1)?.bids[0]?.price).toBe(0.033);
+    abort.abort();
+    const hub = await getStreamHub();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect([...hub.sessions].filter((s) => s.surface === "sse")).toHaveLength(0);
+    await flushStreamUsage();
+    const usage = (await streamUsagePerKey(await getDb(), accountId)).get(keyId);
+    expect(usage?.messages).toBeGreaterThanOrEqual(2);
+    expect(usage?.streamMinutes).toBeGreaterThan(0);
+  });
+
+  it("counts the outcomes against the plan's stream subscriptions", async () => {
+    const { key } = await makeKey("free");
+    const six = ["1", "2", "3", "4", "5", "6"].join(",");
+    const res = await callRoute(GET, { path: `/v0/stream?outcomeIds=${six}`, key });
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(/SUBSCRIPTION_LIMIT/);
+    expect(res.text).toMatch(/free plan allows 5/);
+  });
+
+  it("names a bad parameter", async () => {
+    const { key } = await makeKey("free");
+    const missing = await callRoute(GET, { path: "/v0/stream", key });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ error: { code: "invalid_parameter", parameter: "outcomeIds" } });
+    const venue = await callRoute(GET, { path: "/v0/stream?outcomeIds=1&exchange=nowhere", key });
+    expect(venue.status).toBe(400);
+    expect(venue.body).toMatchObject({ error: { parameter: "exchange" } });
+  });
+});

@@ -1,0 +1,379 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type * as Pmxt from "pmxtjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeApiKey } from "@/lib/auth/api-keys";
+import { getDb } from "@/lib/db";
+import { passthroughPool } from "@/lib/passthrough";
+import { Recorder } from "@/lib/recorder/recorder";
+import { InProcessBus, type BookMessage } from "@/lib/streams/bus";
+import { StreamHub, type HubLimits } from "@/lib/streams/hub";
+import { LivePublisher } from "@/lib/streams/publisher";
+import { createStreamServer, type StreamServer } from "@/lib/streams/ws-server";
+import { getTickStores } from "@/lib/ticks";
+import { startFakeMarketChannel, type FakeMarketChannel } from "./fakes/market-channel";
+import { makeKey } from "./helpers/keys";
+import { StreamClient, type ServerMessage } from "./helpers/stream-client";
+
+/**
+ * /ws end to end on one process: the recorder fed by the loopback market channel publishes into
+ * the in-process bus; the stream server is mounted on a plain node:http server that answers every
+ * HTTP request 404, so anything pmxtjs gets here came over the socket (no HTTP fallback exists).
+ */
+
+const ids = JSON.parse(readFileSync(path.resolve(__dirname, "fixtures/venues/IDS.json"), "utf8")) as {
+  M1: { cond: string; yes: string; no: string };
+  M2: { cond: string; yes: string; no: string };
+  M3: { cond: string; yes: string; no: string };
+};
+/*
+ * pmxtjs's CommonJS build: its ESM build looks the `ws` package up with `require`, which ESM does
+ * not have, so on Node 20 (no global WebSocket) only CommonJS callers get the socket transport.
+ */
+const { Exchange, PmxtError } = createRequire(import.meta.url)("pmxtjs") as typeof Pmxt;
+const A1 = ids.M1.yes;
+const B1 = ids.M2.yes;
+const recorded = [ids.M1.yes, ids.M1.no, ids.M2.yes, ids.M2.no];
+
+class Polymarket extends Exchange {
+  constructor(options: ConstructorParameters<typeof Exchange>[1]) {
+    super("polymarket", options);
+  }
+}
+
+const limits: HubLimits = {
+  subscriptions: { free: 5, pro: 100, enterprise: 1000 },
+  connectionsPerKey: 3,
+  bufferBytes: 256 * 1024,
+  maxPending: 10_000,
+  slowConsumerMs: 400,
+};
+
+let fake: FakeMarketChannel;
+let recorder: Recorder;
+let bus: InProcessBus;
+let hub: StreamHub;
+let streams: StreamServer;
+let server: Server;
+let base: string;
+let wsBase: string;
+const httpHits: string[] = [];
+
+/** pmxt-core's Polymarket watcher connects to the loopback fake (VENUE_FORMATS.md: its URL is a constant of poly-websockets). */
+function redirectPolyWebsockets(url: string): void {
+  const require = createRequire(import.meta.url);
+  const wsPath = createRequire(require.resolve("@nevuamarkets/poly-websockets")).resolve("ws");
+  const original = require(wsPath) as new (address: string, ...rest: unknown[]) => object;
+  class Redirected extends original {
+    constructor(address: string, ...rest: unknown[]) {
+      super(address.startsWith("wss://ws-subscriptions-clob.polymarket.com") ? url : address, ...rest);
+    }
+  }
+  const cached = require.cache[wsPath];
+  if (cached === undefined) throw new Error("ws is not loaded");
+  cached.exports = Redirected;
+}
+
+function priceChange(assetId: string, market: string, price: string, size: string, side: "BUY" | "SELL", bestBid: string, bestAsk: string, ts: number): string {
+  return JSON.stringify({
+    market,
+    event_type: "price_change",
+    timestamp: String(ts),
+    price_changes: [{ asset_id: assetId, price, size, side, hash: "h", best_bid: bestBid, best_ask: bestAsk }],
+  });
+}
+
+/** Closes pmxtjs's socket (its close() is an HTTP call, which this server does not answer). */
+function closeSocket(exchange: object): void {
+  (exchange as { _wsClient?: { close(): void } | null })._wsClient?.close();
+}
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+beforeAll(async () => {
+  fake = await startFakeMarketChannel();
+  redirectPolyWebsockets(fake.url);
+  const stores = await getTickStores();
+  bus = new InProcessBus();
+  recorder = new Recorder({
+    writer: stores.writer,
+    wsUrl: fake.url,
+    assets: async () => recorded,
+    maxAssets: 2000,
+    pingIntervalMs: 1000,
+    minBackoffMs: 20,
+    writerOptions: { flushIntervalMs: 50 },
+    live: new LivePublisher(bus),
+  });
+  await recorder.start();
+  await fake.replays(1);
+  await until(() => recorder.books.get(A1)?.hasSnapshot === true && recorder.books.get(B1)?.hasSnapshot === true);
+  hub = new StreamHub({ bus, limits });
+  streams = createStreamServer({ hub: async () => hub, keyRecheckMs: 200 });
+  server = createServer((req, res) => {
+    httpHits.push(`${req.method} ${req.url}`);
+    res.writeHead(404).end();
+  });
+  server.on("upgrade", streams.upgrade);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${port}`;
+  wsBase = `ws://127.0.0.1:${port}/ws`;
+});
+
+afterAll(async () => {
+  await streams?.close();
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  await recorder?.stop();
+  await passthroughPool().closeAll();
+  await fake?.close();
+});
+
+describe("pmxtjs 2.41 in hosted mode over /ws", () => {
+  it("watchOrderBook: the current book first, then every update, over the socket", async () => {
+    const { key } = await makeKey("pro");
+    const poly = new Polymarket({ pmxtApiKey: key, baseUrl: base, autoStartServer: false });
+    const first = await poly.watchOrderBook(A1);
+    expect(first.bids[0]).toEqual({ price: 0.61, size: expect.any(Number) as number });
+    expect(first.asks[0]?.price).toBe(0.63);
+    expect(first.bids.map((l) => l.price)).toEqual([...first.bids.map((l) => l.price)].sort((a, b) => b - a));
+
+    fake.broadcast(priceChange(A1, ids.M1.cond, "0.62", "500", "BUY", "0.62", "0.63", Date.now()));
+    // pmxtjs hands back the latest book it holds on each call (CCXT Pro style): call until the update shows.
+    let updated = await poly.watchOrderBook(A1);
+    for (let i = 0; i < 5 && updated.bids[0]?.price !== 0.62; i += 1) updated = await poly.watchOrderBook(A1);
+    expect(updated.bids[0]).toEqual({ price: 0.62, size: 500 });
+    expect(updated.asks[0]?.price).toBe(0.63);
+    expect(httpHits).toEqual([]);
+    closeSocket(poly);
+  });
+
+  it("watchOrderBooks: one book per outcome, in one subscription", async () => {
+    const { key } = await makeKey("pro");
+    const poly = new Polymarket({ pmxtApiKey: key, baseUrl: base, autoStartServer: false });
+    const books = await poly.watchOrderBooks([A1, B1]);
+    expect(Object.keys(books).sort()).toEqual([A1, B1].sort());
+    expect(books[B1]?.bids[0]?.price).toBe(0.033);
+    expect(books[B1]?.asks[0]?.price).toBe(0.039);
+    expect(httpHits).toEqual([]);
+    closeSocket(poly);
+  });
+
+  it("watchTrades through pmxtjs's socket client: each last_trade_price as pmxt trades", async () => {
+    const { key } = await makeKey("pro");
+    const poly = new Polymarket({ pmxtApiKey: key, baseUrl: base, autoStartServer: false });
+    // pmxtjs 2.41's watchTrades() long-polls over HTTP; its socket path (the one watchOrderBook uses) carries the same call.
+    const viaSocket = poly as unknown as { watchViaWs(method: string, args: unknown[]): Promise<unknown> };
+    const trades = viaSocket.watchViaWs("watchTrades", [A1]);
+    await until(() => [...hub.sessions].some((s) => [...s.subscriptions.keys()].some((k) => k.includes("watchTrades"))));
+    fake.broadcast(
+      JSON.stringify({ market: ids.M1.cond, asset_id: A1, event_type: "last_trade_price", price: "0.62", size: "25", side: "BUY", fee_rate_bps: "0", timestamp: String(Date.now()), transaction_hash: "0xabc" }),
+    );
+    expect(await trades).toEqual([{ id: "0xabc", timestamp: expect.any(Number) as number, price: 0.62, amount: 25, side: "buy" }]);
+    expect(httpHits).toEqual([]);
+    closeSocket(poly);
+  });
+
+  it("firehose(): every book update with its venue and outcome", async () => {
+    const { key } = await makeKey("pro");
+    const poly = new Polymarket({ pmxtApiKey: key, baseUrl: base, autoStartServer: false });
+    const event = poly.firehose();
+    await until(() => [...hub.sessions].some((s) => [...s.subscriptions.values()].some((sub) => sub.method === "firehose")));
+    fake.broadcast(priceChange(B1, ids.M2.cond, "0.034", "77", "BUY", "0.034", "0.039", Date.now()));
+    const got = await event;
+    expect(got.source).toBe("polymarket");
+    expect(got.symbol).toBe(B1);
+    expect(got.orderbook.bids[0]).toEqual({ price: 0.034, size: 77 });
+    await expect(poly.firehose(["no-such-venue"])).rejects.toBeInstanceOf(PmxtError);
+    closeSocket(poly);
+  });
+
+  it("a wrong key: the upgrade is refused, and pmxtjs's firehose says the socket failed", async () => {
+    const wrong = new Polymarket({ pmxtApiKey: "brier_live_0000000000000000000000000000000000000000000", baseUrl: base, autoStartServer: false });
+    await expect(wrong.firehose()).rejects.toThrow(/WebSocket transport/);
+  });
+});
+
+describe("admission", () => {
+  it("refuses a missing, malformed, unknown or revoked key with the HTTP surface's status and body", async () => {
+    const refused = async (url: string, headers: Record<string, string> = {}) => {
+      const error = (await StreamClient.connect(url, headers).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as { status?: number; body?: string } | undefined;
+      return { status: error?.status, body: JSON.parse(error?.body ?? "{}") as { success?: boolean; error?: { code?: string; message?: string } } };
+    };
+    const missing = await refused(wsBase);
+    expect(missing.status).toBe(401);
+    expect(missing.body.error?.code).toBe("AUTHENTICATION_ERROR");
+    expect((await refused(`${wsBase}?apiKey=not-a-key`)).status).toBe(401);
+    expect((await refused(`${wsBase}?token=brier_live_0000000000000000000000000000000000000000000`)).status).toBe(401);
+
+    const { key, keyId, accountId } = await makeKey("free");
+    const byHeader = await StreamClient.connect(wsBase, { authorization: `Bearer ${key}` });
+    const byToken = await StreamClient.connect(`${wsBase}?token=${key}`);
+    await revokeApiKey(await getDb(), accountId, keyId);
+    expect((await refused(`${wsBase}?apiKey=${key}`)).status).toBe(401);
+    // Open connections of a revoked key are closed at the next re-check.
+    await Promise.all([byHeader.closed(), byToken.closed()]);
+    expect(byHeader.closeCode).toBe(1008);
+    expect(byHeader.closeReason).toBe("API key revoked");
+  });
+
+  it("caps connections per key", async () => {
+    const { key } = await makeKey("free");
+    const open = await Promise.all([1, 2, 3].map(() => StreamClient.connect(`${wsBase}?apiKey=${key}`)));
+    const fourth = await StreamClient.connect(`${wsBase}?apiKey=${key}`).then(
+      () => undefined,
+      (e: unknown) => e as { status: number; body: string },
+    );
+    expect(fourth?.status).toBe(429);
+    expect(fourth?.body).toMatch(/At most 3 stream connections/);
+    await open[0]?.close();
+    await until(() => [...hub.sessions].filter((s) => s.principal.plan === "free").length < 3);
+    const again = await StreamClient.connect(`${wsBase}?apiKey=${key}`);
+    await Promise.all([again.close(), open[1]?.close(), open[2]?.close()]);
+  });
+});
+
+describe("protocol errors and plan limits", () => {
+  it("answers bad messages with an error event naming the problem and keeps the connection open", async () => {
+    const { key } = await makeKey("pro");
+    const client = await StreamClient.connect(`${wsBase}?apiKey=${key}`);
+    client.send("{not json");
+    expect((await client.next((m) => m.event === "error")).error).toEqual({ code: "INVALID_MESSAGE", message: "Invalid JSON." });
+    client.send({ id: "m1", exchange: "polymarket", method: "watchOrderBook", args: [A1] });
+    const missing = await client.next((m) => m.id === "m1");
+    expect(missing.error?.code).toBe("INVALID_MESSAGE");
+    expect(missing.error?.message).toMatch(/action/);
+    const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{ exchange: "nowhere", method: "watchOrderBook", args: [A1] }, "NOT_FOUND", /exchange/],
+      [{ exchange: "polymarket", method: "watchEverything", args: [] }, "NOT_FOUND", /method/],
+      [{ exchange: "polymarket", method: "fetchMarkets", args: [] }, "BAD_REQUEST", /not a streaming method/],
+      [{ exchange: "polymarket", method: "watchOrderBook", args: [123] }, "VALIDATION_ERROR", /outcomeId|string/],
+      [{ exchange: "polymarket", method: "watchOrderBook", args: [] }, "VALIDATION_ERROR", /.+/],
+      [{ exchange: "polymarket", method: "firehose", args: [["polymarket"], 1] }, "VALIDATION_ERROR", /firehose/],
+      [{ exchange: "mock", method: "watchOrderBook", args: ["mock-m1-yes"] }, "NOT_SUPPORTED", /watchOrderBook/],
+    ];
+    let n = 0;
+    for (const [message, code, text] of cases) {
+      n += 1;
+      const id = `case-${n}`;
+      client.send({ id, action: "subscribe", ...message });
+      const answer = await client.next((m) => m.id === id && m.event === "error");
+      expect(answer.error?.code, JSON.stringify(message)).toBe(code);
+      expect(answer.error?.message).toMatch(text);
+    }
+    // Still open and serving.
+    expect((await client.request({ id: "ok", action: "subscribe", exchange: "polymarket", method: "watchOrderBook", args: [A1] })).event).toBe("subscribed");
+    const book = await client.next((m) => m.id === "ok" && m.event === "data");
+    expect(book.symbol).toBe(A1);
+    expect((await client.request({ id: "ok", action: "subscribe", exchange: "polymarket", method: "watchOrderBook", args: [A1] })).error?.code).toBe(
+      "ALREADY_SUBSCRIBED",
+    );
+    expect((await client.request({ id: "u1", action: "unsubscribe", exchange: "polymarket", method: "unwatchOrderBook", args: [A1] })).event).toBe("subscribed");
+    expect((await client.request({ id: "u2", action: "unsubscribe", exchange: "polymarket", method: "watchOrderBook", args: [A1] })).error?.code).toBe(
+      "NOT_SUBSCRIBED",
+    );
+    await client.close();
+  });
+
+  it("refuses one subscription more than the plan allows, per key across connections", async () => {
+    const { key } = await makeKey("free");
+    const one = await StreamClient.connect(`${wsBase}?apiKey=${key}`);
+    const two = await StreamClient.connect(`${wsBase}?apiKey=${key}`);
+    const sub = (client: StreamClient, id: string, args: unknown[], method = "watchOrderBook") =>
+      client.request({ id, action: "subscribe", exchange: "polymarket", method, args });
+    expect((await sub(one, "a", [[...recorded]], "watchOrderBooks")).event).toBe("subscribed"); // 4 streams
+    expect((await sub(two, "b", [A1, 5])).event).toBe("subscribed"); // 5
+    const sixth = await sub(two, "c", [B1, 3]);
+    expect(sixth.error?.code).toBe("SUBSCRIPTION_LIMIT");
+    expect(sixth.error?.message).toMatch(/free plan allows 5/);
+    expect((await one.request({ id: "x", action: "unsubscribe", exchange: "polymarket", method: "watchOrderBooks", args: [[...recorded]] })).event).toBe("subscribed");
+    expect((await sub(two, "c", [B1, 3])).event).toBe("subscribed");
+    // The depth limit applies: at most 3 levels a side.
+    const limited = await two.next((m) => m.id === "c" && m.event === "data");
+    expect((limited.data as { bids: unknown[] }).bids.length).toBeLessThanOrEqual(3);
+    await Promise.all([one.close(), two.close()]);
+  });
+});
+
+describe("slow consumers", () => {
+  it("coalesces to the latest book per symbol, never delivers an older book after a newer one, and closes a client that stays behind", async () => {
+    const { key } = await makeKey("pro");
+    const client = await StreamClient.connect(`${wsBase}?apiKey=${key}`);
+    expect((await client.request({ id: "fh", action: "subscribe", exchange: "polymarket", method: "firehose", args: [["polymarket"]] })).event).toBe(
+      "subscribed",
+    );
+    // Stop reading: the kernel buffers fill, then the server's.
+    const socket = (client.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    socket.pause();
+    const levels: [number, number][] = Array.from({ length: 400 }, (_, i) => [Number((0.001 * (i + 1)).toFixed(3)), 1000 + i]);
+    let seq = 0;
+    const publish = (asset: string) => {
+      seq += 1;
+      const message: BookMessage = { venue: "polymarket", assetId: asset, market: "m", epoch: "e", seq, timestamp: seq, bids: levels, asks: levels, inSync: true };
+      bus.publishBook(message);
+    };
+    const started = Date.now();
+    while (client.closeCode === undefined && Date.now() - started < 20_000) {
+      for (let i = 0; i < 20; i += 1) publish(i % 2 === 0 ? "slow-x" : "slow-y");
+      await new Promise((resolve) => setImmediate(resolve));
+      if (Date.now() - started > 300) await new Promise((resolve) => setTimeout(resolve, 5));
+      if ([...hub.sessions].every((s) => s.principal.keyId === null || !s.subscriptions.has(`polymarket:firehose:[["polymarket"]]`))) break;
+    }
+    const session = [...hub.sessions].find((s) => s.subscriptions.has(`polymarket:firehose:[["polymarket"]]`));
+    expect(session).toBeUndefined(); // closed by the server
+    socket.resume();
+    await client.closed();
+    expect(client.closeCode).toBe(1008);
+    expect(client.closeReason).toMatch(/^slow consumer/);
+    const data = client.messages.filter((m): m is ServerMessage & { data: { timestamp: number; _symbol: string } } => m.event === "data");
+    expect(data.length).toBeGreaterThan(0);
+    expect(data.length).toBeLessThan(seq); // coalesced, not queued without bound
+    for (const symbol of ["slow-x", "slow-y"]) {
+      const stamps = data.filter((m) => m.data._symbol === symbol).map((m) => m.data.timestamp);
+      expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
+      expect(new Set(stamps).size).toBe(stamps.length);
+    }
+  });
+});
+
+describe("venue watchers for what the recorder does not record", () => {
+  it("streams a non-recorded asset through the key's pmxt-core watcher and releases it when the client leaves", async () => {
+    const { key, keyId } = await makeKey("pro");
+    const client = await StreamClient.connect(`${wsBase}?apiKey=${key}`);
+    const M3 = ids.M3.yes;
+    expect((await client.request({ id: "w", action: "subscribe", exchange: "polymarket", method: "watchOrderBook", args: [M3] })).event).toBe("subscribed");
+    expect(hub.watchers.activeFor(keyId)).toBe(1);
+    const openBefore = fake.openSockets();
+    const book = JSON.stringify({
+      market: ids.M3.cond,
+      asset_id: M3,
+      event_type: "book",
+      timestamp: String(Date.now()),
+      hash: "x",
+      bids: [{ price: "0.2", size: "10" }],
+      asks: [{ price: "0.3", size: "20" }],
+    });
+    // pmxt-core subscribes after its 100 ms batching; repeat until its book arrives.
+    const received = client.next((m) => m.id === "w" && m.event === "data", 15_000);
+    const timer = setInterval(() => fake.broadcast(book), 200);
+    const data = (await received.finally(() => clearInterval(timer))).data as { bids: { price: number }[] };
+    expect(data.bids[0]?.price).toBe(0.2);
+    expect(fake.openSockets()).toBeGreaterThan(openBefore - 1);
+    await client.close();
+    await until(() => hub.watchers.activeFor(keyId) === 0);
+    // The key's stream instance is closed, and its venue socket with it.
+    await until(() => !passthroughPool().has({ kind: "watch", venue: "polymarket", owner: `${keyId}#stream` }));
+  });
+});
