@@ -12,10 +12,10 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { Readable } from "node:stream";
 import next from "next";
 import { internalErrorBody, surfaceOf } from "./lib/http/error-body.mjs";
 import { refuseMalformedRequest } from "./lib/http/malformed.mjs";
+import { requestUrl, serveRoute } from "./lib/http/serve.mjs";
 import nextConfig from "./next.config.mjs";
 
 const port = Number.parseInt(process.env.PORT ?? "3000", 10);
@@ -112,81 +112,6 @@ function routeHandlers(entry) {
   return handlers.get(entry);
 }
 
-/** The request's URL; a Host header that is not a valid authority falls back to localhost. */
-function requestUrl(req) {
-  try {
-    return new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
-  } catch {
-    return new URL(req.url ?? "/", "http://localhost");
-  }
-}
-
-async function serveFast(handler, params, req, res) {
-  const abort = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) abort.abort();
-  });
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-  }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  // A small body with a declared length (the JSON of a pass-through call) is read here in one go:
-  // a Web stream over the socket costs more than the body. Larger or unsized bodies stream, and
-  // the handler's reader enforces its size cap either way.
-  const length = Number(req.headers["content-length"]);
-  const small = hasBody && Number.isInteger(length) && length >= 0 && length <= SMALL_BODY_BYTES;
-  const request = new Request(requestUrl(req), {
-    method: req.method,
-    headers,
-    body: !hasBody ? undefined : small ? await readSmallBody(req) : Readable.toWeb(req),
-    duplex: hasBody && !small ? "half" : undefined,
-    signal: abort.signal,
-  });
-  const response = await handler(request, { params: Promise.resolve(params) });
-  const outgoing = {};
-  response.headers.forEach((value, name) => {
-    if (name !== "set-cookie") outgoing[name] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) outgoing["set-cookie"] = cookies;
-  outgoing["cache-control"] ??= "private, no-cache, no-store, max-age=0, must-revalidate";
-  if (response.body === null || req.method === "HEAD") {
-    res.writeHead(response.status, outgoing);
-    res.end();
-    return;
-  }
-  // JSON answers are whole strings: written in one piece instead of through a Web stream
-  // (lib/http/respond.ts leaves the string on the Response; otherwise it is read in one go).
-  // Everything else (SSE, CSV and Parquet downloads) streams.
-  if (String(outgoing["content-type"] ?? "").startsWith("application/json")) {
-    const text = response[JSON_BODY];
-    const body = typeof text === "string" && !response.bodyUsed ? text : Buffer.from(await response.arrayBuffer());
-    outgoing["content-length"] = String(Buffer.byteLength(body));
-    res.writeHead(response.status, outgoing);
-    res.end(body);
-    return;
-  }
-  res.writeHead(response.status, outgoing);
-  Readable.fromWeb(response.body).on("error", () => res.destroy()).pipe(res);
-}
-
-/** Request bodies up to this size with a Content-Length are read before the handler runs. */
-const SMALL_BODY_BYTES = 64 * 1024;
-/** Where lib/http/respond.ts `json()` leaves the serialised body of a Response it builds. */
-const JSON_BODY = Symbol.for("brier.jsonBody");
-
-function readSmallBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on("data", (chunk) => chunks.push(chunk));
-    req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    req.once("error", reject);
-    req.once("aborted", () => reject(new Error("request aborted")));
-  });
-}
-
 const app = next({ dev: false, dir, hostname, port });
 const handleWithNext = app.getRequestHandler();
 await app.prepare();
@@ -224,7 +149,7 @@ async function handle(req, res) {
   if (found !== undefined && exported === undefined) disableFront("compiled route modules no longer expose their handlers");
   const handler = exported?.[req.method ?? "GET"];
   if (typeof handler !== "function") return handleWithNext(req, res);
-  return serveFast(handler, found.params, req, res);
+  return serveRoute(handler, found.params, req, res);
 }
 
 const server = createServer((req, res) => {

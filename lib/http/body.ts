@@ -1,20 +1,28 @@
 import { ClientClosedRequestError, InvalidBodyError, PayloadTooLargeError } from "@/lib/errors";
 import { assertNoNulInJson } from "./nul";
+import { PRELOADED_BODY, type ApiRequest } from "./reply";
 
 /**
  * Reads a JSON request body, refusing more than `maxBytes` before buffering it all
  * (a Content-Length that lies is caught while streaming).
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(request: ApiRequest, maxBytes: number): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLargeError(maxBytes);
   const contentType = request.headers.get("content-type") ?? "";
   if (contentType !== "" && !/^application\/(json|[\w.+-]+\+json)\b/i.test(contentType)) {
     throw new InvalidBodyError("Content-Type must be application/json.");
   }
-  if (request.body === null) throw new InvalidBodyError("A JSON request body is required.");
+  const preloaded = (request as { [PRELOADED_BODY]?: Buffer })[PRELOADED_BODY];
+  if (preloaded !== undefined) {
+    // Read by the API front already (server.mjs): at most its small-body size, with a Content-Length.
+    if (preloaded.byteLength > maxBytes) throw new PayloadTooLargeError(maxBytes);
+    return parseJsonText(preloaded.toString("utf8"));
+  }
+  const body = request.body;
+  if (body === null) throw new InvalidBodyError("A JSON request body is required.");
 
-  const reader = request.body.getReader();
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -35,7 +43,10 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  return parseJsonText(Buffer.concat(chunks).toString("utf8"));
+}
+
+function parseJsonText(text: string): unknown {
   if (text.trim() === "") throw new InvalidBodyError("A JSON request body is required.");
   let parsed: unknown;
   try {

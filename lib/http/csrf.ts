@@ -1,5 +1,6 @@
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
+import type { ApiRequest } from "./reply";
 
 /**
  * Cross-site request refusal for dashboard-session requests to /v0 and /api (issue 9, finding 6).
@@ -13,7 +14,7 @@ import { AppError } from "@/lib/errors";
  * without a CORS preflight. Requests with an API key never reach this check: no browser attaches
  * a key on its own.
  */
-export function assertSameOriginSession(request: Request): void {
+export function assertSameOriginSession(request: ApiRequest): void {
   const method = request.method.toUpperCase();
   const read = method === "GET" || method === "HEAD";
   const origin = request.headers.get("origin");
@@ -31,7 +32,7 @@ export function assertSameOriginSession(request: Request): void {
   }
 }
 
-function isOwnOrigin(origin: string, request: Request): boolean {
+function isOwnOrigin(origin: string, request: ApiRequest): boolean {
   let parsed: URL;
   try {
     parsed = new URL(origin);

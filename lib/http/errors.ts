@@ -1,5 +1,6 @@
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
+import { JsonReply } from "./reply";
 import { apiErrorBody, internalErrorBody, v0ErrorBody, type Surface } from "./error-body.mjs";
 
 export type { Surface };
@@ -62,28 +63,28 @@ export function isVenueError(error: unknown): error is Error & VenueError {
   );
 }
 
-/** Turns any thrown value into the surface's error response; unknown errors are logged, never echoed. */
-export function errorResponse(error: unknown, surface: Surface, requestId: string): Response {
-  const headers = new Headers({ "content-type": "application/json", "x-request-id": requestId });
+/** Turns any thrown value into the surface's error answer; unknown errors are logged, never echoed. */
+export function errorResponse(error: unknown, surface: Surface, requestId: string): JsonReply {
+  const headers: Record<string, string> = { "x-request-id": requestId };
 
   if (error instanceof AppError) {
     const status = statusByCode[error.code];
     if ((error.code === "rate_limited" || error.code === "service_unavailable") && typeof error.details.retryAfter === "number") {
-      headers.set("retry-after", String(error.details.retryAfter));
+      headers["retry-after"] = String(error.details.retryAfter);
     }
     const exchange = typeof error.details.exchange === "string" ? error.details.exchange : undefined;
     const body =
       surface === "v0"
         ? v0ErrorBody(error.code, error.message, error.details)
         : apiErrorBody(pmxtCodeByCode[error.code], error.message, status === 429 || status >= 500, exchange);
-    return new Response(JSON.stringify(body), { status, headers });
+    return new JsonReply(JSON.stringify(body), status, headers);
   }
 
   if (surface === "api" && isVenueError(error)) {
     const body = apiErrorBody(error.code, error.message, error.retryable, error.exchange);
-    return new Response(JSON.stringify(body), { status: error.status, headers });
+    return new JsonReply(JSON.stringify(body), error.status, headers);
   }
 
   log.error("unhandled error", { requestId, ...errorFields(error) });
-  return new Response(JSON.stringify(internalErrorBody(surface, requestId)), { status: 500, headers });
+  return new JsonReply(JSON.stringify(internalErrorBody(surface, requestId)), 500, headers);
 }

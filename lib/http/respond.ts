@@ -1,17 +1,12 @@
+import { JsonReply } from "./reply";
 import type { RateLimitDecision } from "@/lib/auth/rate-limit";
 
-/** Where server.mjs finds the serialised body of a JSON response (it then writes the string, no Web stream). */
-const JSON_BODY = Symbol.for("brier.jsonBody");
-
-/** A JSON response. Handlers return this; the wrapper adds request id and rate-limit headers. */
-export function json(data: unknown, init: ResponseInit = {}): Response {
-  const headers = new Headers(init.headers);
-  if (!headers.has("content-type")) headers.set("content-type", "application/json");
-  const text = JSON.stringify(data);
-  const response = new Response(text, { ...init, headers });
-  // Under Next (no front) nothing reads it; server.mjs writes it only while the body is unread.
-  Object.defineProperty(response, JSON_BODY, { value: text });
-  return response;
+/**
+ * A JSON answer. Handlers return this; the wrapper adds request id and rate-limit headers, then
+ * Next gets a Response made of it and the API front (server.mjs) writes it as it is.
+ */
+export function json(data: unknown, init: { status?: number; headers?: Record<string, string> } = {}): JsonReply {
+  return new JsonReply(JSON.stringify(data), init.status, init.headers);
 }
 
 /** The rate-limit headers of a counted request (every keyed response carries them). */

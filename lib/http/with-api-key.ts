@@ -11,10 +11,13 @@ import { bearerToken } from "./bearer";
 import { assertSameOriginSession } from "./csrf";
 import { assertNoNulInUrl } from "./nul";
 import { errorResponse, type Surface } from "./errors";
+import { NodeApiRequest, withFrontEntry } from "./front";
+import { setHeader, toResponse, type ApiRequest, type Reply } from "./reply";
 import { rateLimitHeaders } from "./respond";
 
 export interface RequestContext<P> {
-  request: Request;
+  /** A Web `Request` under Next, a view of Node's request behind the API front (lib/http/front.ts). */
+  request: ApiRequest;
   params: P;
   searchParams: URLSearchParams;
   requestId: string;
@@ -32,6 +35,9 @@ export interface RouteArgs<P> {
   params: Promise<P>;
 }
 
+/** A route's exported handler: what Next calls, with the API front's entry attached (lib/http/front.ts). */
+export type RouteHandler<P> = (request: Request, route: RouteArgs<P>) => Promise<Response>;
+
 export interface WrapperOptions {
   /** Error body shape: `{ error }` for /v0, pmxt's envelope for /api. */
   surface?: Surface;
@@ -42,29 +48,33 @@ export interface WrapperOptions {
 }
 
 /**
+ * One wrapped handler, two ways in: Next calls it with a Web `Request` and gets a `Response`; the
+ * API front calls its entry with Node's request and writes the `Reply` itself.
+ */
+function route<P>(run: (request: ApiRequest, params: P) => Promise<Reply>): RouteHandler<P> {
+  const viaNext: RouteHandler<P> = async (request, args) => toResponse(await run(request, await args.params));
+  return withFrontEntry(viaNext, (call) => run(new NodeApiRequest(call), call.params as P));
+}
+
+/**
  * For routes that need no key (health, auth): a request id on every response and the single
  * catch that maps errors to the surface's body.
  */
 export function withRequest<P = Record<string, never>>(
-  handler: (context: RequestContext<P>) => Promise<Response>,
+  handler: (context: RequestContext<P>) => Promise<Reply>,
   options: WrapperOptions = {},
-): (request: Request, route: RouteArgs<P>) => Promise<Response> {
+): RouteHandler<P> {
   const surface = options.surface ?? "v0";
-  return async (request, route) => {
+  return route<P>(async (request, params) => {
     const requestId = randomUUID();
     try {
-      const response = await handler({
-        request,
-        params: await route.params,
-        searchParams: new URL(request.url).searchParams,
-        requestId,
-      });
-      response.headers.set("x-request-id", requestId);
-      return response;
+      const reply = await handler({ request, params, searchParams: new URL(request.url).searchParams, requestId });
+      setHeader(reply, "x-request-id", requestId);
+      return reply;
     } catch (error) {
       return errorResponse(error, surface, requestId);
     }
-  };
+  });
 }
 
 /**
@@ -73,17 +83,17 @@ export function withRequest<P = Record<string, never>>(
  * (buffered, written after the response).
  */
 export function withApiKey<P = Record<string, never>>(
-  handler: (context: KeyedContext<P>) => Promise<Response>,
+  handler: (context: KeyedContext<P>) => Promise<Reply>,
   options: WrapperOptions = {},
-): (request: Request, route: RouteArgs<P>) => Promise<Response> {
+): RouteHandler<P> {
   const surface = options.surface ?? "v0";
-  return async (request, route) => {
+  return route<P>(async (request, params) => {
     const started = performance.now();
     const requestId = randomUUID();
     const url = new URL(request.url);
     let principal: Principal | undefined;
     let decision: RateLimitDecision | undefined;
-    let response: Response;
+    let reply: Reply;
     try {
       assertNoNulInUrl(url);
       const db = await getDb();
@@ -92,9 +102,9 @@ export function withApiKey<P = Record<string, never>>(
       if (principal.via === "session") assertSameOriginSession(request);
       if (!decision.allowed) throw new RateLimitedError(decision.limit, decision.retryAfter);
       if (options.plan !== undefined) assertPlan(principal.plan, options.plan, options.planErrorCode);
-      response = await handler({
+      reply = await handler({
         request,
-        params: await route.params,
+        params,
         searchParams: url.searchParams,
         requestId,
         principal,
@@ -102,11 +112,11 @@ export function withApiKey<P = Record<string, never>>(
         db,
       });
     } catch (error) {
-      response = errorResponse(error, surface, requestId);
+      reply = errorResponse(error, surface, requestId);
     }
-    response.headers.set("x-request-id", requestId);
+    setHeader(reply, "x-request-id", requestId);
     if (decision !== undefined) {
-      for (const [name, value] of Object.entries(rateLimitHeaders(decision))) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(rateLimitHeaders(decision))) setHeader(reply, name, value);
     }
     if (principal !== undefined) {
       recordUsage({
@@ -114,12 +124,12 @@ export function withApiKey<P = Record<string, never>>(
         keyId: principal.keyId,
         method: request.method,
         path: url.pathname,
-        status: response.status,
+        status: reply.status,
         durationMs: Math.round(performance.now() - started),
         requestId,
         createdAt: new Date(),
       });
     }
-    return response;
-  };
+    return reply;
+  });
 }

@@ -3,7 +3,8 @@ import { timingSafeEqual } from "node:crypto";
 import { config } from "@/lib/config";
 import { UnauthorizedError } from "@/lib/errors";
 import { bearerToken } from "./bearer";
-import { withRequest, type RequestContext, type RouteArgs } from "./with-api-key";
+import type { Reply } from "./reply";
+import { withRequest, type RequestContext, type RouteHandler } from "./with-api-key";
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -17,8 +18,8 @@ function sameSecret(given: string, expected: string): boolean {
  * cron route is never an open trigger.
  */
 export function withCronSecret<P = Record<string, never>>(
-  handler: (context: RequestContext<P>) => Promise<Response>,
-): (request: Request, route: RouteArgs<P>) => Promise<Response> {
+  handler: (context: RequestContext<P>) => Promise<Reply>,
+): RouteHandler<P> {
   return withRequest<P>(async (context) => {
     const secret = config.cronSecret;
     const token = bearerToken(context.request.headers);

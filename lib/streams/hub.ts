@@ -79,10 +79,9 @@ function accountingKey(principal: StreamPrincipal): string {
 }
 
 /** The `{code, message}` of an error, as the HTTP pass-through would answer it (one mapping, lib/http). */
-async function toStreamError(error: unknown): Promise<StreamError> {
+function toStreamError(error: unknown): StreamError {
   if (isStreamProtocolError(error)) return { code: error.code, message: error.message };
-  const response = errorResponse(error, "api", "stream");
-  const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+  const body = JSON.parse(errorResponse(error, "api", "stream").text) as { error?: { code?: unknown; message?: unknown } };
   return {
     code: typeof body.error?.code === "string" ? body.error.code : "INTERNAL_ERROR",
     message: typeof body.error?.message === "string" ? body.error.message : "Internal server error.",
@@ -141,7 +140,7 @@ export class StreamSession {
       if (parsed.message.action === "subscribe") await this.#hub.subscribe(this, parsed.message);
       else this.#hub.unsubscribe(this, parsed.message);
     } catch (error) {
-      this.outbox.push(errorFrame(parsed.message.id, await toStreamError(error)));
+      this.outbox.push(errorFrame(parsed.message.id, toStreamError(error)));
       if (this.endWhenEmpty && this.subscriptions.size === 0) this.outbox.end(1000, "no subscription left");
     }
   }
@@ -542,8 +541,10 @@ export class StreamHub {
           this.counters.messagesOut += 1;
         },
         failed: (error) => {
-          void toStreamError(error).then((streamErr) => {
-            session.outbox.push(errorFrame(subscription.id, streamErr));
+          const answer = toStreamError(error);
+          // Ended after the watcher's own callback returns, as before: it may be iterating its listeners.
+          queueMicrotask(() => {
+            session.outbox.push(errorFrame(subscription.id, answer));
             this.#end(subscription);
           });
         },

@@ -49,10 +49,10 @@ function presentedToken(url: URL, request: IncomingMessage): string | null | und
 /** Answers a refused upgrade as the HTTP surface would (pmxt's envelope, its status), then closes. */
 async function refuse(socket: Duplex, error: unknown): Promise<void> {
   const response = errorResponse(error, "api", randomUUID());
-  const body = await response.text();
+  const body = response.text;
   const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? "Error"}`, "content-type: application/json", `content-length: ${Buffer.byteLength(body)}`, "connection: close"];
-  const retryAfter = response.headers.get("retry-after");
-  if (retryAfter !== null) lines.push(`retry-after: ${retryAfter}`);
+  const retryAfter = response.headers["retry-after"];
+  if (retryAfter !== undefined) lines.push(`retry-after: ${retryAfter}`);
   if (socket.writable) socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
   else socket.destroy();
 }

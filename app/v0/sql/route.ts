@@ -1,4 +1,4 @@
-import { withApiKey, json, readJsonBody, type KeyedContext } from "@/lib/http";
+import { withApiKey, json, readJsonBody, type KeyedContext, type Reply } from "@/lib/http";
 import { exportSqlQuery, MAX_SQL_BODY_BYTES, runSqlQuery } from "@/lib/sql/execute";
 import { parseSqlFormat, parseSqlQueryParam, parseSqlRequest } from "@/lib/sql/request";
 import { getTickStores } from "@/lib/ticks";
@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 const options = { plan: "enterprise", planErrorCode: "sql_access_denied" } as const;
 
 /** Runs the query for the caller; the request's signal cancels it when the client goes away. */
-async function answer({ request, searchParams, principal }: KeyedContext<Record<string, never>>, query: string): Promise<Response> {
+async function answer({ request, searchParams, principal }: KeyedContext<Record<string, never>>, query: string): Promise<Reply> {
   const format = parseSqlFormat(searchParams);
   const caller = principal.keyId ?? `account:${principal.accountId}`;
   const stores = await getTickStores();

@@ -1,4 +1,4 @@
-import { json, readJsonBody, withApiKey, type KeyedContext } from "@/lib/http";
+import { json, readJsonBody, withApiKey, type KeyedContext, type Reply } from "@/lib/http";
 import { callVenueMethod, PASSTHROUGH_MAX_BODY_BYTES, passthroughCaller, type PassthroughInput } from "@/lib/passthrough";
 
 export const runtime = "nodejs";
@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 type Params = { exchange: string; method: string };
 
 // POST|GET /api/:exchange/:method — pmxt-core's sidecar protocol over Brier's keys, limits and catalog
-async function passthrough({ request, params, searchParams, principal, token }: KeyedContext<Params>): Promise<Response> {
+async function passthrough({ request, params, searchParams, principal, token }: KeyedContext<Params>): Promise<Reply> {
   const input: PassthroughInput =
     request.method === "GET" ? { kind: "query", query: searchParams } : { kind: "body", body: await readJsonBody(request, PASSTHROUGH_MAX_BODY_BYTES) };
   const { data, source } = await callVenueMethod({
