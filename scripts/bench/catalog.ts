@@ -8,8 +8,12 @@
  *   NEXT_DIST_DIR=.next-catalog npx next build
  *   NEXT_DIST_DIR=.next-catalog npm run bench:catalog [-- --markets 1000000 --seconds 8 --connections 2 --port 3150]
  *
- * Targets (2 cores, PostgreSQL): search p95 <= 25 ms, listing p95 <= 10 ms, endpoint/database <= 1.5,
- * upsert >= 20,000 markets/s. The database is created and dropped by the script.
+ * Targets (issue 14; 2 cores, PostgreSQL, quiet machine): default listing p95 <= 4 ms and
+ * endpoint/database p95 <= 2.5; cursor at row 100,000 and category+exchange p95 <= 4 ms;
+ * query=senate p95 <= 12 ms; upsert >= 20,000 markets/s inserted and >= 50,000/s re-ingested
+ * unchanged. The database baseline of each case is the statement the endpoint runs for it (for a
+ * text search with many matches, the walk of lib/catalog/search.ts; the statement that sorts every
+ * match is printed beside it). The database is created and dropped by the script.
  */
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
@@ -20,7 +24,7 @@ import { categories } from "@/lib/catalog/categories";
 import { encodeCursor } from "@/lib/catalog/cursor";
 import { eventUuid, marketUuid } from "@/lib/catalog/ids";
 import type { NormalizedEvent } from "@/lib/catalog/normalize";
-import { marketListStatement } from "@/lib/catalog/search";
+import { marketListStatement, marketSearchWalkStatement, SEARCH_WALK_ROWS } from "@/lib/catalog/search";
 import { listMarketsQuery, parseListQuery } from "@/lib/catalog/shapes";
 import { upsertCatalog } from "@/lib/catalog/store";
 import { openDatabase } from "@/lib/db";
@@ -276,20 +280,22 @@ async function main(): Promise<void> {
         RATE_LIMIT_ENTERPRISE: "1000000000",
       },
     });
-    const cases: Array<[string, string, "search" | "listing"]> = [
-      ["default listing", "", "listing"],
-      ["query=price (common, ~25%)", "query=price", "search"],
-      ["query=senate (medium, ~1%)", "query=senate", "search"],
-      ["query=zanzibar (rare, 20 rows)", "query=zanzibar", "search"],
-      ["category=Sports&exchange=kalshi", "category=Sports&exchange=kalshi", "listing"],
-      ["offset=100000", "offset=100000", "listing"],
-      ["cursor at row 100000", `cursor=${cursor}`, "listing"],
+    // [name, query string, p95 target in ms (undefined: reported only)]
+    const cases: Array<[string, string, number | undefined]> = [
+      ["default listing", "", 4],
+      ["query=price (common, ~25%)", "query=price", undefined],
+      ["query=senate (medium, ~1%)", "query=senate", 12],
+      ["query=zanzibar (rare, 20 rows)", "query=zanzibar", undefined],
+      ["category=Sports&exchange=kalshi", "category=Sports&exchange=kalshi", 4],
+      ["offset=100000", "offset=100000", undefined],
+      ["cursor at row 100000", `cursor=${cursor}`, 4],
     ];
+    const sortedAll: string[] = [];
     const rows: string[][] = [];
     const verdicts: string[] = [];
     const loadStarted = monotonicMicros();
     const cpuPerRequest: string[] = [];
-    for (const [name, qs, kind] of cases.filter(([name]) => caseFilter.length === 0 || caseFilter.some((c) => name.startsWith(c)))) {
+    for (const [name, qs, target] of cases.filter(([name]) => caseFilter.length === 0 || caseFilter.some((c) => name.startsWith(c)))) {
       const cpuBefore = processCpuMs(server.pid);
       const endpoint = await load(async () => {
         const res = await fetch(`${server?.url}/v0/markets?${qs}`, { headers: { authorization: `Bearer ${key}` } });
@@ -300,11 +306,27 @@ async function main(): Promise<void> {
       // Server CPU per request over warm-up and measurement (load() runs 1 s of warm-up first).
       const served = endpoint.n + endpoint.rps * 1;
       cpuPerRequest.push(`${name}: ${cpuBefore === undefined || cpuAfter === undefined ? "n/a" : ((cpuAfter - cpuBefore) / served).toFixed(2)} ms`);
-      const statement = marketListStatement(handle.db, parseListQuery(listMarketsQuery, new URLSearchParams(qs))).toSQL();
+      const listQuery = parseListQuery(listMarketsQuery, new URLSearchParams(qs));
+      const sorted = marketListStatement(handle.db, listQuery).toSQL();
+      // What the endpoint runs: for a text search, the walk when it fills the page (the endpoint
+      // takes it when the filter set has many matches; the bench's searches are told apart below).
+      let statement = sorted;
+      if (listQuery.query !== undefined) {
+        const walk = marketSearchWalkStatement(handle.db, listQuery, listQuery.query, SEARCH_WALK_ROWS).toSQL();
+        const walked = await direct.unsafe(walk.sql, walk.params as never[]);
+        if (walked.length > listQuery.limit) statement = walk;
+      }
       const db = await load(async () => {
         await direct.unsafe(statement.sql, statement.params as never[]);
         return true;
       });
+      if (statement !== sorted) {
+        const all = await load(async () => {
+          await direct.unsafe(sorted.sql, sorted.params as never[]);
+          return true;
+        });
+        sortedAll.push(`${name}: the database walks the list order, p50 ${db.p50.toFixed(1)} / p95 ${db.p95.toFixed(1)} ms; sorting every match instead: p50 ${all.p50.toFixed(1)} / p95 ${all.p95.toFixed(1)} ms`);
+      }
       const ratio = endpoint.p95 / db.p95;
       rows.push([
         name,
@@ -319,8 +341,12 @@ async function main(): Promise<void> {
         ratio.toFixed(2),
         String(endpoint.failures),
       ]);
-      const target = kind === "search" ? 25 : 10;
-      verdicts.push(`${name}: endpoint p95 ${endpoint.p95.toFixed(1)} ms ${endpoint.p95 <= target ? "<=" : ">"} ${target} ms`);
+      if (target !== undefined) {
+        verdicts.push(`${name}: endpoint p95 ${endpoint.p95.toFixed(1)} ms ${endpoint.p95 <= target ? "<=" : ">"} ${target} ms${endpoint.p95 <= target ? " (PASS)" : ""}`);
+      }
+      if (name === "default listing") {
+        verdicts.push(`${name}: endpoint/database p95 ${ratio.toFixed(2)} ${ratio <= 2.5 ? "<= 2.5 (PASS)" : "> 2.5"}`);
+      }
     }
     // The floor every keyed route pays (key lookup, rate limit, usage, Next routing): GET /v0/account.
     const floorCpuBefore = processCpuMs(server.pid);
@@ -342,6 +368,7 @@ async function main(): Promise<void> {
     console.log(`\nGET /v0/markets over loopback (ms) vs the same SQL on the database (baseline, same run):`);
     console.log(fmt(header));
     for (const r of rows) console.log(fmt(r));
+    if (sortedAll.length > 0) console.log(`\n${sortedAll.join("\n")}`);
     console.log(`\nserver CPU per request (user+system, load-independent): ${cpuPerRequest.join("; ")}`);
     console.log(`\n${verdicts.join("\n")}`);
     console.log(`upsert: ${Math.round(insertRate).toLocaleString("en")} markets/s ${insertRate >= 20_000 ? ">=" : "<"} 20,000`);
