@@ -246,65 +246,9 @@ export function marketListStatement(db: Db, query: ListQuery) {
     .offset(query.offset);
 }
 
-/**
- * Text search reads at most this many rows in list order before it gives up on the walk and reads
- * every match instead (see `marketSearchRows`).
- */
-export const SEARCH_WALK_ROWS = 20_000;
-/** From this many matches on, a text search walks the list order instead of sorting every match. */
-export const SEARCH_WALK_MIN_MATCHES = 2_000;
-
-/**
- * The same page as `marketListStatement`, read by walking the list's own index in order over the
- * other filters and keeping the rows whose text matches, stopping at the page's last row. The
- * first `limit + 1` matches met in list order are exactly the page; the walk is bounded by `rows`
- * (a subquery LIMIT), so a page it cannot fill within that bound comes back short and the caller
- * falls back to the statement that reads every match.
- */
-export function marketSearchWalkStatement(db: Db, query: ListQuery, text: string, rows: number) {
-  const key = sortKey(markets, sortOf(query));
-  const walked = db
-    .select({
-      ...marketColumns,
-      searchText: markets.searchText,
-      sortKey: sql<unknown>`${key.expression}`.as("sort_key"),
-      cursorKey: sql<number | string | null>`${key.cursorValue}`.as("cursor_key"),
-    })
-    .from(markets)
-    .where(listConditions(markets, { ...query, query: undefined }, key))
-    .orderBy(...orderOf(markets, key))
-    .limit(rows)
-    .as("walked");
-  const { searchText: _searchText, sortKey: sortColumn, ...columns } = walked._.selectedFields;
-  const direction = key.direction === "desc" ? sql`desc` : sql`asc`;
-  return db
-    .select(columns)
-    .from(walked)
-    .where(ilike(walked.searchText, containsPattern(text)))
-    .orderBy(sql`${sortColumn} ${direction}`, sql`${walked.id} ${direction}`)
-    .limit(query.limit + 1)
-    .offset(query.offset);
-}
-
-/**
- * A page's rows. A text search with many matches would otherwise read every match through the
- * trigram index and sort them all to return 50 (query=senate: ~10,000 rows at 1M markets); when
- * the filter set's total (cached, lib/catalog/totals.ts) says matches are that many, the page is
- * read by walking the list order instead, which stops after the page's last match.
- */
-async function marketPage(db: Db, query: ListQuery) {
-  if (query.query === undefined) return Promise.all([marketListStatement(db, query), countMatches(db, markets, query)]);
-  const total = await countMatches(db, markets, query);
-  if ((total.total ?? total.totalEstimate ?? 0) >= SEARCH_WALK_MIN_MATCHES) {
-    const walked = await marketSearchWalkStatement(db, query, query.query, SEARCH_WALK_ROWS);
-    if (walked.length > query.limit) return [walked, total] as const;
-  }
-  return [await marketListStatement(db, query), total] as const;
-}
-
 /** GET /v0/markets: one flat list across venues, by 24h volume unless `sort` says otherwise. */
 export async function searchMarkets(db: Db, query: ListQuery): Promise<ListResult<MarketPublic>> {
-  const [rows, total] = await marketPage(db, query);
+  const [rows, total] = await Promise.all([marketListStatement(db, query), countMatches(db, markets, query)]);
   const { rows: shown, nextCursor } = page(rows, query);
   const data = shown.map(toMarketPublic);
   return { data, meta: { count: data.length, limit: query.limit, offset: query.offset, nextCursor, ...total } };
