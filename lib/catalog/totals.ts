@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import { resultRows, type Db } from "@/lib/db";
 import { TOTAL_EXACT_LIMIT } from "./shapes";
 
 /**
@@ -33,11 +33,9 @@ export function catalogChanged(): void {
   cache.clear();
 }
 
-type Rows = Array<Record<string, unknown>>;
-const rowsOf = (result: unknown): Rows => (Array.isArray(result) ? result : (result as { rows: Rows }).rows) as Rows;
 
 function planRows(result: unknown): number {
-  const cell = rowsOf(result)[0]?.["QUERY PLAN"];
+  const cell = resultRows(result)[0]?.["QUERY PLAN"];
   const plan = (typeof cell === "string" ? JSON.parse(cell) : cell) as Array<{ Plan?: { "Plan Rows"?: number } }> | undefined;
   const rows = plan?.[0]?.Plan?.["Plan Rows"];
   return typeof rows === "number" && Number.isFinite(rows) ? Math.round(rows) : 0;
@@ -47,7 +45,7 @@ async function computeTotal(db: Db, table: SQL, where: SQL | undefined): Promise
   const filter = where === undefined ? sql`` : sql` where ${where}`;
   const estimate = planRows(await db.execute(sql`explain (format json) select 1 from ${table}${filter}`));
   if (estimate > ESTIMATE_GATE) return { total: null, totalEstimate: estimate };
-  const counted = rowsOf(
+  const counted = resultRows(
     await db.execute(
       sql`select count(*)::int as n from (select 1 from ${table}${filter} limit ${TOTAL_EXACT_LIMIT + 1}) as matches`,
     ),

@@ -1,2 +1,7 @@
 export { closeDatabase, describeDatabase, getDatabase, getDb, openDatabase } from "./client";
 export type { Db, DatabaseHandle, DatabaseTarget } from "./client";
+
+/** The rows of a `db.execute(sql)` result: postgres.js answers an array, PGlite `{ rows }`. */
+export function resultRows<T = Record<string, unknown>>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}

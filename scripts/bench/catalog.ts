@@ -16,6 +16,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
+import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { ensureAccount, setPlan } from "@/lib/auth/accounts";
 import { createApiKey } from "@/lib/auth/api-keys";
@@ -308,7 +309,7 @@ async function main(): Promise<void> {
       // Server CPU per request over warm-up and measurement (load() runs 1 s of warm-up first).
       const served = endpoint.n + endpoint.rps * 1;
       cpuPerRequest.push(`${name}: ${cpuBefore === undefined || cpuAfter === undefined ? "n/a" : ((cpuAfter - cpuBefore) / served).toFixed(2)} ms`);
-      const statement = marketListStatement(handle.db, parseListQuery(listMarketsQuery, new URLSearchParams(qs))).toSQL();
+      const statement = new PgDialect().sqlToQuery(marketListStatement(parseListQuery(listMarketsQuery, new URLSearchParams(qs))));
       const db = await load(async () => {
         await direct.unsafe(statement.sql, statement.params as never[]);
         return true;
