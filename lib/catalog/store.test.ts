@@ -95,7 +95,7 @@ describe("upsertCatalog on re-ingestion", () => {
       expect(now.version).not.toBe(row.version);
       expect(now).toMatchObject({ volume24h: 777, abs_change24h: 0.2, slug: row.slug, first_seen_at: row.first_seen_at });
       const untouched = Object.keys(row).filter(
-        (k) => !["version", "locked_by", "volume24h", "abs_change24h", "outcomes", "last_seen_at"].includes(k),
+        (k) => !["version", "locked_by", "volume24h", "abs_change24h", "outcomes", "last_seen_at", "content_hash"].includes(k),
       );
       for (const k of untouched) expect(now[k], k).toEqual(row[k]);
     }
@@ -111,5 +111,57 @@ describe("upsertCatalog on re-ingestion", () => {
     expect((await unseenOpenMarkets(db, "polymarket", ids.slice(1), 10)).map((m) => m.id)).toEqual(ids.slice(0, 1));
     expect((await unseenOpenMarkets(db, "polymarket", [], 10)).map((m) => m.id)).toEqual(ids);
     expect(await unseenOpenMarkets(db, "kalshi", ids, 10)).toHaveLength(1);
+  });
+});
+
+describe("upsertCatalog's skip of rows sent exactly as before (content_hash)", () => {
+  const hashes = async () => {
+    const result = await (await getDb()).execute(sql`select id, content_hash from markets order by id`);
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ id: string; content_hash: string | null }>;
+    return new Map(rows.map((r) => [r.id, r.content_hash]));
+  };
+
+  it("stores a hash per written row, changes it when the row changes, and skips a poll that repeats it", async () => {
+    await clearCatalog();
+    const poll = [makeEvent({ venue: "polymarket" }, [{ volume24h: 5 }, { volume24h: 6 }])];
+    await upsertCatalog(await getDb(), poll);
+    const first = await hashes();
+    expect([...first.values()].every((h) => typeof h === "string" && /^[0-9a-f]{32}$/.test(h))).toBe(true);
+    const before = await snapshot("markets");
+    await upsertCatalog(await getDb(), laterPoll(poll));
+    expect(await snapshot("markets")).toEqual(before);
+    const moved = laterPoll(poll).map((e) => ({ ...e, markets: e.markets.map((m, i) => (i === 0 ? { ...m, volume24h: 50 } : m)) }));
+    await upsertCatalog(await getDb(), moved);
+    const second = await hashes();
+    const [changedId, sameId] = poll[0]?.markets.map((m) => m.id ?? "") ?? [];
+    expect(second.get(changedId ?? "")).not.toBe(first.get(changedId ?? ""));
+    expect(second.get(sameId ?? "")).toBe(first.get(sameId ?? ""));
+    expect((await snapshot("markets")).get(changedId ?? "")?.volume24h).toBe(50);
+  });
+
+  it("a closure clears the hash, so the next poll that lists the market open again reopens it", async () => {
+    await clearCatalog();
+    const poll = [makeEvent({ venue: "kalshi" }, [{ volume24h: 5 }])];
+    await upsertCatalog(await getDb(), poll);
+    const market = poll[0]?.markets[0];
+    const { markMarketsClosed } = await import("./store");
+    await markMarketsClosed(await getDb(), [{ id: market?.id ?? "", eventId: market?.eventId ?? "", status: "finalized" }]);
+    expect((await hashes()).get(market?.id ?? "")).toBeNull();
+    // The venue lists it again, unchanged and open: the full comparison sees the closure and undoes it.
+    await upsertCatalog(await getDb(), laterPoll(poll));
+    const row = (await snapshot("markets")).get(market?.id ?? "");
+    expect(row?.closed).toBe(false);
+    expect(row?.status).toBe("active");
+    expect((await hashes()).get(market?.id ?? "")).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("a row stored without a hash (written before the column existed) is compared in full and not rewritten", async () => {
+    await clearCatalog();
+    const poll = [makeEvent({ venue: "polymarket" }, [{ volume24h: 7 }])];
+    await upsertCatalog(await getDb(), poll);
+    await (await getDb()).execute(sql`update markets set content_hash = null`);
+    const before = await snapshot("markets");
+    await upsertCatalog(await getDb(), laterPoll(poll));
+    expect(await snapshot("markets")).toEqual(before);
   });
 });

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import { hash as digest } from "node:crypto";
+import { resultRows, type Db } from "@/lib/db";
 import { events, markets, type NewEventRow, type NewMarketRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "./ids";
 import type { NormalizedEvent } from "./normalize";
@@ -33,6 +34,7 @@ const eventColumns = {
   closed: "boolean",
   resolution_date: "timestamptz",
   last_seen_at: "timestamptz",
+  content_hash: "text",
 } as const;
 
 const marketColumns = {
@@ -58,6 +60,7 @@ const marketColumns = {
   url: "text",
   image: "text",
   last_seen_at: "timestamptz",
+  content_hash: "text",
 } as const;
 
 /** Columns a poll that lacks a value must not blank: `coalesce(excluded.col, table.col)`. */
@@ -101,7 +104,9 @@ function upsertStatement(table: "events" | "markets", columns: Record<string, st
   const names = Object.keys(columns);
   const definitions = names.map((name) => `${name} ${columns[name]}`).join(", ");
   const updated = names.filter((name) => !identityColumns.has(name));
-  const compared = updated.filter((name) => name !== "last_seen_at");
+  // The hash is stored with every write but never makes one: a poll that lacks optional values
+  // (another hash, the same row once coalesced) rewrites nothing.
+  const compared = updated.filter((name) => name !== "last_seen_at" && name !== "content_hash");
   /** The value a column takes from `incoming` over `current` (kept columns are never blanked). */
   const next = (name: string, incoming: string, current: string) =>
     kept.has(name) ? `coalesce(${incoming}.${name}, ${current}.${name})` : `${incoming}.${name}`;
@@ -144,62 +149,111 @@ function withMarketAggregates(event: NewEventRow, rows: readonly NewMarketRow[])
   return { ...event, liquidity: event.liquidity ?? liquidity, absChange24h: event.absChange24h ?? move };
 }
 
-async function upsertEventRows(tx: Db, rows: NewEventRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const json = JSON.stringify(
-    rows.map((r) => ({
-      id: r.id,
-      venue: r.venue,
-      venue_event_id: r.venueEventId,
-      title: r.title,
-      slug: r.slug ?? null,
-      description: r.description ?? null,
-      category: r.category,
-      venue_category: r.venueCategory ?? null,
-      tags: r.tags ?? [],
-      image: r.image ?? null,
-      url: r.url ?? null,
-      volume24h: r.volume24h ?? 0,
-      abs_change24h: r.absChange24h ?? 0,
-      volume: r.volume ?? null,
-      liquidity: r.liquidity ?? null,
-      closed: r.closed ?? false,
-      resolution_date: iso(r.resolutionDate),
-      last_seen_at: iso(r.lastSeenAt) ?? new Date().toISOString(),
-    })),
-  );
-  await tx.execute(upsertStatement("events", eventColumns, keptEventColumns, json));
+function prepareEventRows(incoming: readonly NewEventRow[]): PreparedBatch {
+  const rows = incoming.map((r) => ({
+    id: r.id,
+    venue: r.venue,
+    venue_event_id: r.venueEventId,
+    title: r.title,
+    slug: r.slug ?? null,
+    description: r.description ?? null,
+    category: r.category,
+    venue_category: r.venueCategory ?? null,
+    tags: r.tags ?? [],
+    image: r.image ?? null,
+    url: r.url ?? null,
+    volume24h: r.volume24h ?? 0,
+    abs_change24h: r.absChange24h ?? 0,
+    volume: r.volume ?? null,
+    liquidity: r.liquidity ?? null,
+    closed: r.closed ?? false,
+    resolution_date: iso(r.resolutionDate),
+  }));
+  return prepareRows("events", eventColumns, keptEventColumns, rows, incoming.map((r) => iso(r.lastSeenAt)));
 }
 
-async function upsertMarketRows(tx: Db, rows: NewMarketRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const json = JSON.stringify(
-    rows.map((r) => ({
-      id: r.id,
-      event_id: r.eventId,
-      venue: r.venue,
-      venue_market_id: r.venueMarketId,
-      title: r.title,
-      slug: r.slug ?? null,
-      description: r.description ?? null,
-      category: r.category,
-      outcomes: r.outcomes,
-      outcome_ids: r.outcomeIds ?? r.outcomes.map((o) => o.outcomeId),
-      volume24h: r.volume24h ?? 0,
-      abs_change24h: r.absChange24h ?? largestMove(r.outcomes),
-      volume: r.volume ?? null,
-      liquidity: r.liquidity ?? null,
-      open_interest: r.openInterest ?? null,
-      status: r.status ?? null,
-      closed: r.closed ?? false,
-      resolution_date: iso(r.resolutionDate),
-      contract_address: r.contractAddress ?? null,
-      url: r.url ?? null,
-      image: r.image ?? null,
-      last_seen_at: iso(r.lastSeenAt) ?? new Date().toISOString(),
-    })),
+function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedBatch {
+  const rows = incoming.map((r) => ({
+    id: r.id,
+    event_id: r.eventId,
+    venue: r.venue,
+    venue_market_id: r.venueMarketId,
+    title: r.title,
+    slug: r.slug ?? null,
+    description: r.description ?? null,
+    category: r.category,
+    outcomes: r.outcomes,
+    outcome_ids: r.outcomeIds ?? r.outcomes.map((o) => o.outcomeId),
+    volume24h: r.volume24h ?? 0,
+    abs_change24h: r.absChange24h ?? largestMove(r.outcomes),
+    volume: r.volume ?? null,
+    liquidity: r.liquidity ?? null,
+    open_interest: r.openInterest ?? null,
+    status: r.status ?? null,
+    closed: r.closed ?? false,
+    resolution_date: iso(r.resolutionDate),
+    contract_address: r.contractAddress ?? null,
+    url: r.url ?? null,
+    image: r.image ?? null,
+  }));
+  return prepareRows("markets", marketColumns, keptMarketColumns, rows, incoming.map((r) => iso(r.lastSeenAt)));
+}
+
+/** One table's rows of a batch, serialised and hashed, ready to write. */
+interface PreparedBatch {
+  table: "events" | "markets";
+  columns: Record<string, string>;
+  kept: Set<string>;
+  rows: Array<{ id: string; hash: string; json: string }>;
+}
+
+/**
+ * Serialises each row once, for its hash and for the upsert. The hash covers the row as sent,
+ * every column but last_seen_at (`content_hash`, see writeChanged).
+ */
+function prepareRows(
+  table: PreparedBatch["table"],
+  columns: Record<string, string>,
+  kept: Set<string>,
+  rows: ReadonlyArray<Record<string, unknown> & { id: string | undefined }>,
+  seenAt: ReadonlyArray<string | null>,
+): PreparedBatch {
+  const pollTime = new Date().toISOString();
+  return {
+    table,
+    columns,
+    kept,
+    rows: rows.map((row, i) => {
+      const content = JSON.stringify(row);
+      const hash = digest("md5", content);
+      // The row's JSON with its poll time and hash in front: `content` is an object literal `{...}`.
+      const json = `{"last_seen_at":${JSON.stringify(seenAt[i] ?? pollTime)},"content_hash":"${hash}",${content.slice(1)}`;
+      return { id: String(row.id), hash, json };
+    }),
+  };
+}
+
+/**
+ * Upserts the rows of a batch that may have changed. Rows whose hash equals the stored
+ * `content_hash` are exactly what the write that produced the stored row sent, and applying them
+ * again changes nothing (kept columns coalesce to the same values), so one statement over (id,
+ * hash) pairs drops them before the upsert reads a single full row. The rest go through
+ * `upsertStatement`, which compares in full and stores the new hash with a row it writes (a row it
+ * finds unchanged keeps its hash: the state the stored hash's poll produced is the state this poll
+ * leaves). An unchanged market then costs a primary-key probe and a text compare, not the parse of
+ * its JSON and a 20-column comparison (docs/performance.md).
+ */
+async function writeChanged(tx: Db, batch: PreparedBatch): Promise<void> {
+  if (batch.rows.length === 0) return;
+  const pairs = `[${batch.rows.map((row) => `{"id":${JSON.stringify(row.id)},"h":"${row.hash}"}`).join(",")}]`;
+  const same = resultRows<{ id: string }>(
+    await tx.execute(sql`select r.id from jsonb_to_recordset(${pairs}::jsonb) as r(id uuid, h text)
+      join ${sql.raw(batch.table)} as cur on cur.id = r.id and cur.content_hash = r.h`),
   );
-  await tx.execute(upsertStatement("markets", marketColumns, keptMarketColumns, json));
+  const skipped = new Set(same.map((row) => row.id));
+  const changed = skipped.size === 0 ? batch.rows : batch.rows.filter((row) => !skipped.has(row.id));
+  if (changed.length === 0) return;
+  await tx.execute(upsertStatement(batch.table, batch.columns, batch.kept, `[${changed.map((row) => row.json).join(",")}]`));
 }
 
 /**
@@ -217,21 +271,31 @@ export async function upsertCatalog(
   let eventBatch: NewEventRow[] = [];
   let marketBatch: NewMarketRow[] = [];
   let written = 0;
+  let inFlight: Promise<void> = Promise.resolve();
   const flush = async () => {
     if (eventBatch.length === 0 && marketBatch.length === 0) return;
-    const [e, m] = [eventBatch, marketBatch];
+    const [e, m] = [prepareEventRows(eventBatch), prepareMarketRows(marketBatch)];
+    const count = marketBatch.length;
     eventBatch = [];
     marketBatch = [];
-    await db.transaction(async (tx) => {
-      // The catalog is re-polled every minute: a crash may lose the last batches' commit, never
-      // consistency, so commits need not wait for the WAL flush (about 2x the upsert rate).
-      await tx.execute(sql`set local synchronous_commit = off`);
-      await upsertEventRows(tx as unknown as Db, e);
-      await upsertMarketRows(tx as unknown as Db, m);
-    });
-    catalogChanged();
-    written += m.length;
-    onBatch?.(written);
+    // One batch is written while the next is prepared (serialising and hashing its rows is the
+    // client's share of the work); batches still commit one at a time, in order.
+    await inFlight;
+    inFlight = db
+      .transaction(async (tx) => {
+        // The catalog is re-polled every minute: a crash may lose the last batches' commit, never
+        // consistency, so commits need not wait for the WAL flush (about 2x the upsert rate).
+        await tx.execute(sql`set local synchronous_commit = off`);
+        await writeChanged(tx as unknown as Db, e);
+        await writeChanged(tx as unknown as Db, m);
+      })
+      .then(() => {
+        catalogChanged();
+        written += count;
+        onBatch?.(written);
+      });
+    // Awaited by the next flush or at the end; this keeps a failure from counting as unhandled in between.
+    inFlight.catch(() => undefined);
   };
   for (const item of normalized) {
     const eventId = item.event.id;
@@ -246,6 +310,7 @@ export async function upsertCatalog(
     if (marketBatch.length >= MARKET_BATCH || eventBatch.length >= MARKET_BATCH) await flush();
   }
   await flush();
+  await inFlight;
   return written;
 }
 
@@ -272,13 +337,14 @@ export async function markMarketsClosed(db: Db, closed: ReadonlyArray<{ id: stri
     for (const m of closed) {
       await tx
         .update(markets)
-        .set({ closed: true, status: sql`coalesce(${m.status}, ${markets.status})` })
+        // The row no longer is what its last poll sent: the next poll compares it in full.
+        .set({ closed: true, status: sql`coalesce(${m.status}, ${markets.status})`, contentHash: null })
         .where(eq(markets.id, m.id));
     }
     const eventIds = [...new Set(closed.map((m) => m.eventId))];
     await tx
       .update(events)
-      .set({ closed: true })
+      .set({ closed: true, contentHash: null })
       .where(
         and(
           inArray(events.id, eventIds),

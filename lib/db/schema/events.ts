@@ -41,6 +41,12 @@ export const events = pgTable(
     firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
     /** Last ingestion that saw the event in the venue's listing. */
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * MD5 of the row as the ingestion that last wrote it sent it (every column but last_seen_at):
+     * a poll sending the same row again is skipped on this alone (lib/catalog/store.ts). Null when
+     * another writer changed the row since (a closure), so the next poll compares it in full.
+     */
+    contentHash: text("content_hash"),
   },
   (t) => [
     uniqueIndex("events_venue_event_id_venue_idx").on(t.venueEventId, t.venue),

@@ -55,6 +55,12 @@ export const markets = pgTable(
     /** First ingestion that saw the market (`sort=newest`): set on insert, never by an update. */
     firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * MD5 of the row as the ingestion that last wrote it sent it (every column but last_seen_at):
+     * a poll sending the same row again is skipped on this alone (lib/catalog/store.ts). Null when
+     * another writer changed the row since (a closure), so the next poll compares it in full.
+     */
+    contentHash: text("content_hash"),
   },
   (t) => [
     uniqueIndex("markets_venue_market_id_venue_idx").on(t.venueMarketId, t.venue),

@@ -1,0 +1,2 @@
+ALTER TABLE "events" ADD COLUMN "content_hash" text;--> statement-breakpoint
+ALTER TABLE "markets" ADD COLUMN "content_hash" text;
