@@ -60,8 +60,34 @@ function engineMessage(error: unknown): string {
     .trim();
 }
 
-/** Parses and checks one user statement; throws SqlRejectedError saying why it is refused. */
+/** How long an accepted statement's verdict is reused for the same text. */
+const VERDICT_TTL_MS = 60_000;
+const MAX_VERDICTS = 1_000;
+const verdicts = new Map<string, { at: number; verdict: GuardedQuery }>();
+
+/**
+ * Parses and checks one user statement; throws SqlRejectedError saying why it is refused.
+ *
+ * The checks ask the engine three or four times (canonical text, AST, the analyzer's resolved
+ * tables), about 9 ms on the embedded engine: a repeated query (a dashboard refreshing, the
+ * console's published patterns) would pay that on every run. The verdict depends only on the text
+ * and on the reader's tables, which migrations set before the server serves, so an accepted
+ * statement's verdict is reused for the identical text for VERDICT_TTL_MS. Refusals are not kept:
+ * a refused text is checked again, in full, every time.
+ */
 export async function guardSql(reader: ClickHouseClient, query: string, database: string): Promise<GuardedQuery> {
+  const key = `${database}\u0000${query}`;
+  const now = Date.now();
+  const hit = verdicts.get(key);
+  if (hit !== undefined && now - hit.at < VERDICT_TTL_MS) return hit.verdict;
+  const verdict = await checkStatement(reader, query, database);
+  if (verdicts.size >= MAX_VERDICTS) verdicts.delete(verdicts.keys().next().value ?? "");
+  verdicts.delete(key);
+  verdicts.set(key, { at: now, verdict });
+  return verdict;
+}
+
+async function checkStatement(reader: ClickHouseClient, query: string, database: string): Promise<GuardedQuery> {
   const trimmed = query.trim().replace(/[;\s]+$/, "");
   if (trimmed === "") reject("empty", "The query is empty.");
 
