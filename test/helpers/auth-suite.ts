@@ -78,11 +78,15 @@ export function describeKeyedRoute<P>(spec: KeyedRouteSpec<P>): void {
       const limit = config.rateLimits[plan];
       for (let attempt = 0; attempt < 3; attempt += 1) {
         const { key } = await makeKey(plan);
+        const sentAt = Date.now();
         const first = await callRoute(spec.handler, { ...spec.request, key });
         expect(first.headers.get("x-ratelimit-limit")).toBe(String(limit));
         expect(first.headers.get("x-ratelimit-remaining")).toBe(String(limit - 1));
         const reset = first.headers.get("x-ratelimit-reset");
-        expect(Number(reset)).toBeGreaterThan(Date.now() / 1000);
+        // The end of the window the request was counted in: after it was sent (it may have ended
+        // by now, if the request straddled a minute boundary), at most a minute later.
+        expect(Number(reset)).toBeGreaterThan(sentAt / 1000);
+        expect(Number(reset)).toBeLessThanOrEqual(Math.ceil(sentAt / 1000) + 61);
         let last = first;
         for (let i = 1; i < limit; i += 1) last = await callRoute(spec.handler, { ...spec.request, key });
         const refused = await callRoute(spec.handler, { ...spec.request, key });
