@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 export interface RunningServer {
@@ -7,6 +7,14 @@ export interface RunningServer {
   /** The server's process id (for its RSS). */
   pid: number | undefined;
   stop: () => Promise<void>;
+}
+
+/** The node flags of package.json's `start` script (`node <flags> server.mjs`): the benches run the server as deployed. */
+function startFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+  const words = (scripts.start ?? "").split(/\s+/);
+  if (words[0] !== "node" || words.at(-1) !== "server.mjs") throw new Error(`unexpected start script: ${scripts.start ?? ""}`);
+  return words.slice(1, -1);
 }
 
 /**
@@ -25,7 +33,7 @@ export async function startServer(options: {
   if (!existsSync(path.join(distDir, "BUILD_ID"))) {
     throw new Error(`No production build in ${distDir}: run \`npm run build\` first.`);
   }
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), "server.mjs"], {
+  const child: ChildProcess = spawn(process.execPath, [...startFlags(), ...(options.nodeArgs ?? []), "server.mjs"], {
     env: { ...process.env, NEXT_DIST_DIR: distDir, NODE_ENV: "production", PORT: String(options.port), HOST: "127.0.0.1", ...options.env },
     stdio: ["ignore", "ignore", "pipe"],
   });
