@@ -1,12 +1,14 @@
 // The production server (`npm start`): Next.js for pages, auth and everything else, with a thin
 // node:http front for the JSON API (/v0/* and /api/:exchange/:method).
 //
-// Why: those routes are plain `(Request) => Response` handlers wrapped by lib/http, and Next's
+// Why: those routes are handlers wrapped by lib/http, and Next's
 // request pipeline (routing, rendering machinery, tracing) cost several times their own work:
 // profiled under load, Next took ~27% of server CPU per pass-through call against 8.5% for all of
 // Brier's code, and the same compiled handler served ~3x the requests (fetchOrderBook on mock:
 // 649 -> 1,907 req/s) behind this front. The front calls the very route modules Next compiled (same bundle, same module
 // instances), so behaviour is identical; anything it does not recognise goes to Next unchanged.
+// Wrapped routes are called through the entry their wrapper attaches, with Node's request and no
+// Web Request or Response (lib/http/serve.mjs, lib/http/front.ts).
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";

@@ -61,7 +61,7 @@ type ListedMarketRow = Omit<MarketSelection, "resolutionDate" | "firstSeenAt" | 
 };
 
 /** A timestamptz as `Date.prototype.toISOString()` writes it (UTC, milliseconds), computed by the database. */
-const isoText = (column: SQL | typeof markets.firstSeenAt) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoText = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * The listing's select list: `marketColumns` under their property names, times as ISO text. The

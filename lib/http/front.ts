@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { PRELOADED_BODY, type ApiRequest, type Reply } from "./reply";
+import { requestUrl } from "./serve.mjs";
 
 /**
  * The API front's entry into a wrapped route (server.mjs): the wrappers in ./with-api-key.ts hang
@@ -59,7 +60,7 @@ export class NodeApiRequest implements ApiRequest {
     this.#req = call.req;
     this.#res = call.res;
     this.method = call.req.method ?? "GET";
-    this.url = absoluteUrl(call.req);
+    this.url = requestUrl(call.req).href;
     this.headers = new NodeHeaders(call.req.headers);
     this[PRELOADED_BODY] = call.body;
   }
@@ -89,12 +90,3 @@ export class NodeApiRequest implements ApiRequest {
   }
 }
 
-/** The request's absolute URL; a Host header that is not a valid authority falls back to localhost. */
-function absoluteUrl(req: IncomingMessage): string {
-  const path = req.url ?? "/";
-  try {
-    return new URL(path, `http://${req.headers.host ?? "localhost"}`).href;
-  } catch {
-    return new URL(path, "http://localhost").href;
-  }
-}
