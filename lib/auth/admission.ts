@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { config } from "@/lib/config";
-import type { Db } from "@/lib/db";
+import { resultRows, type Db } from "@/lib/db";
 import { accounts, apiKeys } from "@/lib/db/schema";
 import { UnauthorizedError } from "@/lib/errors";
 import { hashKey, isWellFormedKey } from "./api-keys";
@@ -107,13 +107,13 @@ export async function admitKeyShared(db: Db, key: string, now: number): Promise<
   const result = await db.execute(
     sql`select key_id, account_id, email, plan, hits from brier_admit_key(${hashKey(key)}, ${new Date(windowStart).toISOString()}::timestamptz)`,
   );
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
+  const rows = resultRows<{
     key_id: string;
     account_id: string;
     email: string;
     plan: string;
     hits: number | string;
-  }>;
+  }>(result);
   const row = rows[0];
   if (row === undefined) return undefined;
   if (!isPlan(row.plan)) throw new Error(`account ${row.account_id} has an unknown plan`);

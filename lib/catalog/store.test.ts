@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db";
+import { getDb, resultRows } from "@/lib/db";
 import { clearCatalog, makeEvent } from "@/test/helpers/catalog";
 import type { NormalizedEvent } from "./normalize";
 import { unseenOpenMarkets, upsertCatalog } from "./store";
@@ -15,7 +15,7 @@ async function snapshot(table: "markets" | "events"): Promise<Map<string, Stored
   const db = await getDb();
   // xmax is set by a row lock too: equal xmax means not even locked.
   const result = await db.execute(sql`select xmin::text as version, xmax::text as locked_by, * from ${sql.raw(table)} order by id`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Stored[];
+  const rows = resultRows<Stored>(result);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -117,7 +117,7 @@ describe("upsertCatalog on re-ingestion", () => {
 describe("upsertCatalog's skip of rows sent exactly as before (content_hash)", () => {
   const hashes = async () => {
     const result = await (await getDb()).execute(sql`select id, content_hash from markets order by id`);
-    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ id: string; content_hash: string | null }>;
+    const rows = resultRows<{ id: string; content_hash: string | null }>(result);
     return new Map(rows.map((r) => [r.id, r.content_hash]));
   };
 
