@@ -97,6 +97,9 @@ export const envSchema = z.object({
   STREAM_MAX_PENDING: positiveInt(10_000),
   /** A connection behind for longer than this is closed as a slow consumer. */
   STREAM_SLOW_CONSUMER_MS: positiveInt(10_000),
+  /** The Brier API the archive CLI pulls from, and the key it sends (flags override both). */
+  BRIER_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:3000"),
+  BRIER_API_KEY: optionalString,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
@@ -147,6 +150,8 @@ export interface Config {
     maxPending: number;
     slowConsumerMs: number;
   };
+  /** The archive CLI's API and key. */
+  archiveClient: { url: string; apiKey: string | undefined };
   logLevel: Env["LOG_LEVEL"];
 }
 
@@ -216,6 +221,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       maxPending: e.STREAM_MAX_PENDING,
       slowConsumerMs: e.STREAM_SLOW_CONSUMER_MS,
     },
+    archiveClient: { url: e.BRIER_URL, apiKey: e.BRIER_API_KEY },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -3,20 +3,21 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { InvalidParameterError } from "@/lib/errors";
-import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
-import { HOUR_MS, hourlyCoverage, type HourCondition } from "./coverage-model";
-import { assetIncidents, journalWindow, runSpans } from "./journal";
+import { venueHourConditions } from "@/lib/archive/condition";
+import { archiveDate, archiveVenue } from "@/lib/archive/hours";
+import { ARCHIVE_ORDER } from "@/lib/archive/files";
+import { archiveDay } from "@/lib/archive/manifest";
+import { getTickStores } from "@/lib/ticks";
+import { recordedVenueTables } from "@/lib/ticks/published";
+import { HOUR_MS, type HourCondition } from "./coverage-model";
 import { conditionIdParam, parseQuery } from "./params";
 import { chTime, historyClient } from "./ticks";
 
 export const manifestQuery = z
   .object({
-    date: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, "date must be a UTC day, YYYY-MM-DD")
-      .refine((text) => Number.isFinite(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text), "date is not a calendar day")
-      .describe("The UTC day, YYYY-MM-DD. Required."),
-    market: conditionIdParam.optional().describe("Only this market's rows (condition id); default the whole archive."),
+    date: archiveDate.describe("The UTC day, YYYY-MM-DD. Required."),
+    venue: archiveVenue.optional().describe("The recorded venue: polymarket (default) or kalshi."),
+    market: conditionIdParam.optional().describe("Only this market's rows (condition id on Polymarket, market ticker on Kalshi); default the whole archive, with each closed hour's Parquet file."),
   })
   .strict();
 
@@ -50,14 +51,19 @@ export async function archiveManifest(db: Db, searchParams: URLSearchParams, now
   const query = parseQuery(manifestQuery, searchParams);
   const dayStart = Date.parse(`${query.date}T00:00:00Z`);
   if (dayStart > now) throw new InvalidParameterError("date", "date is in the future");
+  const venue = query.venue ?? "polymarket";
+  const checksum = { algorithm: "sha256", order: ARCHIVE_ORDER, line: "<epoch ms>\\t<market>\\t<event_type>\\t<data>\\n" };
+  if (query.market === undefined) {
+    const hours = await archiveDay(db, await getTickStores(), venue, dayStart, now);
+    return { data: { date: query.date, venue, market: null, checksum, hours } };
+  }
   const dayEnd = Math.min(dayStart + 24 * HOUR_MS, Math.ceil(now / HOUR_MS) * HOUR_MS);
   const client = await historyClient();
-  const marketFilter = query.market === undefined ? "" : "AND market = {market:String}";
   const result = await client.query({
-    query: `SELECT DISTINCT toUnixTimestamp64Milli(timestamp) AS ts, market, event_type, data FROM ${tickTable}
-      WHERE timestamp >= {from:DateTime64(3)} AND timestamp < {to:DateTime64(3)} ${marketFilter}
+    query: `SELECT DISTINCT toUnixTimestamp64Milli(timestamp) AS ts, market, event_type, data FROM ${recordedVenueTables[venue]}
+      WHERE timestamp >= {from:DateTime64(3)} AND timestamp < {to:DateTime64(3)} AND market = {market:String}
       ORDER BY timestamp, market, event_type, data`,
-    query_params: { from: chTime(dayStart), to: chTime(dayEnd), ...(query.market === undefined ? {} : { market: query.market }) },
+    query_params: { from: chTime(dayStart), to: chTime(dayEnd), market: query.market },
     format: "JSONCompactEachRow",
   });
   const hours = new Map<number, { hash: ReturnType<typeof createHash>; rows: number; assets: Set<string> }>();
@@ -74,10 +80,7 @@ export async function archiveManifest(db: Db, searchParams: URLSearchParams, now
       if (asset !== undefined) hour.assets.add(asset);
     }
   }
-  const window = await journalWindow(db, dayStart, dayEnd);
-  const runs = runSpans(window, now);
-  const { incidents } = assetIncidents(window, undefined, now);
-  const conditions = new Map(hourlyCoverage({ since: dayStart, until: dayEnd, now, runs, subscribed: runs, lost: [], incidents }).map((h) => [h.hour, h.condition]));
+  const conditions = await venueHourConditions(db, venue, dayStart, dayEnd, now);
   const data: ManifestHour[] = [...hours].map(([hour, entry]) => ({
     hour: new Date(hour).toISOString(),
     rows: entry.rows,
@@ -85,5 +88,5 @@ export async function archiveManifest(db: Db, searchParams: URLSearchParams, now
     checksum: entry.hash.digest("hex"),
     condition: conditions.get(hour) ?? "missing",
   }));
-  return { data: { date: query.date, market: query.market ?? null, checksum: { algorithm: "sha256", order: "timestamp, market, event_type, data", line: "<epoch ms>\\t<market>\\t<event_type>\\t<data>\\n" }, hours: data } };
+  return { data: { date: query.date, venue, market: query.market, checksum, hours: data } };
 }
