@@ -1,37 +1,12 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { InvalidParameterError } from "@/lib/errors";
 import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
-import { HOUR_MS, hourlyCoverage, type HourCondition } from "./coverage-model";
+import { HOUR_MS, hourlyCoverage } from "./coverage-model";
 import { assetIncidents, journalWindow, runSpans } from "./journal";
-import { conditionIdParam, parseQuery } from "./params";
+import { manifestResponse, type ManifestHour, type ManifestQuery } from "./shapes";
 import { chTime, historyClient } from "./ticks";
-
-export const manifestQuery = z
-  .object({
-    date: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, "date must be a UTC day, YYYY-MM-DD")
-      .refine((text) => Number.isFinite(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text), "date is not a calendar day")
-      .describe("The UTC day, YYYY-MM-DD. Required."),
-    market: conditionIdParam.optional().describe("Only this market's rows (condition id); default the whole archive."),
-  })
-  .strict();
-
-export interface ManifestHour {
-  /** Hour start, ISO 8601 UTC. */
-  hour: string;
-  /** Distinct rows (timestamp, market, event_type, data) of the hour. */
-  rows: number;
-  /** Distinct assets with rows in the hour. */
-  assets: number;
-  /** SHA-256 (hex) of the hour's rows as lines, in the documented order; of the empty string when none. */
-  checksum: string;
-  /** The recorder's condition for the hour (whole archive): available, degraded or missing. */
-  condition: HourCondition;
-}
 
 /**
  * The line of one row in the checksum (docs/history.md, "Manifest"): venue time in epoch ms,
@@ -46,8 +21,7 @@ export function checksumLine(timestampMs: number, market: string, eventType: str
  * GET /v0/archive/manifest: per UTC hour of a day, rows, assets, a checksum a client can recompute
  * over the rows it copied, and the hour's condition. Hours after now are not listed.
  */
-export async function archiveManifest(db: Db, searchParams: URLSearchParams, now = Date.now()) {
-  const query = parseQuery(manifestQuery, searchParams);
+export async function archiveManifest(db: Db, query: ManifestQuery, now = Date.now()) {
   const dayStart = Date.parse(`${query.date}T00:00:00Z`);
   if (dayStart > now) throw new InvalidParameterError("date", "date is in the future");
   const dayEnd = Math.min(dayStart + 24 * HOUR_MS, Math.ceil(now / HOUR_MS) * HOUR_MS);
@@ -85,5 +59,5 @@ export async function archiveManifest(db: Db, searchParams: URLSearchParams, now
     checksum: entry.hash.digest("hex"),
     condition: conditions.get(hour) ?? "missing",
   }));
-  return { data: { date: query.date, market: query.market ?? null, checksum: { algorithm: "sha256", order: "timestamp, market, event_type, data", line: "<epoch ms>\\t<market>\\t<event_type>\\t<data>\\n" }, hours: data } };
+  return manifestResponse.parse({ data: { date: query.date, market: query.market ?? null, checksum: { algorithm: "sha256", order: "timestamp, market, event_type, data", line: "<epoch ms>\\t<market>\\t<event_type>\\t<data>\\n" }, hours: data } });
 }
