@@ -236,6 +236,30 @@ describe("order book history", () => {
     expect(seen).toEqual([1781351760000, 1781351820000, 1781351880000, 1781351940000, 1781352000000, 1781352060000]);
   });
 
+  it("starts a window that opens long before the first recorded book at that book: no empty pages ahead of the data", async () => {
+    proKey = (await makeKey("pro")).key; // its own per-minute allowance
+    const firstBook = events.find((e) => e.asset === ids.M1.yes && e.kind === "book")?.ts ?? 0;
+    const since = firstBook - 30 * 86_400_000; // a month before anything was recorded
+    const until = firstBook + 5 * 60_000;
+    const res = await callRoute(historyRoute, {
+      path: `/v0/orderbooks/${ids.M1.yes}/history?since=${since}&until=${until}&interval=1m&limit=2`,
+      key: proKey,
+      params: { outcomeId: ids.M1.yes },
+    });
+    expect(res.status).toBe(200);
+    const body = res.body as { data: Array<{ at: number }>; meta: { nextCursor: string | null; since: number } };
+    expect(body.data.map((book) => book.at)).toEqual([Math.ceil(firstBook / 60_000) * 60_000, Math.ceil(firstBook / 60_000) * 60_000 + 60_000]);
+    expect(body.meta.since).toBe(since);
+    expect(body.meta.nextCursor).not.toBeNull();
+    // A window with no book in it at all is one empty page, with no cursor to follow.
+    const empty = await callRoute(historyRoute, {
+      path: `/v0/orderbooks/${ids.M1.yes}/history?since=${since}&until=${since + 86_400_000}&interval=1m&limit=2`,
+      key: proKey,
+      params: { outcomeId: ids.M1.yes },
+    });
+    expect(empty.body).toMatchObject({ data: [], meta: { count: 0, nextCursor: null } });
+  });
+
   it("refuses bad parameters naming them", async () => {
     proKey = (await makeKey("pro")).key; // its own per-minute allowance
     for (const [query, parameter] of [

@@ -61,7 +61,7 @@ export const historyOpenApi: OpenApiSectionBuilder = () => ({
         summary: "Recorded books on a 1m/5m/1h grid, oldest first, at most 1,000 a call with a cursor (Pro and Enterprise)",
         parameters: [pathParameter("outcomeId", "Outcome id (Polymarket CLOB token id)."), ...queryParameters(orderBookHistoryQuery, ["since"])],
         responses: {
-          "200": ok("A page of books; grid points before the first recorded snapshot are left out.", { type: "object", required: ["data", "meta"], properties: { data: { type: "array", items: ref("RecordedOrderBook") }, meta: schemaOf(bookHistoryPage.shape.meta) } }),
+          "200": ok("A page of books. It starts at the first grid point at or after the first book recorded at or after `since`; a page is empty only when nothing is left in the window.", { type: "object", required: ["data", "meta"], properties: { data: { type: "array", items: ref("RecordedOrderBook") }, meta: schemaOf(bookHistoryPage.shape.meta) } }),
           "400": badRequest(),
           "401": unauthorizedResponse(),
           "403": planned("pro"),

@@ -5,7 +5,7 @@ import { AppError, InvalidParameterError } from "@/lib/errors";
 import { encodeCursor } from "@/lib/input";
 import { recordedOutcomeOrThrow } from "./outcomes";
 import { bookHistoryPage, historyIntervals, recordedBookPublic, type BookHistoryPage, type OrderBookHistoryQuery, type OrderBookQuery, type RecordedBook } from "./shapes";
-import { bookRows, historyClient, lastBookAtOrBefore } from "./ticks";
+import { bookRows, firstBookAfter, historyClient, lastBookAtOrBefore } from "./ticks";
 
 function present(book: AssetBook, outcomeId: string, at: number, snapshotTimestamp: number, depth: number): RecordedBook {
   const view = book.view(depth);
@@ -44,32 +44,39 @@ export async function recordedBookAt(db: Db, outcomeId: string, query: OrderBook
 /**
  * GET /v0/orderbooks/{outcomeId}/history: books on an interval grid, oldest first, at most 1,000
  * a call. One pass: the rows from the last snapshot at or before the first grid point to the last
- * one, replayed once through the shared book state, a view taken at each grid point. Grid points
- * before the first recorded snapshot are skipped (there is no book to show).
+ * one, replayed once through the shared book state, a view taken at each grid point. A window that
+ * opens before the outcome's first recorded book starts at the first grid point at or after that
+ * book, so a page is empty only when the window holds no book at all.
  */
 export async function recordedBookHistory(db: Db, outcomeId: string, query: OrderBookHistoryQuery, now = Date.now()): Promise<BookHistoryPage> {
   const step = historyIntervals[query.interval];
   const until = query.until ?? now;
   if (query.since > until) throw new InvalidParameterError("since", "since must not be after until");
   const cursor = query.cursor;
-  const first = cursor?.[1] ?? Math.ceil(query.since / step) * step;
+  let first = cursor?.[1] ?? Math.ceil(query.since / step) * step;
   if (cursor !== undefined && (first % step !== 0 || first < query.since || first > until)) {
     throw new InvalidParameterError("cursor", "cursor does not belong to this since/until/interval");
   }
+  const meta = { count: 0, limit: query.limit, interval: query.interval, since: query.since, until, nextCursor: null as string | null };
+  const outcome = await recordedOutcomeOrThrow(db, outcomeId);
+  const client = await historyClient();
+  const snapshotTs = await lastBookAtOrBefore(client, outcome.conditionId, outcomeId, first);
+  let replayFrom = snapshotTs;
+  if (replayFrom === undefined) {
+    replayFrom = await firstBookAfter(client, outcome.conditionId, outcomeId, first, until);
+    if (replayFrom === undefined) return bookHistoryPage.parse({ data: [], meta });
+    first = Math.ceil(replayFrom / step) * step;
+  }
   const grid: number[] = [];
   for (let t = first; t <= until && grid.length < query.limit; t += step) grid.push(t);
-  const meta = { count: 0, limit: query.limit, interval: query.interval, since: query.since, until, nextCursor: null as string | null };
   const last = grid[grid.length - 1];
   if (last === undefined) return bookHistoryPage.parse({ data: [], meta });
   const next = last + step;
   if (next <= until) meta.nextCursor = encodeCursor(["h", next]);
 
-  const outcome = await recordedOutcomeOrThrow(db, outcomeId);
-  const client = await historyClient();
-  const snapshotTs = await lastBookAtOrBefore(client, outcome.conditionId, outcomeId, first);
   const store = new BookStore();
   const data: RecordedBook[] = [];
-  let snapshotAt = snapshotTs ?? 0;
+  let snapshotAt = replayFrom;
   let index = 0;
   const emitUntil = (beforeMs: number) => {
     // Every grid point before this row's time sees the book as it is now.
@@ -78,7 +85,7 @@ export async function recordedBookHistory(db: Db, outcomeId: string, query: Orde
       if (book?.hasSnapshot) data.push(present(book, outcomeId, grid[index] ?? 0, snapshotAt, query.depth));
     }
   };
-  for await (const row of bookRows(client, outcome.conditionId, outcomeId, snapshotTs ?? first, last)) {
+  for await (const row of bookRows(client, outcome.conditionId, outcomeId, replayFrom, last)) {
     emitUntil(row.timestampMs);
     store.apply(row);
     if (row.eventType === "book") snapshotAt = row.timestampMs;
