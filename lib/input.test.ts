@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseInput, parseQuery } from "./input";
+import { cursorParam, decodeCursor, encodeCursor, parseInput, parseQuery } from "./input";
 
 const query = z.object({ limit: z.coerce.number().int().max(10, "limit must be at most 10"), q: z.string().max(3, "too long").optional() }).strict();
 
@@ -22,6 +22,22 @@ describe("input validation", () => {
   it("names the given parameter for a single value", () => {
     expect(() => parseInput(z.string().min(10, "must be at least 10 characters"), "short", "password")).toThrow(
       expect.objectContaining({ details: { parameter: "password" }, message: "password: must be at least 10 characters" }),
+    );
+  });
+});
+
+describe("cursor codec", () => {
+  const position = z.tuple([z.literal("t"), z.number().int().positive()]);
+  const paged = z.object({ cursor: cursorParam(position).optional() }).strict();
+
+  it("gives back the position it encoded, typed", () => {
+    expect(parseQuery(paged, new URLSearchParams({ cursor: encodeCursor(["t", 42]) }))).toEqual({ cursor: ["t", 42] });
+    expect(decodeCursor(encodeCursor([null, "x"]))).toEqual([null, "x"]);
+  });
+
+  it.each([["not base64!"], [encodeCursor(["i", 42])], [Buffer.from("{").toString("base64url")], ["a".repeat(600)]])("refuses %s naming cursor", (raw) => {
+    expect(() => parseQuery(paged, new URLSearchParams({ cursor: raw }))).toThrow(
+      expect.objectContaining({ code: "invalid_parameter", details: { parameter: "cursor" } }),
     );
   });
 });

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { InvalidParameterError } from "@/lib/errors";
 
 /**
@@ -35,4 +35,38 @@ export function parseQuery<T extends z.ZodType>(schema: T, searchParams: URLSear
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw invalidParameter(parsed.error);
   return parsed.data;
+}
+
+/**
+ * The one cursor codec of the API: a keyset position is a short JSON array, sent as base64url so a
+ * client treats it as opaque. What it holds is checked on the way back in by the endpoint's schema.
+ */
+export function encodeCursor(position: readonly unknown[]): string {
+  return Buffer.from(JSON.stringify(position)).toString("base64url");
+}
+
+/** The JSON value a cursor carries, or undefined when the text is not one `encodeCursor` wrote. */
+export function decodeCursor(raw: string, maxLength = 512): unknown {
+  if (raw.length > maxLength || !/^[A-Za-z0-9_-]+$/.test(raw)) return undefined;
+  try {
+    return JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A `cursor` query parameter decoded into the position `schema` describes; anything else is a
+ * 400 naming `cursor`. Used inside an endpoint's query schema, so the domain receives a typed
+ * position, never text.
+ */
+export function cursorParam<T extends z.ZodType>(schema: T) {
+  return z.string().transform((raw, ctx): z.output<T> => {
+    const parsed = schema.safeParse(decodeCursor(raw));
+    if (!parsed.success) {
+      ctx.addIssue({ code: "custom", message: "cursor is not one this endpoint issued" });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
 }

@@ -4,6 +4,7 @@ import { GET as eventGet } from "@/app/v0/events/[id]/route";
 import { GET as marketGet } from "@/app/v0/markets/[id]/route";
 import { GET as marketsGet } from "@/app/v0/markets/route";
 import { POST as sqlPost } from "@/app/v0/sql/route";
+import { MAX_JSON_DEPTH } from "@/lib/json";
 import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
 
@@ -42,6 +43,37 @@ describe("NUL bytes in keyed requests", () => {
     });
     expect(api.status).toBe(400);
     expect(api.body).toMatchObject({ success: false, error: { code: "VALIDATION_ERROR" } });
+  });
+});
+
+describe("JSON nested deeper than the documented limit", () => {
+  const LEVELS = 10_000;
+  const deepArray = "[".repeat(LEVELS) + "]".repeat(LEVELS);
+  const deepObject = '{"a":'.repeat(LEVELS) + "1" + "}".repeat(LEVELS);
+
+  it("answers 400 naming the limit on every route that takes a body, never a stack overflow", async () => {
+    const { GET: apiGet } = await import("@/app/api/[exchange]/[method]/route");
+    const { key } = await makeKey("enterprise");
+    for (const method of ["fetchMarkets", "createOrder"]) {
+      for (const body of [`{"args":[${deepArray}]}`, `{"args":[${deepObject}]}`, deepArray]) {
+        const res = await callRoute(apiPost, { path: `/api/mock/${method}`, key, body, params: { exchange: "mock", method } });
+        expect(res.status, `${method}: ${res.text.slice(0, 200)}`).toBe(400);
+        expect(res.body).toMatchObject({ success: false, error: { code: "VALIDATION_ERROR", message: expect.stringContaining(`${MAX_JSON_DEPTH} levels`) } });
+      }
+    }
+    const sql = await callRoute(sqlPost, { path: "/v0/sql", key, body: `{"query":"SELECT 1","x":${deepObject}}` });
+    expect(sql.status, sql.text.slice(0, 200)).toBe(400);
+    expect(sql.body).toMatchObject({ error: { code: "invalid_body", message: expect.stringContaining(`${MAX_JSON_DEPTH} levels`) } });
+    const query = await callRoute(apiGet, {
+      path: `/api/mock/fetchMarkets?tags=${encodeURIComponent(deepArray)}`,
+      key,
+      params: { exchange: "mock", method: "fetchMarkets" },
+    });
+    expect(query.status, query.text.slice(0, 200)).toBe(400);
+    expect(query.body).toMatchObject({ success: false, error: { message: expect.stringContaining(`${MAX_JSON_DEPTH} levels`) } });
+    // Nesting within the limit is still data.
+    const fine = await callRoute(apiPost, { path: "/api/mock/fetchMarkets", key, body: { args: [{ limit: 2 }] }, params: { exchange: "mock", method: "fetchMarkets" } });
+    expect(fine.status, fine.text).toBe(200);
   });
 });
 

@@ -6,6 +6,7 @@ import { GET as historyRoute } from "@/app/v0/orderbooks/[outcomeId]/history/rou
 import { GET as tradesRoute } from "@/app/v0/trades/[outcomeId]/route";
 import { getDb } from "@/lib/db";
 import { recordedBookAt, recordedBookHistory } from "@/lib/history/orderbooks";
+import { HISTORY_DEFAULT_DEPTH, HISTORY_DEFAULT_LIMIT, MAX_DEPTH } from "@/lib/history/shapes";
 import { getTickStores } from "@/lib/ticks";
 import { describeKeyedRoute } from "./helpers/auth-suite";
 import { makeEvent, seedCatalog } from "./helpers/catalog";
@@ -121,10 +122,10 @@ describe("order book at an instant", () => {
         const expected = independentBook(events, asset, t);
         if (t < firstBook) {
           expect(expected).toBeUndefined();
-          await expect(recordedBookAt(db, asset, new URLSearchParams({ at: String(t) }))).rejects.toMatchObject({ code: "not_found" });
+          await expect(recordedBookAt(db, asset, { at: t, depth: MAX_DEPTH })).rejects.toMatchObject({ code: "not_found" });
           continue;
         }
-        const book = await recordedBookAt(db, asset, new URLSearchParams({ at: String(t) }));
+        const book = await recordedBookAt(db, asset, { at: t, depth: MAX_DEPTH });
         expect({ bids: book.bids, asks: book.asks, timestamp: book.timestamp }, `${asset} at ${t}`).toEqual(expected);
         expect(book.source).toBe("recorded");
         expect(book.inSync).toBe(true);
@@ -139,12 +140,12 @@ describe("order book at an instant", () => {
   it("a level set to 0 disappears; a later `book` replaces both sides", async () => {
     const db = await getDb();
     // Frame 2 removes M1 YES's best ask 0.62 (size 0).
-    const before = await recordedBookAt(db, ids.M1.yes, new URLSearchParams({ at: "1781352000787" }));
-    const after = await recordedBookAt(db, ids.M1.yes, new URLSearchParams({ at: "1781352000788" }));
+    const before = await recordedBookAt(db, ids.M1.yes, { at: 1781352000787, depth: MAX_DEPTH });
+    const after = await recordedBookAt(db, ids.M1.yes, { at: 1781352000788, depth: MAX_DEPTH });
     expect(before.asks[0]).toEqual({ price: 0.62, size: 455 });
     expect(after.asks.map((l) => l.price)).not.toContain(0.62);
     // The snapshot at 1781352002203 replaced the book: the rebuild starts there.
-    const rebuilt = await recordedBookAt(db, ids.M1.yes, new URLSearchParams({ at: "1781352002203" }));
+    const rebuilt = await recordedBookAt(db, ids.M1.yes, { at: 1781352002203, depth: MAX_DEPTH });
     expect(rebuilt.snapshotTimestamp).toBe(1781352002203);
     expect(rebuilt.timestamp).toBe(1781352002203);
   });
@@ -192,7 +193,7 @@ describe("order book history", () => {
     const db = await getDb();
     const since = 1781351700000; // 2026-06-13T11:55:00Z, before the first book
     const until = 1781352060000;
-    const all = await recordedBookHistory(db, ids.M1.yes, new URLSearchParams({ since: String(since), until: String(until), interval: "1m" }));
+    const all = await recordedBookHistory(db, ids.M1.yes, { since, until, interval: "1m", limit: HISTORY_DEFAULT_LIMIT, depth: HISTORY_DEFAULT_DEPTH });
     expect(all.meta.nextCursor).toBeNull();
     const grid = all.data.map((book) => book.at);
     expect(grid).toEqual([...grid].sort((a, b) => a - b));
@@ -233,6 +234,30 @@ describe("order book history", () => {
       cursor = body.meta.nextCursor;
     }
     expect(seen).toEqual([1781351760000, 1781351820000, 1781351880000, 1781351940000, 1781352000000, 1781352060000]);
+  });
+
+  it("starts a window that opens long before the first recorded book at that book: no empty pages ahead of the data", async () => {
+    proKey = (await makeKey("pro")).key; // its own per-minute allowance
+    const firstBook = events.find((e) => e.asset === ids.M1.yes && e.kind === "book")?.ts ?? 0;
+    const since = firstBook - 30 * 86_400_000; // a month before anything was recorded
+    const until = firstBook + 5 * 60_000;
+    const res = await callRoute(historyRoute, {
+      path: `/v0/orderbooks/${ids.M1.yes}/history?since=${since}&until=${until}&interval=1m&limit=2`,
+      key: proKey,
+      params: { outcomeId: ids.M1.yes },
+    });
+    expect(res.status).toBe(200);
+    const body = res.body as { data: Array<{ at: number }>; meta: { nextCursor: string | null; since: number } };
+    expect(body.data.map((book) => book.at)).toEqual([Math.ceil(firstBook / 60_000) * 60_000, Math.ceil(firstBook / 60_000) * 60_000 + 60_000]);
+    expect(body.meta.since).toBe(since);
+    expect(body.meta.nextCursor).not.toBeNull();
+    // A window with no book in it at all is one empty page, with no cursor to follow.
+    const empty = await callRoute(historyRoute, {
+      path: `/v0/orderbooks/${ids.M1.yes}/history?since=${since}&until=${since + 86_400_000}&interval=1m&limit=2`,
+      key: proKey,
+      params: { outcomeId: ids.M1.yes },
+    });
+    expect(empty.body).toMatchObject({ data: [], meta: { count: 0, nextCursor: null } });
   });
 
   it("refuses bad parameters naming them", async () => {

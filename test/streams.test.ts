@@ -7,6 +7,7 @@ import type * as Pmxt from "pmxtjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeApiKey } from "@/lib/auth/api-keys";
 import { getDb } from "@/lib/db";
+import { TOO_DEEP_MESSAGE } from "@/lib/json";
 import { passthroughPool } from "@/lib/passthrough";
 import { Recorder } from "@/lib/recorder/recorder";
 import { InProcessBus, type BookMessage } from "@/lib/streams/bus";
@@ -246,11 +247,23 @@ describe("admission", () => {
 });
 
 describe("protocol errors and plan limits", () => {
+  it("answers a message nested 10,000 levels deep with an error naming the limit, and keeps serving", async () => {
+    const { key } = await makeKey("pro");
+    const client = await StreamClient.connect(`${wsBase}?apiKey=${key}`);
+    for (const deep of ["[".repeat(10_000) + "]".repeat(10_000), '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000)]) {
+      client.send(`{"id":"deep","action":"subscribe","exchange":"polymarket","method":"watchOrderBook","args":[${deep}]}`);
+      expect((await client.next((m) => m.event === "error")).error).toEqual({ code: "INVALID_MESSAGE", message: TOO_DEEP_MESSAGE });
+    }
+    expect((await client.request({ id: "ok", action: "subscribe", exchange: "polymarket", method: "watchOrderBook", args: [A1] })).event).toBe("subscribed");
+    await client.close();
+  });
+
   it("answers bad messages with an error event naming the problem and keeps the connection open", async () => {
     const { key } = await makeKey("pro");
     const client = await StreamClient.connect(`${wsBase}?apiKey=${key}`);
     client.send("{not json");
-    expect((await client.next((m) => m.event === "error")).error).toEqual({ code: "INVALID_MESSAGE", message: "Invalid JSON." });
+    // pmxt's sidecar says "Invalid JSON" (no period) and pmxt's own server test reads that text.
+    expect((await client.next((m) => m.event === "error")).error).toEqual({ code: "INVALID_MESSAGE", message: "Invalid JSON" });
     client.send({ id: "m1", exchange: "polymarket", method: "watchOrderBook", args: [A1] });
     const missing = await client.next((m) => m.id === "m1");
     expect(missing.error?.code).toBe("INVALID_MESSAGE");

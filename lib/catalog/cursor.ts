@@ -1,3 +1,4 @@
+import { decodeCursor as decodePosition, encodeCursor as encodePosition } from "@/lib/input";
 import { UUID_PATTERN } from "./ids";
 
 /** The list orders of GET /v0/markets and /v0/events (`sort=`); `volume24h` is the default. */
@@ -8,7 +9,7 @@ export type ListSort = (typeof listSorts)[number];
  * A keyset position in a list order: the sort key and id of the last row of a page.
  * `key` is a number (volume24h, change24h, liquidity), an ISO time (resolutionDate, newest), or
  * null where the row has no value (unknown liquidity or resolution date: those rows sort last).
- * Opaque to clients (base64url of JSON), validated strictly on the way back in.
+ * Opaque to clients (lib/input.ts's cursor codec), validated strictly on the way back in.
  */
 export interface Cursor {
   sort: ListSort;
@@ -23,8 +24,7 @@ const nullableSorts: ReadonlySet<ListSort> = new Set(["liquidity", "resolutionDa
 
 export function encodeCursor(cursor: Cursor): string {
   // The default order keeps the original two-element form, so cursors issued before `sort=` existed stay valid.
-  const value = cursor.sort === "volume24h" ? [cursor.key, cursor.id] : [cursor.sort, cursor.key, cursor.id];
-  return Buffer.from(JSON.stringify(value)).toString("base64url");
+  return encodePosition(cursor.sort === "volume24h" ? [cursor.key, cursor.id] : [cursor.sort, cursor.key, cursor.id]);
 }
 
 function validKey(sort: ListSort, key: unknown): key is Cursor["key"] {
@@ -34,13 +34,7 @@ function validKey(sort: ListSort, key: unknown): key is Cursor["key"] {
 }
 
 export function decodeCursor(raw: string): Cursor | undefined {
-  if (!/^[A-Za-z0-9_-]+$/.test(raw)) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-  } catch {
-    return undefined;
-  }
+  const value = decodePosition(raw);
   if (!Array.isArray(value)) return undefined;
   let parts: unknown[];
   if (value.length === 2) parts = ["volume24h", ...(value as unknown[])];

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { parseQuery } from "@/lib/input";
 import { categories } from "./categories";
 import { decodeCursor, listSorts, type Cursor, type ListSort } from "./cursor";
 import { MAX_QUERY_LENGTH } from "./limits";
@@ -140,14 +139,6 @@ export const listMarketsQuery = listQuery;
 export const listEventsQuery = listQuery;
 /** The parameters both list endpoints accept (for the OpenAPI document). */
 export const listQueryParameters = listQueryInput;
-
-/**
- * Parses a query string with `schema`; any problem becomes 400 invalid_parameter naming the
- * parameter. A parameter sent twice is refused rather than guessed.
- */
-export function parseListQuery(schema: typeof listQuery, searchParams: URLSearchParams): ListQuery {
-  return parseQuery(schema, searchParams);
-}
 
 export const outcomePublic = z.object({
   outcomeId: z

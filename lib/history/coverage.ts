@@ -1,43 +1,21 @@
 import "server-only";
-import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { InvalidParameterError, NotFoundError } from "@/lib/errors";
 import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
-import { coverageGaps, hourlyCoverage, type Gap, type HourCoverage } from "./coverage-model";
+import { coverageGaps, hourlyCoverage } from "./coverage-model";
 import { assetIncidents, journalWindow, runSpans, subscribedSpans } from "./journal";
 import { outcomesOfCondition, recordedOutcomeOrThrow } from "./outcomes";
-import { conditionIdParam, instant, outcomeIdParam, parseQuery, timeRange } from "./params";
+import { timeRange } from "./params";
+import { coverageResponse, type AssetCoverage, type CoverageQuery } from "./shapes";
 import { chTime, historyClient } from "./ticks";
 
 const DAY = 86_400_000;
-
-export const coverageQuery = z
-  .object({
-    market: conditionIdParam.optional().describe("Condition id (0x…): every outcome of the market. Give market or outcomeId."),
-    outcomeId: outcomeIdParam.optional().describe("One outcome (CLOB token id). Give market or outcomeId."),
-    since: instant.optional().describe("First hour (rounded down to the hour), ISO 8601 or epoch ms; default 24 hours before until."),
-    until: instant.optional().describe("End (exclusive); default now. At most 31 days after since."),
-  })
-  .strict();
-
-export interface AssetCoverage {
-  outcomeId: string;
-  label: string | null;
-  /** Venue time of the asset's first and last recorded event (any time), epoch ms; null when none. */
-  firstEvent: number | null;
-  lastEvent: number | null;
-  /** Recorded rows of the asset by event type (any time). */
-  rowsByType: Record<"book" | "price_change" | "last_trade_price", number>;
-  hours: HourCoverage[];
-  gaps: Gap[];
-}
 
 /**
  * GET /v0/coverage: per asset, what the archive holds and, per UTC hour, whether the recorder was
  * listening (available), partly or with incidents (degraded), or not at all (missing).
  */
-export async function coverage(db: Db, searchParams: URLSearchParams, now = Date.now()) {
-  const query = parseQuery(coverageQuery, searchParams);
+export async function coverage(db: Db, query: CoverageQuery, now = Date.now()) {
   if ((query.market === undefined) === (query.outcomeId === undefined)) throw new InvalidParameterError("market", "give exactly one of market or outcomeId");
   const range = timeRange(query.since, query.until, DAY, now);
   if (range.until - range.since > 31 * DAY) throw new InvalidParameterError("since", "since and until may be at most 31 days apart");
@@ -97,5 +75,5 @@ export async function coverage(db: Db, searchParams: URLSearchParams, now = Date
       gaps: coverageGaps(input),
     };
   });
-  return { data: { market, since: range.since, until: range.until, assets: data } };
+  return coverageResponse.parse({ data: { market, since: range.since, until: range.until, assets: data } });
 }

@@ -1,11 +1,12 @@
 import "server-only";
 import { and, arrayOverlaps, desc, eq, gte, inArray, isNull, like, lt, notLike, or, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { recorderIncidents, recorderRuns, type RecorderIncidentRow, type RecorderRunRow } from "@/lib/db/schema";
-import { degradingKinds, HEARTBEAT_STALE_MS, incidentKinds } from "@/lib/recorder/journal";
+import { degradingKinds, HEARTBEAT_STALE_MS } from "@/lib/recorder/journal";
 import type { Span } from "./coverage-model";
-import { boundedInt, decodeCursor, encodeCursor, instant, parseQuery, timeRange } from "./params";
+import { encodeCursor } from "@/lib/input";
+import { timeRange } from "./params";
+import { incidentsPage, type IncidentPublic, type IncidentsQuery } from "./shapes";
 
 /** Kinds that last (have an end); the others are instants. */
 const spanKinds = new Set(["connection_lost", "lag", "back_pressure", "insert_failed"]);
@@ -97,37 +98,10 @@ export function assetIncidents(window: JournalWindow, asset: string | undefined,
   return { lost, incidents };
 }
 
-export const incidentsQuery = z
-  .object({
-    since: instant.optional().describe("Oldest incident start (inclusive), ISO 8601 or epoch ms; default 7 days before until."),
-    until: instant.optional().describe("Newest incident start (exclusive); default now."),
-    kind: z.enum(incidentKinds).optional().describe(`One kind: ${incidentKinds.join(", ")}.`),
-    limit: boundedInt(1000, 100).describe("Incidents per call (1–1000, default 100)."),
-    cursor: z.string().optional().describe("nextCursor of the previous page (same since/until/kind)."),
-  })
-  .strict();
-
-export interface IncidentPublic {
-  id: string;
-  runId: string;
-  kind: string;
-  startedAt: string;
-  endedAt: string | null;
-  /** Span length in ms (a lost connection: the gap until resubscribed); null for instants and open spans. */
-  durationMs: number | null;
-  degrading: boolean;
-  assets: string[];
-  message: string;
-  detail: Record<string, unknown>;
-}
-
-const incidentCursor = z.tuple([z.literal("i"), z.number().int().positive(), z.uuid()]);
-
 /** GET /v0/incidents: what happened to the recorder, newest first. */
-export async function listIncidents(db: Db, searchParams: URLSearchParams, now = Date.now()) {
-  const query = parseQuery(incidentsQuery, searchParams);
+export async function listIncidents(db: Db, query: IncidentsQuery, now = Date.now()) {
   const range = timeRange(query.since, query.until, 7 * 86_400_000, now + 1);
-  const cursor = decodeCursor(query.cursor, incidentCursor);
+  const cursor = query.cursor;
   const rows = await db
     .select()
     .from(recorderIncidents)
@@ -158,7 +132,7 @@ export async function listIncidents(db: Db, searchParams: URLSearchParams, now =
     detail: { ...row.detail, ...(row.assets.length > 50 ? { assetCount: row.assets.length } : {}) },
   }));
   const nextCursor = rows.length > query.limit && last !== undefined ? encodeCursor(["i", last.startedAt.getTime(), last.id]) : null;
-  return { data, meta: { count: data.length, limit: query.limit, nextCursor } };
+  return incidentsPage.parse({ data, meta: { count: data.length, limit: query.limit, nextCursor } });
 }
 
 /** The newest recorder run, for /v0/status: is a recorder running anywhere (its own process included)? */

@@ -1,38 +1,15 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { InvalidParameterError } from "@/lib/errors";
 import { venueHourConditions } from "@/lib/archive/condition";
-import { archiveDate, archiveVenue } from "@/lib/archive/hours";
 import { ARCHIVE_ORDER } from "@/lib/archive/files";
 import { archiveDay } from "@/lib/archive/manifest";
 import { getTickStores } from "@/lib/ticks";
 import { recordedVenueTables } from "@/lib/ticks/published";
-import { HOUR_MS, type HourCondition } from "./coverage-model";
-import { conditionIdParam, parseQuery } from "./params";
+import { HOUR_MS } from "./coverage-model";
+import { manifestResponse, type ManifestHour, type ManifestQuery } from "./shapes";
 import { chTime, historyClient } from "./ticks";
-
-export const manifestQuery = z
-  .object({
-    date: archiveDate.describe("The UTC day, YYYY-MM-DD. Required."),
-    venue: archiveVenue.optional().describe("The recorded venue: polymarket (default) or kalshi."),
-    market: conditionIdParam.optional().describe("Only this market's rows (condition id on Polymarket, market ticker on Kalshi); default the whole archive, with each closed hour's Parquet file."),
-  })
-  .strict();
-
-export interface ManifestHour {
-  /** Hour start, ISO 8601 UTC. */
-  hour: string;
-  /** Distinct rows (timestamp, market, event_type, data) of the hour. */
-  rows: number;
-  /** Distinct assets with rows in the hour. */
-  assets: number;
-  /** SHA-256 (hex) of the hour's rows as lines, in the documented order; of the empty string when none. */
-  checksum: string;
-  /** The recorder's condition for the hour (whole archive): available, degraded or missing. */
-  condition: HourCondition;
-}
 
 /**
  * The line of one row in the checksum (docs/history.md, "Manifest"): venue time in epoch ms,
@@ -47,15 +24,14 @@ export function checksumLine(timestampMs: number, market: string, eventType: str
  * GET /v0/archive/manifest: per UTC hour of a day, rows, assets, a checksum a client can recompute
  * over the rows it copied, and the hour's condition. Hours after now are not listed.
  */
-export async function archiveManifest(db: Db, searchParams: URLSearchParams, now = Date.now()) {
-  const query = parseQuery(manifestQuery, searchParams);
+export async function archiveManifest(db: Db, query: ManifestQuery, now = Date.now()) {
   const dayStart = Date.parse(`${query.date}T00:00:00Z`);
   if (dayStart > now) throw new InvalidParameterError("date", "date is in the future");
   const venue = query.venue ?? "polymarket";
   const checksum = { algorithm: "sha256", order: ARCHIVE_ORDER, line: "<epoch ms>\\t<market>\\t<event_type>\\t<data>\\n" };
   if (query.market === undefined) {
     const hours = await archiveDay(db, await getTickStores(), venue, dayStart, now);
-    return { data: { date: query.date, venue, market: null, checksum, hours } };
+    return manifestResponse.parse({ data: { date: query.date, venue, market: null, checksum, hours } });
   }
   const dayEnd = Math.min(dayStart + 24 * HOUR_MS, Math.ceil(now / HOUR_MS) * HOUR_MS);
   const client = await historyClient();
@@ -87,6 +63,7 @@ export async function archiveManifest(db: Db, searchParams: URLSearchParams, now
     assets: entry.assets.size,
     checksum: entry.hash.digest("hex"),
     condition: conditions.get(hour) ?? "missing",
+    file: null,
   }));
-  return { data: { date: query.date, venue, market: query.market, checksum, hours: data } };
+  return manifestResponse.parse({ data: { date: query.date, venue, market: query.market, checksum, hours: data } });
 }

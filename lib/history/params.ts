@@ -1,11 +1,9 @@
 import { z } from "zod";
 import { InvalidParameterError } from "@/lib/errors";
-import { parseInput } from "@/lib/input";
 
 /**
- * Query parameters of the history endpoints (docs/history.md, "Parameters"). Every problem is a
- * 400 `invalid_parameter` naming the parameter; a parameter sent twice or one the endpoint does
- * not know is refused rather than guessed.
+ * The value types the history endpoints' parameters share (docs/history.md, "Parameters"); the
+ * queries built from them are in ./shapes.ts and are parsed by lib/input.ts.
  */
 
 const MAX_SPAN_MS = 366 * 24 * 3_600_000;
@@ -46,14 +44,6 @@ export const conditionIdParam = z
   .max(200, "market is at most 200 characters")
   .regex(/^[A-Za-z0-9_.:-]+$/, "market must be a condition id (0x…)");
 
-/** Query strings and path parameters are checked by lib/input.ts (errors name the parameter). */
-export { parseQuery } from "@/lib/input";
-
-/** Checks a path parameter with `schema`; errors name it. */
-export function parsePathParam<T extends z.ZodType>(name: string, schema: T, value: unknown): z.output<T> {
-  return parseInput(schema, value, name);
-}
-
 /** since/until: until defaults to now, since must come first, and the span is at most a year. */
 export function timeRange(since: number | undefined, until: number | undefined, defaultSpanMs: number, now = Date.now()): { since: number; until: number } {
   const end = until ?? now;
@@ -61,23 +51,4 @@ export function timeRange(since: number | undefined, until: number | undefined, 
   if (start >= end) throw new InvalidParameterError("since", "since must be before until");
   if (end - start > MAX_SPAN_MS) throw new InvalidParameterError("since", "since and until may be at most 366 days apart");
   return { since: start, until: end };
-}
-
-/** An opaque cursor: base64url of a JSON array, checked by `schema` on the way back in. */
-export function encodeCursor(value: unknown[]): string {
-  return Buffer.from(JSON.stringify(value)).toString("base64url");
-}
-
-export function decodeCursor<T extends z.ZodType>(raw: string | undefined, schema: T): z.output<T> | undefined {
-  if (raw === undefined) return undefined;
-  let value: unknown;
-  try {
-    if (!/^[A-Za-z0-9_-]{1,400}$/.test(raw)) throw new Error("not base64url");
-    value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-  } catch {
-    throw new InvalidParameterError("cursor", "cursor is not one this endpoint issued");
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new InvalidParameterError("cursor", "cursor is not one this endpoint issued");
-  return parsed.data;
 }

@@ -1,6 +1,5 @@
 import "server-only";
 import { Readable } from "node:stream";
-import { z } from "zod";
 import type { NormalizedEvent } from "@/lib/catalog/normalize";
 import { getMarketOrThrow } from "@/lib/catalog/search";
 import { inArray } from "drizzle-orm";
@@ -12,7 +11,8 @@ import { getTickStores, type TickStores } from "@/lib/ticks";
 import { priceSnapshotsTable } from "@/lib/ticks/ddl/0002_catalog_price_snapshots";
 import { priceHourlyTable } from "@/lib/ticks/ddl/0003_catalog_price_hourly";
 import { internalDatabase } from "@/lib/ticks/migrate";
-import { instant, parseQuery, timeRange } from "./params";
+import { timeRange } from "./params";
+import { marketPricesResponse, sparklinesResponse, type MarketPrices, type MarketPricesQuery, type PriceCandle, type Sparkline, type SparklinesQuery } from "./shapes";
 import { chTime } from "./ticks";
 
 /** One outcome's price at one catalog poll. */
@@ -99,39 +99,8 @@ export async function recordPollPrices(events: readonly NormalizedEvent[], atMs:
 const DAY = 86_400_000;
 export const priceIntervals = { "1h": { ms: 3_600_000, fn: "toStartOfHour", defaultSpan: 7 * DAY, maxSpan: 31 * DAY }, "1d": { ms: DAY, fn: "toStartOfDay", defaultSpan: 90 * DAY, maxSpan: 366 * DAY } } as const;
 
-export const marketPricesQuery = z
-  .object({
-    interval: z.enum(["1h", "1d"]).optional().transform((value) => value ?? "1h").describe("Bucket: 1h (default; at most 31 days a call) or 1d (at most 366 days)."),
-    since: instant.optional().describe("Start, ISO 8601 or epoch ms, rounded down to its bucket (whole UTC hours or days); default 7 days (1h) or 90 days (1d) before until."),
-    until: instant.optional().describe("End (exclusive), ISO 8601 or epoch ms; default now."),
-  })
-  .strict();
-
-export interface PriceCandle {
-  /** Bucket start, epoch ms (UTC). */
-  time: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  /** Snapshots in the bucket. */
-  snapshots: number;
-  /** The market's 24h volume at the bucket's last snapshot, when the venue gives it. */
-  volume24h: number | null;
-}
-
-export interface MarketPrices {
-  marketId: string;
-  venue: string;
-  interval: "1h" | "1d";
-  since: number;
-  until: number;
-  outcomes: Array<{ outcomeId: string; label: string; candles: PriceCandle[] }>;
-}
-
 /** GET /v0/markets/{id}/prices: per outcome, OHLC of the catalog's price snapshots per bucket. */
-export async function marketPrices(db: Db, id: string, searchParams: URLSearchParams, now = Date.now()): Promise<MarketPrices> {
-  const query = parseQuery(marketPricesQuery, searchParams);
+export async function marketPrices(db: Db, id: string, query: MarketPricesQuery, now = Date.now()): Promise<MarketPrices> {
   const spec = priceIntervals[query.interval];
   const range = timeRange(query.since, query.until, spec.defaultSpan, now);
   if (range.until - range.since > spec.maxSpan) {
@@ -157,42 +126,21 @@ export async function marketPrices(db: Db, id: string, searchParams: URLSearchPa
     list.push({ time: Number(time), open, high, low, close, snapshots: Number(snapshots), volume24h });
     byOutcome.set(outcomeId, list);
   }
-  return {
+  return marketPricesResponse.shape.data.parse({
     marketId: market.marketId,
     venue: market.exchange,
     interval: query.interval,
     since: range.since,
     until: range.until,
     outcomes: market.outcomes.map((outcome) => ({ outcomeId: outcome.outcomeId, label: outcome.label, candles: byOutcome.get(outcome.outcomeId) ?? [] })),
-  };
-}
-
-export const MAX_SPARKLINE_MARKETS = 100;
-
-export const sparklinesQuery = z
-  .object({
-    marketIds: z
-      .string()
-      .max(MAX_SPARKLINE_MARKETS * 37)
-      .transform((text) => [...new Set(text.split(",").map((part) => part.trim().toLowerCase()).filter((part) => part !== ""))])
-      .pipe(z.array(z.uuid("marketIds: every id must be a catalog market UUID")).min(1, "marketIds: at least one id").max(MAX_SPARKLINE_MARKETS, `marketIds: at most ${MAX_SPARKLINE_MARKETS} ids`))
-      .describe(`Comma-separated catalog market UUIDs (at most ${MAX_SPARKLINE_MARKETS}).`),
-  })
-  .strict();
-
-export interface Sparkline {
-  marketId: string;
-  outcomeId: string;
-  /** Hourly closing prices over the last 7 days, oldest first: [epoch ms, price]. */
-  points: Array<[number, number]>;
+  });
 }
 
 /**
  * GET /v0/prices/sparklines: the last 7 days of hourly closes of each market's first outcome
  * (YES on a binary market), for a page of catalog rows in one call.
  */
-export async function sparklines(db: Db, searchParams: URLSearchParams, now = Date.now()): Promise<Sparkline[]> {
-  const { marketIds } = parseQuery(sparklinesQuery, searchParams);
+export async function sparklines(db: Db, { marketIds }: SparklinesQuery, now = Date.now()): Promise<Sparkline[]> {
   const rows = await db.select({ id: markets.id, outcomes: markets.outcomes }).from(markets).where(inArray(markets.id, marketIds));
   const firstOutcome = new Map(rows.flatMap((row) => (row.outcomes[0] === undefined ? [] : [[row.id, row.outcomes[0].outcomeId] as const])));
   if (firstOutcome.size === 0) return [];
@@ -210,7 +158,9 @@ export async function sparklines(db: Db, searchParams: URLSearchParams, now = Da
     format: "JSONCompactEachRow",
   });
   const found = await result.json<[string, string, Array<[number | string, number]>]>();
-  return found
-    .filter(([marketId, outcomeId]) => firstOutcome.get(marketId) === outcomeId)
-    .map(([marketId, outcomeId, points]) => ({ marketId, outcomeId, points: points.map(([t, p]): [number, number] => [Number(t), p]) }));
+  return sparklinesResponse.shape.data.parse(
+    found
+      .filter(([marketId, outcomeId]) => firstOutcome.get(marketId) === outcomeId)
+      .map(([marketId, outcomeId, points]) => ({ marketId, outcomeId, points: points.map(([t, p]): [number, number] => [Number(t), p]) })),
+  );
 }

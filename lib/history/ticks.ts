@@ -38,6 +38,21 @@ export async function lastBookAtOrBefore(client: ClickHouseClient, market: strin
   return ts === undefined ? undefined : Number(ts);
 }
 
+/** The venue time of the first `book` of the asset after `afterMs` and at or before `untilMs`. */
+export async function firstBookAfter(client: ClickHouseClient, market: string, assetId: string, afterMs: number, untilMs: number): Promise<number | undefined> {
+  const result = await client.query({
+    query: `SELECT toUnixTimestamp64Milli(timestamp) AS ts FROM ${tickTable}
+      WHERE market = {market:String} AND event_type = 'book' AND timestamp > {after:DateTime64(3)} AND timestamp <= {until:DateTime64(3)}
+        AND JSONExtractString(data, 'asset_id') = {asset:String}
+      ORDER BY timestamp LIMIT 1`,
+    query_params: { market, asset: assetId, after: chTime(afterMs), until: chTime(untilMs) },
+    format: "JSONCompactEachRow",
+  });
+  const rows = await result.json<[number | string]>();
+  const ts = rows[0]?.[0];
+  return ts === undefined ? undefined : Number(ts);
+}
+
 /**
  * The asset's `book` and `price_change` rows with fromMs <= timestamp <= toMs, in replay order:
  * venue time, then the table's own tie order (`book` before `price_change`, then cityHash64(data)).

@@ -1,4 +1,5 @@
 import { ClientClosedRequestError, InvalidBodyError, PayloadTooLargeError } from "@/lib/errors";
+import { parseUntrustedJson, TOO_DEEP_MESSAGE } from "@/lib/json";
 import { assertNoNulInJson } from "./nul";
 import { PRELOADED_BODY, type ApiRequest } from "./reply";
 
@@ -48,12 +49,8 @@ export async function readJsonBody(request: ApiRequest, maxBytes: number): Promi
 
 function parseJsonText(text: string): unknown {
   if (text.trim() === "") throw new InvalidBodyError("A JSON request body is required.");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text) as unknown;
-  } catch {
-    throw new InvalidBodyError("The request body is not valid JSON.");
-  }
-  assertNoNulInJson(parsed);
-  return parsed;
+  const parsed = parseUntrustedJson(text);
+  if (!parsed.ok) throw new InvalidBodyError(parsed.reason === "depth" ? `The request body: ${TOO_DEEP_MESSAGE}` : "The request body is not valid JSON.");
+  assertNoNulInJson(parsed.value);
+  return parsed.value;
 }

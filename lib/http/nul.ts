@@ -18,16 +18,25 @@ export function assertNoNulInUrl(url: URL): void {
   }
 }
 
-/** Throws when any string (value or key) of a parsed JSON body holds a NUL byte. */
-export function assertNoNulInJson(value: unknown, path = ""): void {
-  if (typeof value === "string") {
-    if (value.includes("\u0000")) throw new InvalidBodyError("The request body contains a NUL byte in a string.", path || undefined);
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => assertNoNulInJson(item, `${path}[${i}]`));
-  } else if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes("\u0000")) throw new InvalidBodyError("The request body contains a NUL byte in a key.", path || undefined);
-      assertNoNulInJson(item, path === "" ? key : `${path}.${key}`);
+/**
+ * Throws when any string (value or key) of a parsed JSON body holds a NUL byte. Iterative: the
+ * body's depth is bounded before it is parsed (lib/json.ts), and this walk uses no stack either way.
+ */
+export function assertNoNulInJson(root: unknown): void {
+  const pending: Array<{ value: unknown; path: string }> = [{ value: root, path: "" }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, path } = next;
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) throw new InvalidBodyError("The request body contains a NUL byte in a string.", path || undefined);
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i -= 1) pending.push({ value: value[i] as unknown, path: `${path}[${i}]` });
+    } else if (value !== null && typeof value === "object") {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i -= 1) {
+        const [key, item] = entries[i] ?? ["", undefined];
+        if (key.includes("\u0000")) throw new InvalidBodyError("The request body contains a NUL byte in a key.", path || undefined);
+        pending.push({ value: item, path: path === "" ? key : `${path}.${key}` });
+      }
     }
   }
 }

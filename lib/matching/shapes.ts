@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { categories } from "@/lib/catalog/categories";
 import { eventPublic, marketPublic } from "@/lib/catalog/shapes";
-import { InvalidParameterError } from "@/lib/errors";
 import { relations } from "./classify";
 
 /**
@@ -116,23 +115,6 @@ export type MarketMatchesQuery = z.output<typeof marketMatchesQuery>;
 export type MatchedMarketsQuery = z.output<typeof matchedMarketsQuery>;
 export type EventsMatchesQuery = z.output<typeof eventsMatchesQuery>;
 export type ArbitrageQuery = z.output<typeof arbitrageQuery>;
-
-/** Parses a query string; the first problem becomes 400 invalid_parameter naming the parameter. */
-export function parseMatchQuery<S extends z.ZodType>(schema: S, searchParams: URLSearchParams): z.output<S> {
-  const input: Record<string, string> = {};
-  for (const [name, value] of searchParams) {
-    if (Object.hasOwn(input, name)) throw new InvalidParameterError(name, `${name} was sent more than once`);
-    input[name] = value;
-  }
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const parameter = String(issue?.path[0] ?? "query");
-    const message = issue?.message ?? "invalid value";
-    throw new InvalidParameterError(parameter, message.includes(parameter) ? message : `${parameter}: ${message}`);
-  }
-  return parsed.data;
-}
 
 export const matchedMarketPublic = marketPublic.extend({
   sourceExchange: z.string().describe("pmxt's name for `exchange`."),

@@ -1,3 +1,5 @@
+import { InvalidBodyError } from "@/lib/errors";
+import { parseUntrustedJson, TOO_DEEP_MESSAGE } from "@/lib/json";
 import type { JsonSchema, MethodSpec } from "@/lib/venues/registry";
 
 /**
@@ -13,11 +15,9 @@ function coerce(raw: string, schema: JsonSchema | undefined): unknown {
   if (type === "boolean") return raw === "true" ? true : raw === "false" ? false : raw;
   if (type === "object" || schema?.$ref !== undefined || type === "array") {
     if (raw.startsWith("{") || raw.startsWith("[")) {
-      try {
-        return JSON.parse(raw) as unknown;
-      } catch {
-        return raw;
-      }
+      const parsed = parseUntrustedJson(raw);
+      if (parsed.ok) return parsed.value;
+      if (parsed.reason === "depth") throw new InvalidBodyError(`A query value: ${TOO_DEEP_MESSAGE}`);
     }
     return raw;
   }

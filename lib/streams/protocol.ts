@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseUntrustedJson, TOO_DEEP_MESSAGE } from "@/lib/json";
 
 /**
  * The WebSocket protocol of pmxt-core's sidecar (`dist/server/ws-handler.js`), as pmxtjs's
@@ -76,12 +77,10 @@ export function describeIssues(error: z.ZodError): string {
 /** Parses one text frame; returns the message or the error event's text. */
 export function parseClientMessage(text: string): { ok: true; message: ClientMessage } | { ok: false; id: RequestId | undefined; message: string } {
   if (text.length > MAX_CLIENT_MESSAGE_BYTES) return { ok: false, id: undefined, message: `Message exceeds ${MAX_CLIENT_MESSAGE_BYTES} bytes.` };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { ok: false, id: undefined, message: "Invalid JSON." };
-  }
+  const json = parseUntrustedJson(text);
+  // pmxt's sidecar answers "Invalid JSON", word for word, and pmxt's own server test reads it.
+  if (!json.ok) return { ok: false, id: undefined, message: json.reason === "depth" ? TOO_DEEP_MESSAGE : "Invalid JSON" };
+  const raw = json.value;
   const parsed = clientMessage.safeParse(raw);
   if (parsed.success) return { ok: true, message: parsed.data };
   const rawId = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;

@@ -1,7 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
-import { AppError, InvalidParameterError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { invalidParameter } from "@/lib/input";
 import { isExchangeKey } from "@/lib/venues/registry";
 import { getStreamHub } from "./live";
 import type { Transport } from "./outbox";
@@ -27,10 +28,8 @@ export const streamQuery = z.object({
 /** Parses the query of GET /v0/stream; a 400 names the parameter. */
 export function parseStreamQuery(searchParams: URLSearchParams): z.infer<typeof streamQuery> {
   const parsed = streamQuery.safeParse({ outcomeIds: searchParams.get("outcomeIds") ?? "", exchange: searchParams.get("exchange") ?? undefined });
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const parameter = String(issue?.path[0] ?? "outcomeIds");
-  throw new InvalidParameterError(parameter, `${parameter}: ${issue?.message ?? "invalid"}`);
+  if (!parsed.success) throw invalidParameter(parsed.error);
+  return parsed.data;
 }
 
 const encoder = new TextEncoder();

@@ -25,7 +25,8 @@ import { encodeCursor } from "@/lib/catalog/cursor";
 import { eventUuid, marketUuid } from "@/lib/catalog/ids";
 import type { NormalizedEvent } from "@/lib/catalog/normalize";
 import { marketListStatement } from "@/lib/catalog/search";
-import { listMarketsQuery, parseListQuery } from "@/lib/catalog/shapes";
+import { listMarketsQuery } from "@/lib/catalog/shapes";
+import { parseQuery } from "@/lib/input";
 import { upsertCatalog } from "@/lib/catalog/store";
 import { openDatabase } from "@/lib/db";
 import type { NewMarketRow } from "@/lib/db/schema";
@@ -319,7 +320,7 @@ async function main(): Promise<void> {
       // Server CPU per request over warm-up and measurement (load() runs 1 s of warm-up first).
       const served = endpoint.n + endpoint.rps * 1;
       cpuPerRequest.push(`${name}: ${cpuBefore === undefined || cpuAfter === undefined ? "n/a" : ((cpuAfter - cpuBefore) / served).toFixed(2)} ms`);
-      const statement = new PgDialect().sqlToQuery(marketListStatement(parseListQuery(listMarketsQuery, new URLSearchParams(qs))));
+      const statement = new PgDialect().sqlToQuery(marketListStatement(parseQuery(listMarketsQuery, new URLSearchParams(qs))));
       const db = await load(async () => {
         await direct.unsafe(statement.sql, statement.params as never[]);
         return true;

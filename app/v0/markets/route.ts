@@ -1,5 +1,6 @@
 import { searchMarkets } from "@/lib/catalog/search";
-import { listMarketsQuery, parseListQuery } from "@/lib/catalog/shapes";
+import { listMarketsQuery } from "@/lib/catalog/shapes";
+import { parseQuery } from "@/lib/input";
 import { json, withApiKey } from "@/lib/http";
 
 export const runtime = "nodejs";
@@ -7,5 +8,5 @@ export const dynamic = "force-dynamic";
 
 // GET /v0/markets — one flat market list across venues, by 24h volume, offset or cursor paged
 export const GET = withApiKey(async ({ db, searchParams }) =>
-  json(await searchMarkets(db, parseListQuery(listMarketsQuery, searchParams))),
+  json(await searchMarkets(db, parseQuery(listMarketsQuery, searchParams))),
 );

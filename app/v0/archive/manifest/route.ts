@@ -1,8 +1,10 @@
 import { archiveManifest } from "@/lib/history/manifest";
+import { manifestQuery } from "@/lib/history/shapes";
 import { json, withApiKey } from "@/lib/http";
+import { parseQuery } from "@/lib/input";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // GET /v0/archive/manifest?date= — per UTC hour of a day: rows, assets, checksum, condition (every plan)
-export const GET = withApiKey(async ({ db, searchParams }) => json(await archiveManifest(db, searchParams)));
+export const GET = withApiKey(async ({ db, searchParams }) => json(await archiveManifest(db, parseQuery(manifestQuery, searchParams))));

@@ -1,11 +1,14 @@
+import { outcomeIdParam } from "@/lib/history/params";
+import { tradesQuery } from "@/lib/history/shapes";
 import { recordedTrades } from "@/lib/history/trades";
 import { json, withApiKey } from "@/lib/http";
+import { parseInput, parseQuery } from "@/lib/input";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // GET /v0/trades/{outcomeId} — recorded trades (last_trade_price), newest first, cursor-paged (Pro and Enterprise)
 export const GET = withApiKey<{ outcomeId: string }>(
-  async ({ db, params, searchParams }) => json(await recordedTrades(db, params.outcomeId, searchParams)),
+  async ({ db, params, searchParams }) => json(await recordedTrades(db, parseInput(outcomeIdParam, params.outcomeId, "outcomeId"), parseQuery(tradesQuery, searchParams))),
   { plan: "pro" },
 );
