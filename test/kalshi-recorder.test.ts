@@ -2,9 +2,13 @@ import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { replayBook } from "@/lib/books/book-state";
+import { GET as bookRoute } from "@/app/v0/orderbooks/[outcomeId]/route";
+import { GET as tradesRoute } from "@/app/v0/trades/[outcomeId]/route";
 import { KalshiRecorder } from "@/lib/recorder/kalshi/recorder";
 import { getTickStores, type TickStores } from "@/lib/ticks";
+import { makeEvent, seedCatalog } from "./helpers/catalog";
+import { makeKey } from "./helpers/keys";
+import { callRoute } from "./helpers/routes";
 import { kalshiScript, startFakeKalshiChannel, type FakeKalshiChannel, type KalshiBook } from "./fakes/kalshi-channel";
 
 const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -153,7 +157,22 @@ describe("Kalshi recorder against the loopback channel", () => {
     expect(tradeRows).toContainEqual({ asset_id: `${trade.ticker}-NO`, price: (1 - Number(trade.yesPrice)).toFixed(4), size: trade.count, side: trade.takerSide === "no" ? "BUY" : "SELL", fee_rate_bps: "", transaction_hash: trade.tradeId });
   });
 
-  it("a book rebuilt from the stored rows at any instant equals the oracle's replay of the frames, for both outcomes", async () => {
+  it("GET /v0/orderbooks/{outcomeId}?at= of a Kalshi outcome equals the oracle's replay of the frames, for both outcomes", async () => {
+    await seedCatalog([
+      makeEvent(
+        { venue: "kalshi" },
+        tickers.map((ticker) => ({
+          venueMarketId: ticker,
+          venue: "kalshi",
+          contractAddress: null,
+          outcomes: [
+            { outcomeId: ticker, label: "Yes", price: 0.5, priceChange24h: 0 },
+            { outcomeId: `${ticker}-NO`, label: "No", price: 0.5, priceChange24h: 0 },
+          ],
+        })),
+      ),
+    ]);
+    const { key } = await makeKey("pro");
     const recorder = makeRecorder();
     await recorder.start();
     await fake.replays(1);
@@ -162,20 +181,30 @@ describe("Kalshi recorder against the loopback channel", () => {
     const frames = fake.sent[0] ?? [];
     const deltas = script.filter((e) => e.type === "delta");
     const instants = [deltas[0], deltas[Math.floor(deltas.length / 3)], deltas[Math.floor(deltas.length / 2)], deltas[deltas.length - 1]].map((e) => e?.tsMs ?? 0);
+    const book = async (outcomeId: string, at: number) => {
+      const res = await callRoute(bookRoute, { path: `/v0/orderbooks/${outcomeId}?at=${at}`, key, params: { outcomeId } });
+      expect(res.status).toBe(200);
+      return (res.body as { data: { market: string; bids: Side[]; asks: Side[]; inSync: boolean } }).data;
+    };
     for (const ticker of tickers) {
       for (const at of instants) {
-        const rows = (await storedRows(stores, `market = '${ticker}' AND timestamp <= fromUnixTimestamp64Milli(${at})`)).map((r) => ({ timestampMs: r.ts, market: r.market, eventType: r.event_type, data: r.data }));
         const expected = oracle(frames, ticker, at);
-        const yes = replayBook(ticker, ticker, rows).view();
-        const no = replayBook(`${ticker}-NO`, ticker, rows).view();
+        const yes = await book(ticker, at);
+        const no = await book(`${ticker}-NO`, at);
         expect({ bids: yes.bids, asks: yes.asks }).toEqual(expected.yes);
         expect({ bids: no.bids, asks: no.asks }).toEqual(expected.no);
+        expect(yes.market).toBe(ticker);
         expect(yes.inSync && no.inSync).toBe(true);
       }
       // The live book (what /ws serves) is the final one.
       const live = recorder.books.get(ticker)?.view();
       expect({ bids: live?.bids, asks: live?.asks }).toEqual(oracle(frames, ticker, Number.MAX_SAFE_INTEGER).yes);
     }
+    // Trades of a Kalshi outcome come from kalshi_orderbook too.
+    const trade = script.find((e) => e.type === "trade");
+    if (trade?.type !== "trade") throw new Error("script has no trade");
+    const trades = await callRoute(tradesRoute, { path: `/v0/trades/${trade.ticker}?since=${trade.tsMs - 1}&until=${trade.tsMs}`, key, params: { outcomeId: trade.ticker } });
+    expect((trades.body as { data: Obj[] }).data).toContainEqual(expect.objectContaining({ id: trade.tradeId, price: Number(trade.yesPrice), side: trade.takerSide === "yes" ? "buy" : "sell" }));
   });
 
   it("a restart replaying the same deltas and trades stores none of them twice (dedup seeded from the table)", async () => {
