@@ -3,7 +3,7 @@ import { and, arrayContains, eq, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { markets } from "@/lib/db/schema";
 import { AppError, NotFoundError } from "@/lib/errors";
-import { recordedTableOf, recordedVenueTables } from "@/lib/ticks/published";
+import { recordedMarketOf } from "@/lib/ticks/published";
 
 /** An outcome of the catalog with what the tick table knows it by. */
 export interface RecordedOutcome {
@@ -23,17 +23,10 @@ export interface TickSource {
   conditionId: string;
 }
 
-/**
- * Where a catalog market's rows are recorded, the one place that decides it: Kalshi markets in
- * `kalshi_orderbook` under their ticker; the others with a contract address in
- * `polymarket_orderbook_rust` under it (Polymarket, and the offline demo's mock venue); undefined
- * when not recorded.
- */
+/** The outcome's table and market key (lib/ticks/published.ts recordedMarketOf decides both). */
 export function tickSourceOf(row: { venue: string; venueMarketId: string; contractAddress: string | null }): TickSource | undefined {
-  const table = recordedTableOf(row.venue);
-  if (row.venue === "kalshi" && table !== undefined) return { table, conditionId: row.venueMarketId };
-  if (row.contractAddress === null) return undefined;
-  return { table: table ?? recordedVenueTables.polymarket, conditionId: row.contractAddress };
+  const recorded = recordedMarketOf(row);
+  return recorded === undefined ? undefined : { table: recorded.table, conditionId: recorded.market };
 }
 
 /**

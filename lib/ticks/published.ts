@@ -17,7 +17,14 @@ export function isRecordedVenue(venue: string): venue is RecordedVenue {
   return Object.hasOwn(recordedVenueTables, venue);
 }
 
-/** The published table holding a venue's recorded books; undefined for a venue not recorded. */
-export function recordedTableOf(venue: string): string | undefined {
-  return isRecordedVenue(venue) ? recordedVenueTables[venue] : undefined;
+/**
+ * Where a catalog market's rows are recorded, the one place that decides it (history, the market
+ * page's charts): Kalshi markets in `kalshi_orderbook` under their ticker; the others with a
+ * contract address in `polymarket_orderbook_rust` under it (Polymarket, and the offline demo's
+ * mock venue); undefined when not recorded.
+ */
+export function recordedMarketOf(market: { venue: string; venueMarketId: string; contractAddress: string | null }): { table: string; market: string } | undefined {
+  if (market.venue === "kalshi") return { table: recordedVenueTables.kalshi, market: market.venueMarketId };
+  if (market.contractAddress === null) return undefined;
+  return { table: recordedVenueTables.polymarket, market: market.contractAddress };
 }
