@@ -1,3 +1,4 @@
+import type { BookData } from "@/lib/books/book-state";
 import type { NormalizedFrame, TickEventType, TickRow } from "../normalize";
 
 /**
@@ -105,19 +106,18 @@ class MarketBook {
     return best;
   }
 
-  /** Bids ascending (best last) and the complement's asks descending (best last), as JSON. */
-  sides(bidsOf: ReadonlyMap<number, number>, asksFrom: ReadonlyMap<number, number>): string {
-    const bids = [...bidsOf].sort((a, b) => a[0] - b[0]);
-    const asks = [...asksFrom].sort((a, b) => a[0] - b[0]).map(([p, s]) => [SCALE - p, s] as const);
-    const list = (levels: ReadonlyArray<readonly [number, number]>) => levels.map(([p, s]) => `["${price(p)}","${size(s)}"]`).join(",");
-    return `"bids":[${list(bids)}],"asks":[${list(asks)}]`;
+  /** Bids ascending (best last) and the complement's asks descending (best last), as `[price, size]` text pairs. */
+  sides(bidsOf: ReadonlyMap<number, number>, asksFrom: ReadonlyMap<number, number>): { bids: Array<[string, string]>; asks: Array<[string, string]> } {
+    const bids = [...bidsOf].sort((a, b) => a[0] - b[0]).map(([p, s]): [string, string] => [price(p), size(s)]);
+    const asks = [...asksFrom].sort((a, b) => a[0] - b[0]).map(([p, s]): [string, string] => [price(SCALE - p), size(s)]);
+    return { bids, asks };
   }
 
-  /** `best_bid`/`best_ask` of the outcome whose bids are `own` ("" when a side is empty). */
-  bestFields(own: ReadonlyMap<number, number>, other: ReadonlyMap<number, number>): string {
+  /** Best bid and ask of the outcome whose bids are `own` ("" when a side is empty). */
+  best(own: ReadonlyMap<number, number>, other: ReadonlyMap<number, number>): { best_bid: string; best_ask: string } {
     const bid = MarketBook.best(own);
     const otherBid = MarketBook.best(other);
-    return `"best_bid":"${bid === undefined ? "" : price(bid)}","best_ask":"${otherBid === undefined ? "" : price(SCALE - otherBid)}"`;
+    return { best_bid: bid === undefined ? "" : price(bid), best_ask: otherBid === undefined ? "" : price(SCALE - otherBid) };
   }
 }
 
@@ -213,8 +213,9 @@ export class KalshiNormalizer {
     return last === undefined || seq === last + 1;
   }
 
-  #row(frame: KalshiFrame, ts: number, receivedMs: number, market: string, eventType: TickEventType, data: string): void {
-    const row: TickRow = { timestampMs: ts, receivedMs, market, eventType, data };
+  /** A row whose `data` is `parsed` as JSON (key order as built: the stored text, and the dedup identity). */
+  #row(frame: KalshiFrame, ts: number, receivedMs: number, market: string, eventType: TickEventType, parsed: BookData & Record<string, unknown>): void {
+    const row: TickRow = { timestampMs: ts, receivedMs, market, eventType, data: JSON.stringify(parsed), parsed };
     frame.rows.push(row);
   }
 
@@ -242,8 +243,8 @@ export class KalshiNormalizer {
     for (const [p, s] of no) if (s > 0) book.no.set(p, s);
     const ts = this.#bookTime(book, receivedMs);
     const noId = noOutcomeId(ticker);
-    this.#row(frame, ts, receivedMs, ticker, "book", `{"asset_id":${JSON.stringify(ticker)},${book.sides(book.yes, book.no)},"hash":"","tick_size":""}`);
-    this.#row(frame, ts, receivedMs, ticker, "book", `{"asset_id":${JSON.stringify(noId)},${book.sides(book.no, book.yes)},"hash":"","tick_size":""}`);
+    this.#row(frame, ts, receivedMs, ticker, "book", { asset_id: ticker, ...book.sides(book.yes, book.no), hash: "", tick_size: "" });
+    this.#row(frame, ts, receivedMs, ticker, "book", { asset_id: noId, ...book.sides(book.no, book.yes), hash: "", tick_size: "" });
   }
 
   #delta(msg: Json, envelope: Json, receivedMs: number, frame: KalshiFrame): void {
@@ -267,16 +268,14 @@ export class KalshiNormalizer {
     else levels.delete(at);
     const ts = this.#bookTime(book, venue ?? receivedMs);
     const deltaText = size(Math.abs(change));
-    const delta = JSON.stringify(change < 0 ? `-${deltaText}` : deltaText);
+    const delta = change < 0 ? `-${deltaText}` : deltaText;
     const own = side === "yes" ? book.yes : book.no;
     const other = side === "yes" ? book.no : book.yes;
     const ownId = side === "yes" ? ticker : noOutcomeId(ticker);
     const otherId = side === "yes" ? noOutcomeId(ticker) : ticker;
-    const common = `"size":"${size(total)}"`;
-    this.#row(frame, ts, receivedMs, ticker, "price_change",
-      `{"asset_id":${JSON.stringify(ownId)},"price":"${price(at)}",${common},"side":"BUY",${book.bestFields(own, other)},"hash":"","delta":${delta}}`);
-    this.#row(frame, ts, receivedMs, ticker, "price_change",
-      `{"asset_id":${JSON.stringify(otherId)},"price":"${price(SCALE - at)}",${common},"side":"SELL",${book.bestFields(other, own)},"hash":"","delta":${delta}}`);
+    const newSize = size(total);
+    this.#row(frame, ts, receivedMs, ticker, "price_change", { asset_id: ownId, price: price(at), size: newSize, side: "BUY", ...book.best(own, other), hash: "", delta });
+    this.#row(frame, ts, receivedMs, ticker, "price_change", { asset_id: otherId, price: price(SCALE - at), size: newSize, side: "SELL", ...book.best(other, own), hash: "", delta });
   }
 
   #trade(msg: Json, envelope: Json, receivedMs: number, frame: KalshiFrame): void {
@@ -291,10 +290,8 @@ export class KalshiNormalizer {
     const tradeId = typeof msg.trade_id === "string" ? msg.trade_id : "";
     const ts = venueMs(msg, envelope) ?? receivedMs;
     if (frame.latestVenueMs === undefined || ts > frame.latestVenueMs) frame.latestVenueMs = ts;
-    const tail = `"fee_rate_bps":"","transaction_hash":${JSON.stringify(tradeId)}}`;
-    this.#row(frame, ts, receivedMs, ticker, "last_trade_price",
-      `{"asset_id":${JSON.stringify(ticker)},"price":"${price(yes)}","size":"${size(count)}","side":"${taker === "yes" ? "BUY" : "SELL"}",${tail}`);
-    this.#row(frame, ts, receivedMs, ticker, "last_trade_price",
-      `{"asset_id":${JSON.stringify(noOutcomeId(ticker))},"price":"${price(no)}","size":"${size(count)}","side":"${taker === "no" ? "BUY" : "SELL"}",${tail}`);
+    const tail = { fee_rate_bps: "", transaction_hash: tradeId };
+    this.#row(frame, ts, receivedMs, ticker, "last_trade_price", { asset_id: ticker, price: price(yes), size: size(count), side: taker === "yes" ? "BUY" : "SELL", ...tail });
+    this.#row(frame, ts, receivedMs, ticker, "last_trade_price", { asset_id: noOutcomeId(ticker), price: price(no), size: size(count), side: taker === "no" ? "BUY" : "SELL", ...tail });
   }
 }

@@ -158,8 +158,10 @@ export class KalshiRecorder {
       this.#connection?.terminate();
       return;
     }
-    if (frame.rows.length > 0) this.writer.push(frame.rows);
     applyLiveRows(this.books, this.#options.live, frame.rows);
+    // The parsed copies served the live books; the writer keeps only the text.
+    for (const row of frame.rows) row.parsed = undefined;
+    if (frame.rows.length > 0) this.writer.push(frame.rows);
   }
 
   #connect(tickers: readonly string[]): KalshiChannelConnection {
