@@ -168,6 +168,21 @@ describe("GET /v0/archive/{venue}/{date}/{HH}.parquet", () => {
     const lines = await parquetLines(bytes);
     expect(lines.every((line) => line.includes("\tKXTEST-1\t"))).toBe(true);
     expect(sha256(lines.join(""))).toBe(hour?.checksum);
+
+    // A late row in the closed hour: the stored stats are rebuilt, the ETag and the file change.
+    const late = new KalshiNormalizer().normalize(
+      JSON.stringify({ type: "trade", sid: 2, msg: { trade_id: "t2", market_ticker: "KXTEST-1", yes_price_dollars: "0.4200", count_fp: "1.00", taker_side: "no", ts_ms: KALSHI_HOUR + 180_000 } }),
+      KALSHI_HOUR + 181_000,
+    );
+    await insertTickRows(stores.writer, late.rows, "kalshi_orderbook");
+    const after = (await manifest("kalshi", "2026-06-14")).find((h) => h.hour === hour?.hour);
+    expect(after?.rows).toBe(8);
+    expect(after?.checksum).not.toBe(hour?.checksum);
+    const res = await get(hour?.file?.url ?? "");
+    expect(res.headers.get("etag")).toBe(`"${after?.checksum}"`);
+    const rebuilt = new Uint8Array(await res.arrayBuffer());
+    expect(sha256(rebuilt)).toBe(after?.file?.sha256);
+    expect(await parquetLines(rebuilt)).toHaveLength(8);
   });
 });
 

@@ -78,62 +78,80 @@ async function hourChecksum(stores: TickStores, hour: ArchiveHour): Promise<{ ch
 
 /** An open hour's rows so far: checksum, rows and assets (never stored: the hour still changes). */
 export async function openHourSummary(stores: TickStores, hour: ArchiveHour): Promise<{ checksum: string; rows: number; assets: number }> {
-  const { assets } = await fingerprint(stores, hour);
+  const assets = (await fingerprints(stores, hour.table, hour.start, hour.start + HOUR_MS)).get(hour.start)?.assets ?? 0;
   return { ...(await hourChecksum(stores, hour)), assets };
 }
 
+/** What says whether an hour changed since its file was built, and its distinct assets. */
 interface Fingerprint {
   rawRows: number;
   maxReceived: number;
+  assets: number;
 }
 
-async function fingerprint(stores: TickStores, hour: ArchiveHour): Promise<Fingerprint & { assets: number }> {
+/** The fingerprint of every hour with rows in [from, to), in one grouped read. */
+async function fingerprints(stores: TickStores, table: string, from: number, to: number): Promise<Map<number, Fingerprint>> {
   const result = await stores.writer.query({
-    query: `SELECT count() AS raw, toUnixTimestamp64Milli(max(timestamp_received)) AS received, uniqExact(JSONExtractString(data, 'asset_id')) AS assets
-      FROM ${hour.table} WHERE ${bounds(hour)}`,
+    query: `SELECT toUnixTimestamp(toStartOfHour(timestamp, 'UTC')) AS h, count(), toUnixTimestamp64Milli(max(timestamp_received)),
+        uniqExact(JSONExtractString(data, 'asset_id'))
+      FROM ${table} WHERE timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp < fromUnixTimestamp64Milli({to:Int64}) GROUP BY h`,
+    query_params: { from, to },
     format: "JSONCompactEachRow",
   });
-  const [row] = await result.json<[number | string, number | string, number | string]>();
-  return { rawRows: Number(row?.[0] ?? 0), maxReceived: Number(row?.[1] ?? 0), assets: Number(row?.[2] ?? 0) };
+  const rows = await result.json<[number | string, number | string, number | string, number | string]>();
+  return new Map(rows.map(([h, raw, received, assets]) => [Number(h) * 1000, { rawRows: Number(raw), maxReceived: Number(received), assets: Number(assets) }]));
 }
+
+const EMPTY_SHA256 = createHash("sha256").digest("hex");
 
 /**
- * The stats of an hour's file: from the internal table while the hour's rows are unchanged since
- * it was built, otherwise built now (the lines hashed, the Parquet generated and hashed, both
- * streamed) and stored.
+ * The stats of the files of closed hours (`starts`, of one venue): an hour without rows has none
+ * to build; the others come from the internal table while the hour's rows are unchanged since the
+ * file was built, otherwise are built now (the lines hashed, the Parquet generated and hashed, both
+ * streamed) and stored. Two reads for all the hours, then the builds one at a time.
  */
-export async function hourFileStats(stores: TickStores, hour: ArchiveHour): Promise<HourFileStats> {
-  const table = `${internalDatabase(stores.database)}.${archiveFilesTable}`;
-  const current = await fingerprint(stores, hour);
-  const cached = await stores.writer.query({
-    query: `SELECT raw_rows, max_received_ms, rows, assets, checksum, bytes, sha256 FROM ${table} FINAL
-      WHERE venue = {venue:String} AND hour = toDateTime({hour:UInt32}, 'UTC')`,
-    query_params: { venue: hour.venue, hour: hour.start / 1000 },
+export async function fileStats(stores: TickStores, venue: ArchiveHour["venue"], table: string, starts: readonly number[]): Promise<Map<number, HourFileStats>> {
+  const out = new Map<number, HourFileStats>();
+  if (starts.length === 0) return out;
+  const from = Math.min(...starts);
+  const to = Math.max(...starts) + HOUR_MS;
+  const cacheTable = `${internalDatabase(stores.database)}.${archiveFilesTable}`;
+  const current = await fingerprints(stores, table, from, to);
+  const cachedResult = await stores.writer.query({
+    query: `SELECT toUnixTimestamp(hour), raw_rows, max_received_ms, rows, assets, checksum, bytes, sha256 FROM ${cacheTable} FINAL
+      WHERE venue = {venue:String} AND hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')`,
+    query_params: { venue, from: from / 1000, to: to / 1000 },
     format: "JSONCompactEachRow",
   });
-  const [row] = await cached.json<[number | string, number | string, number | string, number | string, string, number | string, string]>();
-  if (row !== undefined && Number(row[0]) === current.rawRows && Number(row[1]) === current.maxReceived) {
-    return { rows: Number(row[2]), assets: Number(row[3]), checksum: row[4], bytes: Number(row[5]), sha256: row[6] };
+  type CachedRow = [number | string, number | string, number | string, number | string, number | string, string, number | string, string];
+  const cached = new Map((await cachedResult.json<CachedRow>()).map((row) => [Number(row[0]) * 1000, row]));
+  for (const start of starts) {
+    const now = current.get(start);
+    if (now === undefined) {
+      out.set(start, { rows: 0, assets: 0, checksum: EMPTY_SHA256, bytes: 0, sha256: "" });
+      continue;
+    }
+    const row = cached.get(start);
+    if (row !== undefined && Number(row[1]) === now.rawRows && Number(row[2]) === now.maxReceived) {
+      out.set(start, { rows: Number(row[3]), assets: Number(row[4]), checksum: row[5], bytes: Number(row[6]), sha256: row[7] });
+      continue;
+    }
+    const hour = { venue, table, start };
+    const { checksum, rows } = await hourChecksum(stores, hour);
+    const file = await digest(hourParquet(stores, hour));
+    out.set(start, { rows, assets: now.assets, checksum, bytes: file.bytes, sha256: file.sha256 });
+    await stores.writer.insert({
+      table: cacheTable,
+      values: [{ venue, hour: start / 1000, raw_rows: now.rawRows, max_received_ms: now.maxReceived, rows, assets: now.assets, checksum, bytes: file.bytes, sha256: file.sha256 }],
+      format: "JSONEachRow",
+    });
   }
-  const { checksum, rows } = await hourChecksum(stores, hour);
-  const file = await digest(hourParquet(stores, hour));
-  const stats: HourFileStats = { rows, assets: current.assets, checksum, bytes: file.bytes, sha256: file.sha256 };
-  await stores.writer.insert({
-    table,
-    values: [
-      {
-        venue: hour.venue,
-        hour: hour.start / 1000,
-        raw_rows: current.rawRows,
-        max_received_ms: current.maxReceived,
-        rows,
-        assets: current.assets,
-        checksum,
-        bytes: file.bytes,
-        sha256: file.sha256,
-      },
-    ],
-    format: "JSONEachRow",
-  });
+  return out;
+}
+
+/** The stats of one closed hour's file (see fileStats). */
+export async function hourFileStats(stores: TickStores, hour: ArchiveHour): Promise<HourFileStats> {
+  const stats = (await fileStats(stores, hour.venue, hour.table, [hour.start])).get(hour.start);
+  if (stats === undefined) throw new Error("no stats for the hour");
   return stats;
 }

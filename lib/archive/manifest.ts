@@ -4,7 +4,7 @@ import type { HourCondition } from "@/lib/history/coverage-model";
 import type { TickStores } from "@/lib/ticks";
 import { recordedVenueTables, type RecordedVenue } from "@/lib/ticks/published";
 import { venueHourConditions } from "./condition";
-import { hourFileStats, openHourSummary } from "./files";
+import { fileStats, openHourSummary } from "./files";
 import { CLOSE_AFTER_MS, HOUR_MS, archiveFilePath } from "./hours";
 
 /** One hour of a venue's archive as the manifest lists it. */
@@ -31,17 +31,19 @@ export async function archiveDay(db: Db, stores: TickStores, venue: RecordedVenu
   const dayEnd = Math.min(dayStart + 24 * HOUR_MS, Math.ceil(now / HOUR_MS) * HOUR_MS);
   const conditions = await venueHourConditions(db, venue, dayStart, dayEnd, now);
   const table = recordedVenueTables[venue];
+  const closedStarts: number[] = [];
+  for (let start = dayStart; start < dayEnd && start + HOUR_MS + CLOSE_AFTER_MS <= now; start += HOUR_MS) closedStarts.push(start);
+  const closedStats = await fileStats(stores, venue, table, closedStarts);
   const hours: ArchiveManifestHour[] = [];
   for (let start = dayStart; start < dayEnd; start += HOUR_MS) {
     const hour = { venue, table, start };
     const condition = conditions.get(start) ?? "missing";
-    const closed = start + HOUR_MS + CLOSE_AFTER_MS <= now;
-    if (!closed) {
+    const stats = closedStats.get(start);
+    if (stats === undefined) {
       const { checksum, rows, assets } = await openHourSummary(stores, hour);
       hours.push({ hour: new Date(start).toISOString(), rows, assets, checksum, condition, file: null });
       continue;
     }
-    const stats = await hourFileStats(stores, hour);
     hours.push({
       hour: new Date(start).toISOString(),
       rows: stats.rows,
