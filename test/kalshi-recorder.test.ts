@@ -5,6 +5,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as bookRoute } from "@/app/v0/orderbooks/[outcomeId]/route";
 import { GET as tradesRoute } from "@/app/v0/trades/[outcomeId]/route";
 import { KalshiRecorder } from "@/lib/recorder/kalshi/recorder";
+import { InProcessBus, type BookMessage, type TradeMessage } from "@/lib/streams/bus";
+import { LivePublisher } from "@/lib/streams/publisher";
 import { getTickStores, type TickStores } from "@/lib/ticks";
 import { makeEvent, seedCatalog } from "./helpers/catalog";
 import { makeKey } from "./helpers/keys";
@@ -205,6 +207,39 @@ describe("Kalshi recorder against the loopback channel", () => {
     if (trade?.type !== "trade") throw new Error("script has no trade");
     const trades = await callRoute(tradesRoute, { path: `/v0/trades/${trade.ticker}?since=${trade.tsMs - 1}&until=${trade.tsMs}`, key, params: { outcomeId: trade.ticker } });
     expect((trades.body as { data: Obj[] }).data).toContainEqual(expect.objectContaining({ id: trade.tradeId, price: Number(trade.yesPrice), side: trade.takerSide === "yes" ? "buy" : "sell" }));
+  });
+
+  it("publishes live books and trades on the live bus under venue kalshi, and answers snapshot requests", async () => {
+    const bus = new InProcessBus();
+    const books = new Map<string, BookMessage>();
+    const trades: TradeMessage[] = [];
+    bus.subscribeBooks("kalshi", undefined, (message) => books.set(message.assetId, message));
+    for (const ticker of tickers) bus.subscribeTrades("kalshi", ticker, (message) => trades.push(message));
+    const recorder = new KalshiRecorder({
+      writer: stores.writer,
+      wsUrl: fake.url,
+      credentials: { keyId, privateKey: pem },
+      tickers: async () => tickers,
+      maxMarkets: 100,
+      minBackoffMs: 20,
+      writerOptions: { flushIntervalMs: 50 },
+      live: new LivePublisher(bus, "kalshi"),
+    });
+    recorders.push(recorder);
+    await recorder.start();
+    await fake.replays(1);
+    await until(() => recorder.stats.frames === (fake.sent[0]?.length ?? -1));
+    const frames = fake.sent[0] ?? [];
+    const pairs = (levels: Side[]) => levels.map((level) => [level.price, level.size]);
+    for (const ticker of tickers) {
+      const expected = oracle(frames, ticker, Number.MAX_SAFE_INTEGER);
+      expect(books.get(ticker)).toMatchObject({ venue: "kalshi", market: ticker, bids: pairs(expected.yes.bids), asks: pairs(expected.yes.asks) });
+      expect(books.get(`${ticker}-NO`)).toMatchObject({ venue: "kalshi", bids: pairs(expected.no.bids), asks: pairs(expected.no.asks) });
+      const snapshot = await bus.requestSnapshot("kalshi", `${ticker}-NO`);
+      expect(snapshot?.book?.bids).toEqual(pairs(expected.no.bids));
+    }
+    expect(trades).toHaveLength(script.filter((e) => e.type === "trade").length);
+    expect(trades[0]).toMatchObject({ venue: "kalshi", side: expect.stringMatching(/^(buy|sell)$/) });
   });
 
   it("a restart replaying the same deltas and trades stores none of them twice (dedup seeded from the table)", async () => {
