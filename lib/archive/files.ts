@@ -78,28 +78,34 @@ async function hourChecksum(stores: TickStores, hour: ArchiveHour): Promise<{ ch
 
 /** An open hour's rows so far: checksum, rows and assets (never stored: the hour still changes). */
 export async function openHourSummary(stores: TickStores, hour: ArchiveHour): Promise<{ checksum: string; rows: number; assets: number }> {
-  const assets = (await fingerprints(stores, hour.table, hour.start, hour.start + HOUR_MS)).get(hour.start)?.assets ?? 0;
-  return { ...(await hourChecksum(stores, hour)), assets };
+  return { ...(await hourChecksum(stores, hour)), assets: await hourAssets(stores, hour) };
 }
 
-/** What says whether an hour changed since its file was built, and its distinct assets. */
+/** Distinct assets with rows in the hour (reads every row's JSON: only when a file is built). */
+async function hourAssets(stores: TickStores, hour: ArchiveHour): Promise<number> {
+  const result = await stores.writer.query({
+    query: `SELECT uniqExact(JSONExtractString(data, 'asset_id')) FROM ${hour.table} WHERE ${bounds(hour)}`,
+    format: "JSONCompactEachRow",
+  });
+  return Number((await result.json<[number | string]>())[0]?.[0] ?? 0);
+}
+
+/** What says whether an hour changed since its file was built: its raw row count and latest receive time. */
 interface Fingerprint {
   rawRows: number;
   maxReceived: number;
-  assets: number;
 }
 
-/** The fingerprint of every hour with rows in [from, to), in one grouped read. */
+/** The fingerprint of every hour with rows in [from, to), in one grouped read of two timestamp columns. */
 async function fingerprints(stores: TickStores, table: string, from: number, to: number): Promise<Map<number, Fingerprint>> {
   const result = await stores.writer.query({
-    query: `SELECT toUnixTimestamp(toStartOfHour(timestamp, 'UTC')) AS h, count(), toUnixTimestamp64Milli(max(timestamp_received)),
-        uniqExact(JSONExtractString(data, 'asset_id'))
+    query: `SELECT toUnixTimestamp(toStartOfHour(timestamp, 'UTC')) AS h, count(), toUnixTimestamp64Milli(max(timestamp_received))
       FROM ${table} WHERE timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp < fromUnixTimestamp64Milli({to:Int64}) GROUP BY h`,
     query_params: { from, to },
     format: "JSONCompactEachRow",
   });
-  const rows = await result.json<[number | string, number | string, number | string, number | string]>();
-  return new Map(rows.map(([h, raw, received, assets]) => [Number(h) * 1000, { rawRows: Number(raw), maxReceived: Number(received), assets: Number(assets) }]));
+  const rows = await result.json<[number | string, number | string, number | string]>();
+  return new Map(rows.map(([h, raw, received]) => [Number(h) * 1000, { rawRows: Number(raw), maxReceived: Number(received) }]));
 }
 
 const EMPTY_SHA256 = createHash("sha256").digest("hex");
@@ -139,10 +145,11 @@ export async function fileStats(stores: TickStores, venue: ArchiveHour["venue"],
     const hour = { venue, table, start };
     const { checksum, rows } = await hourChecksum(stores, hour);
     const file = await digest(hourParquet(stores, hour));
-    out.set(start, { rows, assets: now.assets, checksum, bytes: file.bytes, sha256: file.sha256 });
+    const assets = await hourAssets(stores, hour);
+    out.set(start, { rows, assets, checksum, bytes: file.bytes, sha256: file.sha256 });
     await stores.writer.insert({
       table: cacheTable,
-      values: [{ venue, hour: start / 1000, raw_rows: now.rawRows, max_received_ms: now.maxReceived, rows, assets: now.assets, checksum, bytes: file.bytes, sha256: file.sha256 }],
+      values: [{ venue, hour: start / 1000, raw_rows: now.rawRows, max_received_ms: now.maxReceived, rows, assets, checksum, bytes: file.bytes, sha256: file.sha256 }],
       format: "JSONEachRow",
     });
   }
