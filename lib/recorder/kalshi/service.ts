@@ -1,5 +1,6 @@
 import "server-only";
 import { readFileSync } from "node:fs";
+import { catalogVenues } from "@/lib/catalog/venues";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { errorFields, log } from "@/lib/log";
@@ -84,7 +85,18 @@ export async function stopKalshiRecorder(): Promise<void> {
 /** The Kalshi section of GET /v0/status. */
 export function kalshiRecorderStatus(): Record<string, unknown> {
   const recorder = globalStore.__brierKalshiRecorder;
-  if (recorder !== undefined) return { venue: "kalshi", table: "kalshi_orderbook", mode: "in-process", ...recorder.status() };
+  if (recorder !== undefined) {
+    const status = recorder.status();
+    const idle =
+      status.subscribedMarkets > 0
+        ? {}
+        : {
+            reason: catalogVenues().includes("kalshi")
+              ? "No open Kalshi market in the catalog yet: the recorder follows the catalog's open Kalshi markets and subscribes at its next refresh (every 60 s)."
+              : `No Kalshi market to follow: this deployment does not ingest Kalshi (CATALOG_VENUES=${catalogVenues().join(",")}).`,
+          };
+    return { venue: "kalshi", table: "kalshi_orderbook", mode: "in-process", ...status, ...idle };
+  }
   const blocker = kalshiRecorderBlocker();
   const base = { venue: "kalshi", table: "kalshi_orderbook", running: false, subscribedAssets: 0 };
   if (blocker !== undefined) return { ...base, mode: "not recording", reason: blocker };
