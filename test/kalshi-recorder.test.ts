@@ -4,6 +4,9 @@ import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as bookRoute } from "@/app/v0/orderbooks/[outcomeId]/route";
 import { GET as tradesRoute } from "@/app/v0/trades/[outcomeId]/route";
+import { GET as coverageRoute } from "@/app/v0/coverage/route";
+import { getDb } from "@/lib/db";
+import { RecorderJournal } from "@/lib/recorder/journal";
 import { KalshiRecorder } from "@/lib/recorder/kalshi/recorder";
 import { InProcessBus, type BookMessage, type TradeMessage } from "@/lib/streams/bus";
 import { LivePublisher } from "@/lib/streams/publisher";
@@ -175,7 +178,19 @@ describe("Kalshi recorder against the loopback channel", () => {
       ),
     ]);
     const { key } = await makeKey("pro");
-    const recorder = makeRecorder();
+    const db = await getDb();
+    const journal = new RecorderJournal(db, { mode: "in-process", venue: "kalshi" });
+    const recorder = new KalshiRecorder({
+      writer: stores.writer,
+      wsUrl: fake.url,
+      credentials: { keyId, privateKey: pem },
+      tickers: async () => tickers,
+      maxMarkets: 100,
+      minBackoffMs: 20,
+      writerOptions: { flushIntervalMs: 50 },
+      journal,
+    });
+    recorders.push(recorder);
     await recorder.start();
     await fake.replays(1);
     await until(() => recorder.stats.frames === (fake.sent[0]?.length ?? -1));
@@ -207,6 +222,16 @@ describe("Kalshi recorder against the loopback channel", () => {
     if (trade?.type !== "trade") throw new Error("script has no trade");
     const trades = await callRoute(tradesRoute, { path: `/v0/trades/${trade.ticker}?since=${trade.tsMs - 1}&until=${trade.tsMs}`, key, params: { outcomeId: trade.ticker } });
     expect((trades.body as { data: Obj[] }).data).toContainEqual(expect.objectContaining({ id: trade.tradeId, price: Number(trade.yesPrice), side: trade.takerSide === "yes" ? "buy" : "sell" }));
+
+    // Coverage reads kalshi_orderbook and the Kalshi recorder's own run: the current hour is recorded.
+    await journal.flush();
+    const [first] = tickers;
+    const coverage = await callRoute(coverageRoute, { path: `/v0/coverage?outcomeId=${first}-NO`, key });
+    expect(coverage.status).toBe(200);
+    const asset = (coverage.body as { data: { market: string; assets: Array<{ rowsByType: Record<string, number>; hours: Array<{ condition: string }> }> } }).data;
+    expect(asset.market).toBe(first);
+    expect(asset.assets[0]?.rowsByType.book).toBe(1);
+    expect(asset.assets[0]?.hours.at(-1)?.condition).not.toBe("missing");
   });
 
   it("publishes live books and trades on the live bus under venue kalshi, and answers snapshot requests", async () => {
