@@ -13,7 +13,7 @@
  *   npm run bench:archive [-- --rows 1000000 --frames 300000 --runs 3]
  */
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, get } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -96,13 +96,17 @@ async function benchFiles(): Promise<void> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v0/archive/${params.venue}/${params.date}/${params.file}`;
-  const download = async () => {
-    const response = await fetch(url);
-    if (response.status !== 200 || response.body === null) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
-    let bytes = 0;
-    for await (const chunk of Readable.fromWeb(response.body as WebReadableStream<Uint8Array>)) bytes += (chunk as Uint8Array).length;
-    return bytes;
-  };
+  // The client counts bytes off the socket (as curl would): node:http, no Web streams on its side.
+  const download = () =>
+    new Promise<number>((resolve, reject) => {
+      get(url, (response) => {
+        if (response.statusCode !== 200) reject(new Error(`HTTP ${response.statusCode}`));
+        let bytes = 0;
+        response.on("data", (chunk: Buffer) => (bytes += chunk.length));
+        response.on("end", () => resolve(bytes));
+        response.on("error", reject);
+      }).on("error", reject);
+    });
   const engine = async () => {
     let bytes = 0;
     for await (const chunk of stores.streamQuery(hourFileQuery({ venue: "polymarket", table: "polymarket_orderbook_rust", start: hour }), "Parquet")) bytes += chunk.length;
