@@ -9,6 +9,9 @@ import { HOUR_MS, assertClosed, parseArchiveHour } from "./hours";
 
 export const PARQUET_CONTENT_TYPE = "application/vnd.apache.parquet";
 
+/** Engine chunks read ahead of the socket per download. */
+const READ_AHEAD = 4;
+
 /** A single byte range of a `Range: bytes=…` header, resolved against the size; undefined: serve it all. */
 export function parseRange(header: string | null, size: number): { start: number; end: number } | "unsatisfiable" | undefined {
   if (header === null) return undefined;
@@ -28,7 +31,11 @@ export function parseRange(header: string | null, size: number): { start: number
   return { start, end };
 }
 
-/** The bytes [start, end] of a chunk stream, as a Web stream that stops reading once past `end`. */
+/**
+ * The bytes [start, end] of a chunk stream, as a Web stream that stops reading once past `end`. It
+ * reads up to READ_AHEAD chunks ahead of the socket (the engine's chunks are about 2 MB), so the
+ * engine writes the next part of the file while the last one is being sent.
+ */
 function sliceStream(chunks: AsyncIterable<Uint8Array>, start: number, end: number): ReadableStream<Uint8Array> {
   const iterator = chunks[Symbol.asyncIterator]();
   let offset = 0;
@@ -56,7 +63,7 @@ function sliceStream(chunks: AsyncIterable<Uint8Array>, start: number, end: numb
     async cancel() {
       await iterator.return?.();
     },
-  }, { highWaterMark: 0 });
+  }, { highWaterMark: READ_AHEAD });
 }
 
 /**
