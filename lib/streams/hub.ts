@@ -1,4 +1,5 @@
 import "server-only";
+import { ownerOf } from "@/lib/auth/principal";
 import type { Plan } from "@/lib/config";
 import { config } from "@/lib/config";
 import { errorResponse } from "@/lib/http/errors";
@@ -69,13 +70,9 @@ interface Subscription {
   release: () => void;
 }
 
-/** Owner of per-key venue instances: the key, or the account for a dashboard session. */
-function ownerOf(principal: StreamPrincipal): string {
-  return principal.keyId ?? `account:${principal.accountId}`;
-}
-
+/** Connections and subscriptions are counted per owner (lib/auth/principal.ts): the key, or the account of a session. */
 function accountingKey(principal: StreamPrincipal): string {
-  return principal.keyId ?? `account:${principal.accountId}`;
+  return ownerOf(principal);
 }
 
 /** The `{code, message}` of an error, as the HTTP pass-through would answer it (one mapping, lib/http). */
