@@ -6,6 +6,7 @@ import { flushRateLimits } from "@/lib/auth/rate-limit";
 import { flushUsage } from "@/lib/auth/usage";
 import { errorFields, log } from "@/lib/log";
 import { startRecorder, stopRecorder } from "@/lib/recorder/service";
+import { healthMonitor } from "@/lib/status/health";
 import { closeLive } from "@/lib/streams/live";
 import { flushStreamUsage } from "@/lib/streams/usage";
 import { getTickStores } from "@/lib/ticks";
@@ -28,6 +29,7 @@ export async function startBackgroundJobs(): Promise<void> {
   if (globalStore.__brierJobs === true) return;
   globalStore.__brierJobs = true;
   await Promise.all([getDatabase(), getTickStores()]);
+  healthMonitor().start();
   installShutdown();
   // Open streams close (their usage sampled) and the usage is written before exit.
   onShutdown(async () => {

@@ -1,12 +1,15 @@
 /**
- * bench:sql-load — POST /v0/sql under a noisy-neighbour load (issue 9): N keys each keep two
- * 5-second queries in flight (a self-join that runs into the engine's time limit, re-sent 100 ms
- * after every answer, refusals included), while one quiet key sends a small query every 200 ms.
- * Prints the quiet key's latency alone (baseline, same run) and under the load, and how the noisy
- * keys' requests were answered (408 ran to the limit, 429 per-key cap, 503 bounded wait).
- * The route handler runs in-process (key check, rate limit, scheduler, guard, engine), on chDB.
+ * bench:sql-load — POST /v0/sql under a noisy-neighbour load: N keys each keep two 5-second
+ * queries in flight (a self-join that runs into the engine's time limit, re-sent 100 ms after
+ * every answer, refusals included), while one quiet key sends a small query every 200 ms, `--mixed`
+ * callers keep catalog reads (GET /v0/markets) in flight, and GET /v0/health is probed every second
+ * with a 2-s client deadline. Prints the quiet key's latency alone (baseline, same run) and under
+ * the load, health's latency and failures alone and under the load, and how the noisy keys'
+ * requests were answered (408 ran to the limit, 429 per-key cap, 503 bounded wait). The route
+ * handlers run in-process (key check, rate limit, scheduler, guard, engine), on chDB and PGlite,
+ * so everything shares one event loop, as in `npm start`.
  *
- *   npm run bench:sql-load [-- --noisy 3 --seconds 30 --warmup 6]
+ *   npm run bench:sql-load [-- --noisy 10 --mixed 20 --seconds 30 --warmup 6]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,13 +18,17 @@ import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
   options: {
-    noisy: { type: "string", default: "3" },
+    noisy: { type: "string", default: "10" },
+    mixed: { type: "string", default: "20" },
     seconds: { type: "string", default: "30" },
     warmup: { type: "string", default: "6" },
     baseline: { type: "string", default: "5" },
   },
 });
 const noisyKeys = Number(values.noisy);
+const mixedCallers = Number(values.mixed);
+/** A health probe slower than this is a failure: what an orchestrator's probe timeout would do. */
+const HEALTH_DEADLINE_MS = 2_000;
 const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);
 const baselineSeconds = Number(values.baseline);
@@ -53,6 +60,8 @@ async function main(): Promise<void> {
   const { ensureAccount, setPlan } = await import("@/lib/auth/accounts");
   const { createApiKey } = await import("@/lib/auth/api-keys");
   const { POST } = await import("@/app/v0/sql/route");
+  const { GET: health } = await import("@/app/v0/health/route");
+  const { GET: markets } = await import("@/app/v0/markets/route");
   const { closeTickStores } = await import("@/lib/ticks");
   const { closeDatabase } = await import("@/lib/db");
   const { flushUsage } = await import("@/lib/auth/usage");
@@ -88,7 +97,30 @@ async function main(): Promise<void> {
     return { status: response.status, ms: performance.now() - started };
   };
 
-  // Baseline, same run: the quiet key alone.
+  const get = async (handler: typeof health, url: string, key?: string): Promise<{ status: number; ms: number }> => {
+    const started = performance.now();
+    const response = await handler(new Request(url, { headers: key === undefined ? {} : { authorization: `Bearer ${key}` } }), { params: Promise.resolve({}) });
+    await response.arrayBuffer();
+    return { status: response.status, ms: performance.now() - started };
+  };
+  /** One health probe a second until `until`; a probe that errs, answers non-200 or takes longer than the deadline fails. */
+  const probeHealth = async (until: number, into: { ms: number[]; failures: number }) => {
+    while (performance.now() < until) {
+      const next = performance.now() + 1000;
+      const result = await Promise.race([
+        get(health, "http://localhost/v0/health").catch(() => ({ status: 0, ms: HEALTH_DEADLINE_MS })),
+        sleep(HEALTH_DEADLINE_MS).then(() => ({ status: 0, ms: HEALTH_DEADLINE_MS })),
+      ]);
+      into.ms.push(result.ms);
+      if (result.status !== 200 || result.ms >= HEALTH_DEADLINE_MS) into.failures += 1;
+      await sleep(Math.max(0, next - performance.now()));
+    }
+  };
+  const mixedKey = await makeKey("mixed");
+
+  // Baseline, same run: the quiet key alone, health alone.
+  const healthAlone = { ms: [] as number[], failures: 0 };
+  const healthBaseline = probeHealth(performance.now() + baselineSeconds * 1000, healthAlone);
   const alone: number[] = [];
   const baselineEnd = performance.now() + baselineSeconds * 1000;
   while (performance.now() < baselineEnd) {
@@ -97,6 +129,7 @@ async function main(): Promise<void> {
     alone.push(ms);
     await sleep(200);
   }
+  await healthBaseline;
 
   // Load: every noisy key keeps two slow queries in flight; the quiet key keeps asking.
   const start = performance.now();
@@ -114,6 +147,20 @@ async function main(): Promise<void> {
       }
     }),
   );
+  const mixedStatuses = new Map<number, number>();
+  const mixedLoops = Array.from({ length: mixedCallers }, async () => {
+    while (performance.now() < end) {
+      const { status } = await get(markets, "http://localhost/v0/markets?limit=20", mixedKey);
+      mixedStatuses.set(status, (mixedStatuses.get(status) ?? 0) + 1);
+      // A network client's next request arrives as I/O: yield to the event loop as a socket would.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  });
+  const healthLoaded = { ms: [] as number[], failures: 0 };
+  const healthLoop = (async () => {
+    await sleep(warmup * 1000);
+    await probeHealth(end, healthLoaded);
+  })();
   const quietLoop = (async () => {
     while (performance.now() < end) {
       const at = performance.now();
@@ -124,7 +171,7 @@ async function main(): Promise<void> {
       await sleep(200);
     }
   })();
-  await Promise.all([...loops, quietLoop]);
+  await Promise.all([...loops, ...mixedLoops, quietLoop, healthLoop]);
 
   const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
   const base = summary(alone);
@@ -134,7 +181,20 @@ async function main(): Promise<void> {
   const share = (status: number) => `${(((noisyStatuses.get(status) ?? 0) / Math.max(1, noisyTotal)) * 100).toFixed(1)}%`;
   const refused = (noisyStatuses.get(429) ?? 0) + (noisyStatuses.get(503) ?? 0);
 
-  process.stdout.write(`\nbench:sql-load — ${noisyKeys} noisy keys × 2 in flight (5-s queries), 1 quiet key, ${seconds} s, chDB, ${stores.readers.length} SQL slots\n\n`);
+  process.stdout.write(
+    `\nbench:sql-load — ${noisyKeys} noisy keys × 2 in flight (5-s queries), 1 quiet key, ${mixedCallers} catalog callers, health every 1 s, ${seconds} s, chDB, ${stores.readers.length} SQL slots\n\n`,
+  );
+  const healthAloneSummary = summary(healthAlone.ms);
+  const healthLoadedSummary = summary(healthLoaded.ms);
+  process.stdout.write("| GET /v0/health | probes | p50 | p99 | max | failures (non-200 or ≥ 2 s) |\n|---|---|---|---|---|---|\n");
+  process.stdout.write(`| alone (baseline, same run) | ${healthAloneSummary.n} | ${fmt(healthAloneSummary.p50)} | ${fmt(healthAloneSummary.p99)} | ${fmt(healthAloneSummary.max)} | ${healthAlone.failures} |\n`);
+  process.stdout.write(
+    `| under load, after ${warmup} s warm-up | ${healthLoadedSummary.n} | ${fmt(healthLoadedSummary.p50)} | ${fmt(healthLoadedSummary.p99)} | ${fmt(healthLoadedSummary.max)} | ${healthLoaded.failures} |\n\n`,
+  );
+  process.stdout.write(
+    `health under load: p99 ${fmt(healthLoadedSummary.p99)}, ${healthLoaded.failures} failures (target: p99 <= 100 ms and 0 failures: ${healthLoadedSummary.p99 <= 100 && healthLoaded.failures === 0 ? "met" : "NOT met"})\n`,
+  );
+  process.stdout.write(`catalog callers' statuses: ${JSON.stringify(Object.fromEntries(mixedStatuses))}\n\n`);
   process.stdout.write("| quiet key | requests | p50 | p99 | max |\n|---|---|---|---|---|\n");
   process.stdout.write(`| alone (baseline, same run) | ${base.n} | ${fmt(base.p50)} | ${fmt(base.p99)} | ${fmt(base.max)} |\n`);
   process.stdout.write(`| under load, after ${warmup} s warm-up | ${steady.n} | ${fmt(steady.p50)} | ${fmt(steady.p99)} | ${fmt(steady.max)} |\n`);
