@@ -50,13 +50,6 @@ export interface StreamError {
   message: string;
 }
 
-/** pmxt's OrderBook as watchOrderBook returns it: best level first on both sides. */
-export interface OrderBookData {
-  bids: { price: number; size: number }[];
-  asks: { price: number; size: number }[];
-  timestamp: number;
-}
-
 /** pmxt's Trade as watchTrades returns it (an array per update). */
 export interface TradeData {
   id: string;
