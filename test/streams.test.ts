@@ -68,7 +68,7 @@ let base: string;
 let wsBase: string;
 const httpHits: string[] = [];
 
-/** pmxt-core's Polymarket watcher connects to the loopback fake (VENUE_FORMATS.md: its URL is a constant of poly-websockets). */
+/** pmxt-core's Polymarket watcher connects to the loopback fake (its URL is a constant of poly-websockets, so the `ws` module poly-websockets loads is redirected). */
 function redirectPolyWebsockets(url: string): void {
   const require = createRequire(import.meta.url);
   const wsPath = createRequire(require.resolve("@nevuamarkets/poly-websockets")).resolve("ws");
