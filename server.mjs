@@ -18,12 +18,12 @@ import next from "next";
 import { internalErrorBody, surfaceOf } from "./lib/http/error-body.mjs";
 import { refuseMalformedRequest } from "./lib/http/malformed.mjs";
 import { requestUrl, serveRoute } from "./lib/http/serve.mjs";
-import nextConfig from "./next.config.mjs";
+import { serverSettings } from "./lib/server-settings.mjs";
 
-const port = Number.parseInt(process.env.PORT ?? "3000", 10);
-const hostname = process.env.HOST || "0.0.0.0";
+const settings = serverSettings();
+const { port, hostname } = settings;
 const dir = path.dirname(new URL(import.meta.url).pathname);
-const distDir = path.join(dir, nextConfig.distDir ?? ".next");
+const distDir = path.join(dir, settings.distDir);
 const require = createRequire(import.meta.url);
 
 /** Routes served by the front: every /v0 route, and the venue pass-through. */

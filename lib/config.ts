@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { parsePort } from "./server-settings.mjs";
 
 /**
  * Every environment variable Brier reads, parsed and defaulted once (docs/architecture.md: configuration lives only here).
  * The defaults give the embedded setup: PGlite and chDB under DATA_DIR, no servers needed.
- * Nothing else in the code base reads process.env (pmxt-core reads its own venue URL overrides,
- * e.g. POLYMARKET_GAMMA_URL, documented in the README).
+ * Nothing else in the code base reads process.env but lib/server-settings.mjs, the few settings
+ * server.mjs and next.config.mjs need before the bundle loads (PORT is parsed by its function here
+ * too); pmxt-core reads its own venue URL overrides, e.g. POLYMARKET_GAMMA_URL, documented in the README.
  */
 
 const optionalString = z
@@ -34,7 +36,17 @@ const commaList = z
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: positiveInt(3000),
+  PORT: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const port = parsePort(raw);
+      if (port === undefined) {
+        ctx.addIssue({ code: "custom", message: "must be a TCP port (1–65535)" });
+        return z.NEVER;
+      }
+      return port;
+    }),
   /** Directory of the embedded stores (PGlite in `pg/`, chDB in `ch/`) and of the generated auth secret. */
   DATA_DIR: z.string().trim().min(1).default(".data"),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
