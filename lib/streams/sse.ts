@@ -16,13 +16,15 @@ export const streamQuery = z.object({
     .trim()
     .min(1, "outcomeIds is required: one or more outcome ids, comma-separated")
     .transform((value) => [...new Set(value.split(",").map((id) => id.trim()).filter((id) => id !== ""))])
-    .pipe(z.array(z.string().max(200)).min(1).max(MAX_SSE_OUTCOMES, `at most ${MAX_SSE_OUTCOMES} outcome ids`)),
+    .pipe(z.array(z.string().max(200)).min(1).max(MAX_SSE_OUTCOMES, `at most ${MAX_SSE_OUTCOMES} outcome ids`))
+    .describe(`Outcome ids (Polymarket CLOB token ids), comma-separated, at most ${MAX_SSE_OUTCOMES}.`),
   exchange: z
     .string()
     .trim()
     .toLowerCase()
     .default("polymarket")
-    .refine((value) => isExchangeKey(value), "unknown exchange"),
+    .refine((value) => isExchangeKey(value), "unknown exchange")
+    .describe("Venue (pmxt exchange key), default polymarket."),
 });
 
 /** Parses the query of GET /v0/stream; a 400 names the parameter. */
