@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { Outbox, SLOW_CONSUMER_CLOSE, type Transport } from "./outbox";
+import { messageText } from "./protocol";
 
 function fakeTransport() {
   const written: string[] = [];
   const state = { buffered: 0, closed: undefined as { code: number; reason: string } | undefined };
   const transport: Transport = {
     buffered: () => state.buffered,
-    write: (messages) => written.push(...messages),
+    write: (messages) => written.push(...messages.map(messageText)),
     close: (code, reason) => {
       state.closed = { code, reason };
     },
