@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { KeyCap } from "@/lib/limits/cap";
 import { PgKeyLimits } from "@/lib/limits/key-limits";
 import { FairScheduler } from "@/lib/sql/scheduler";
 import { InProcessBus } from "@/lib/streams/bus";
@@ -187,5 +188,19 @@ describe("per-key limits across two web instances", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     for (const done of finish.splice(0)) done();
     await expect(Promise.all(again)).resolves.toEqual(["done", "done"]);
+  });
+
+  it("venue calls in flight: the pass-through's cap per key holds across instances", async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const refuse = (cap: number) => new AppError("rate_limited", `At most ${cap} venue calls may be in flight per API key; retry when one finishes.`, { retryAfter: 1 });
+    const caps = [new KeyCap("venue-calls", 2, refuse, async () => a.keyLimits), new KeyCap("venue-calls", 2, refuse, async () => b.keyLimits)] as const;
+    const owner = `key-${Date.now()}`;
+    const first = await caps[0].acquire(owner);
+    await caps[1].acquire(owner);
+    await expect(caps[0].acquire(owner)).rejects.toMatchObject({ code: "rate_limited" });
+    await expect(caps[1].acquire(owner)).rejects.toMatchObject({ code: "rate_limited" });
+    first();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect(caps[1].acquire(owner)).resolves.toBeTypeOf("function");
   });
 });

@@ -3,6 +3,7 @@ import { config } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { MemoryKeyLimits, PgKeyLimits, type KeyLimits } from "./key-limits";
 
+export { KeyCap } from "./cap";
 export { MemoryKeyLimits, PgKeyLimits } from "./key-limits";
 export type { KeyLimits, Lease, TakeResult } from "./key-limits";
 
