@@ -13,7 +13,7 @@ import type { OutMessage } from "./protocol";
 const FIN_TEXT = 0x81;
 
 /** Frame header and `head` in one buffer, for a payload of `head` + `bodyBytes` bytes. */
-function frameStart(head: string, bodyBytes: number): Buffer {
+export function frameStart(head: string, bodyBytes: number): Buffer {
   const headBytes = Buffer.byteLength(head, "utf8");
   const length = headBytes + bodyBytes;
   const headerBytes = length < 126 ? 2 : length < 65_536 ? 4 : 10;
