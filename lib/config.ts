@@ -93,14 +93,18 @@ export const envSchema = z.object({
   STREAM_SUBSCRIPTIONS_FREE: positiveInt(5),
   STREAM_SUBSCRIPTIONS_PRO: positiveInt(100),
   STREAM_SUBSCRIPTIONS_ENTERPRISE: positiveInt(1000),
-  /** Open stream connections per key (per web instance). */
+  /** Open stream connections per key, across every web instance. */
   STREAM_CONNECTIONS_PER_KEY: positiveInt(10),
+  /** Longest a stream subscriber waits between writes: every update since its last write goes out together. 0: every turn of the event loop. */
+  STREAM_TICK_MS: z.coerce.number().int().min(0).max(1_000).default(20),
   /** Bytes a connection may have unsent before its book updates coalesce to the latest per symbol. */
   STREAM_BUFFER_BYTES: positiveInt(1024 * 1024),
   /** Messages a connection may hold waiting (coalesced books + trades) before it is closed as a slow consumer. */
   STREAM_MAX_PENDING: positiveInt(10_000),
   /** A connection behind for longer than this is closed as a slow consumer. */
   STREAM_SLOW_CONSUMER_MS: positiveInt(10_000),
+  /** Per-key limits on PostgreSQL: how long a lease outlives its instance's last renewal (a killed instance's counts expire after it). */
+  LIMIT_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(600_000).default(8_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
@@ -142,7 +146,10 @@ export interface Config {
     bufferBytes: number;
     maxPending: number;
     slowConsumerMs: number;
+    tickMs: number;
   };
+  /** Per-key limits shared by every instance (lib/limits). */
+  limits: { leaseTtlMs: number };
   logLevel: Env["LOG_LEVEL"];
 }
 
@@ -199,7 +206,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       bufferBytes: e.STREAM_BUFFER_BYTES,
       maxPending: e.STREAM_MAX_PENDING,
       slowConsumerMs: e.STREAM_SLOW_CONSUMER_MS,
+      tickMs: e.STREAM_TICK_MS,
     },
+    limits: { leaseTtlMs: e.LIMIT_LEASE_TTL_MS },
     logLevel: e.LOG_LEVEL,
   };
 }

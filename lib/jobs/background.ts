@@ -4,6 +4,7 @@ import { config } from "@/lib/config";
 import { getDatabase, getDb } from "@/lib/db";
 import { flushRateLimits } from "@/lib/auth/rate-limit";
 import { flushUsage } from "@/lib/auth/usage";
+import { closeKeyLimits } from "@/lib/limits";
 import { errorFields, log } from "@/lib/log";
 import { startRecorder, stopRecorder } from "@/lib/recorder/service";
 import { healthMonitor } from "@/lib/status/health";
@@ -34,7 +35,7 @@ export async function startBackgroundJobs(): Promise<void> {
   // Open streams close (their usage sampled) and the usage is written before exit.
   onShutdown(async () => {
     await closeLive();
-    await flushStreamUsage();
+    await Promise.all([flushStreamUsage(), closeKeyLimits()]);
   });
   if (!config.backgroundJobs) {
     log.info("background jobs disabled (BACKGROUND_JOBS=false)");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseUntrustedJson, TOO_DEEP_MESSAGE } from "@/lib/json";
+import type { SharedBody } from "./encode";
 
 /**
  * The WebSocket protocol of pmxt-core's sidecar (`dist/server/ws-handler.js`), as pmxtjs's
@@ -120,10 +121,22 @@ export function subscribedFrame(id: RequestId, method?: string): string {
 }
 
 /**
- * The text of a `data` event around an already serialized payload: the payload is encoded once per
- * update and shared by every subscriber; only the envelope differs. Its shape is `dataEvent`; it is
- * not parsed per frame (the fan-out's hot path), the encoders build it from typed values.
+ * One message to a client: a whole text, or a data event whose bulk (`body`) is shared by every
+ * subscriber of the same update; only `head` (request id, method, symbol, sequence) is theirs.
  */
-export function dataFrame(idJson: string, methodJson: string, symbolJson: string, dataJson: string): string {
-  return `{"event":"data","id":${idJson},"method":${methodJson},"symbol":${symbolJson},"data":${dataJson}}`;
+export type OutMessage = string | { head: string; body: SharedBody };
+
+/** The text of an outgoing message (SSE, tests). */
+export function messageText(message: OutMessage): string {
+  return typeof message === "string" ? message : message.head + message.body.text;
+}
+
+/**
+ * A `data` event: pmxt's `{event, id, method, symbol, data}` plus `seq`, the subscription's own
+ * sequence. It grows by one per update the subscription covers; a client that sees it jump by
+ * more knows that many updates were merged into this one (its connection fell behind) or missed.
+ * pmxtjs reads `event`, `id`, `symbol`, `data` and `error` only, so the extra field is invisible to it.
+ */
+export function dataMessage(idJson: string, methodJson: string, symbolJson: string, seq: number, body: SharedBody): OutMessage {
+  return { head: `{"event":"data","id":${idJson},"method":${methodJson},"symbol":${symbolJson},"seq":${seq},"data":`, body };
 }

@@ -6,13 +6,13 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { admitCaller, type AdmissionPolicy, type HeaderView } from "@/lib/auth/admission";
 import { activeKeyIds } from "@/lib/auth/api-keys";
 import { getDb, type Db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
 import { bearerToken } from "@/lib/http/bearer";
 import { errorResponse } from "@/lib/http/errors";
 import { errorFields, log } from "@/lib/log";
 import type { StreamHub } from "./hub";
 import type { Transport } from "./outbox";
 import { MAX_CLIENT_MESSAGE_BYTES } from "./protocol";
+import { writeTextFrames } from "./ws-frames";
 
 /** The path pmxtjs connects to (`ws(s)://<host>/ws?apiKey=<key>`). */
 export const STREAM_PATH = "/ws";
@@ -67,11 +67,11 @@ function headerView(request: IncomingMessage): HeaderView {
   };
 }
 
-function wsTransport(ws: WebSocket): Transport {
+function wsTransport(ws: WebSocket, socket: Duplex): Transport {
   return {
     buffered: () => ws.bufferedAmount,
     write: (messages) => {
-      for (const message of messages) ws.send(message);
+      if (ws.readyState === ws.OPEN) writeTextFrames(socket, messages);
     },
     close: (code, reason) => {
       ws.close(code, reason);
@@ -124,19 +124,14 @@ export function createStreamServer(options: StreamServerOptions): StreamServer {
     const { principal } = admission;
     try {
       if (admission.refusal !== undefined || principal === undefined) throw admission.refusal;
-      const streamPrincipal = { accountId: principal.accountId, keyId: principal.keyId, plan: principal.plan };
-      if (!hub.admitConnection(streamPrincipal)) {
-        throw new AppError("rate_limited", `At most ${hub.limits.connectionsPerKey} stream connections may be open per key; close one first.`, {
-          retryAfter: 1,
-        });
-      }
+      const connection = await hub.admitConnection({ accountId: principal.accountId, keyId: principal.keyId, plan: principal.plan });
       if (socket.destroyed) {
-        hub.releaseConnection(streamPrincipal);
+        await connection.lease.release();
         return;
       }
       wss.handleUpgrade(request, socket, head, (ws) => {
         admission.finish(101);
-        const session = hub.open(streamPrincipal, "ws", wsTransport(ws));
+        const session = hub.open(connection, "ws", wsTransport(ws, socket));
         (ws as WebSocket & { brierAlive?: boolean }).brierAlive = true;
         ws.on("pong", () => {
           (ws as WebSocket & { brierAlive?: boolean }).brierAlive = true;
