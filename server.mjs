@@ -19,6 +19,7 @@ import { internalErrorBody, surfaceOf } from "./lib/http/error-body.mjs";
 import { refuseMalformedRequest } from "./lib/http/malformed.mjs";
 import { requestUrl, serveRoute } from "./lib/http/serve.mjs";
 import { serverSettings } from "./lib/server-settings.mjs";
+import { startHealthPort } from "./lib/status/health-port.mjs";
 
 const settings = serverSettings();
 const { port, hostname } = settings;
@@ -112,6 +113,12 @@ function routeHandlers(entry) {
     handlers.set(entry, load().catch(() => undefined));
   }
   return handlers.get(entry);
+}
+
+// Liveness and readiness on their own port, from a worker thread: they answer while this thread is saturated.
+if (settings.healthPort !== undefined) {
+  const health = await startHealthPort({ port: settings.healthPort, host: hostname });
+  process.stdout.write(`Brier health port on ${hostname === "0.0.0.0" ? "localhost" : hostname}:${health.port} (/live, /ready)\n`);
 }
 
 const app = next({ dev: false, dir, hostname, port });

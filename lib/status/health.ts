@@ -4,19 +4,22 @@ import { withDeadline } from "@/lib/async";
 import { getDb } from "@/lib/db";
 import { ServiceUnavailableError } from "@/lib/errors";
 import { getTickStores } from "@/lib/ticks";
+import { HEALTH_STATE, PROBE_STALE_MS, sharedHealthState } from "./health-state.mjs";
 
 /**
  * Readiness answers from the stores' last probe, taken in the background every few seconds, and
  * never waits behind user work: probing both stores on the request path put health in the queue
  * behind user SQL on the same two cores, and a health check that fails under load gets a healthy
- * instance killed. Liveness (`GET /v0/health/live`) touches no store at all.
+ * instance killed. Liveness (`GET /v0/health/live`) touches no store at all. Both still need the
+ * request thread's event loop to turn; the health port (HEALTH_PORT, lib/status/health-port.mjs)
+ * answers from a worker thread, so it answers while that loop is saturated.
  */
 
 /** How often the stores are probed. */
 export const HEALTH_PROBE_INTERVAL_MS = 5_000;
 const PROBE_DEADLINE_MS = 3_000;
-/** A last probe older than this no longer speaks for the stores: the probing itself is stuck. */
-export const HEALTH_STALE_AFTER_MS = 3 * HEALTH_PROBE_INTERVAL_MS;
+/** A last probe older than this no longer speaks for the stores: the probing itself is stuck (three missed probes). */
+export const HEALTH_STALE_AFTER_MS = PROBE_STALE_MS;
 
 type StoreState = "ok" | "unavailable";
 
@@ -46,6 +49,8 @@ export class HealthMonitor {
   constructor(
     private readonly probes: Probes,
     private readonly intervalMs = HEALTH_PROBE_INTERVAL_MS,
+    /** Told every probe's result (the health port's shared state, lib/status/health-port.mjs). */
+    private readonly onProbe?: (snapshot: HealthSnapshot) => void,
   ) {}
 
   /** Starts the background probe (idempotent); the timer never keeps the process alive. */
@@ -68,6 +73,7 @@ export class HealthMonitor {
       const states = await Promise.all(names.map((name) => probe(this.probes[name] ?? (async () => undefined))));
       const snapshot = { checkedAt: Date.now(), stores: Object.fromEntries(names.map((name, i) => [name, states[i] ?? "unavailable"])) };
       this.#last = snapshot;
+      this.onProbe?.(snapshot);
       return snapshot;
     })().finally(() => {
       this.#probing = undefined;
@@ -82,14 +88,27 @@ export class HealthMonitor {
   }
 }
 
+/** Writes a probe into the health port's shared state, when the server runs one (HEALTH_PORT). */
+function publishToHealthPort(snapshot: HealthSnapshot): void {
+  const state = sharedHealthState();
+  if (state === undefined) return;
+  state[HEALTH_STATE.postgres] = snapshot.stores.postgres === "ok" ? 1 : 0;
+  state[HEALTH_STATE.clickhouse] = snapshot.stores.clickhouse === "ok" ? 1 : 0;
+  state[HEALTH_STATE.checkedAt] = snapshot.checkedAt;
+}
+
 const globalStore = globalThis as typeof globalThis & { __brierHealth?: HealthMonitor };
 
 /** The process's monitor of PostgreSQL (or PGlite) and ClickHouse (or chDB). */
 export function healthMonitor(): HealthMonitor {
-  globalStore.__brierHealth ??= new HealthMonitor({
-    postgres: async () => (await getDb()).execute(sql`select 1`),
-    clickhouse: async () => (await getTickStores()).writer.query({ query: "SELECT 1", format: "JSONEachRow" }),
-  });
+  globalStore.__brierHealth ??= new HealthMonitor(
+    {
+      postgres: async () => (await getDb()).execute(sql`select 1`),
+      clickhouse: async () => (await getTickStores()).writer.query({ query: "SELECT 1", format: "JSONEachRow" }),
+    },
+    HEALTH_PROBE_INTERVAL_MS,
+    publishToHealthPort,
+  );
   return globalStore.__brierHealth;
 }
 
