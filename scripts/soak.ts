@@ -424,6 +424,8 @@ function report(started: number, finalEqual: number, recorded: Map<number, numbe
   let lostInWindow = 0;
   let lostBeyond = 0;
   let duplicated = 0;
+  /** Rows lost beyond the window, by how long before the next recorder kill their frame was sent. */
+  const beyond = new Map<string, number>();
   for (const frame of sent) {
     const expected = normalizeFrame(frame.text, 0).rows.length;
     const got = recorded.get(frame.timestamp) ?? 0;
@@ -433,7 +435,12 @@ function report(started: number, finalEqual: number, recorded: Map<number, numbe
     if (got < expected) {
       const recorderKill = kills.some((k) => k.part === "recorder" && frame.timestamp <= k.at && frame.timestamp >= k.at - 1_000);
       if (recorderKill) lostInWindow += expected - got;
-      else lostBeyond += expected - got;
+      else {
+        lostBeyond += expected - got;
+        const next = kills.find((k) => k.part === "recorder" && k.at >= frame.timestamp);
+        const before = next === undefined ? "no recorder kill after it" : next.at - frame.timestamp <= 3_000 ? "1-3 s before a recorder kill" : "more than 3 s before a recorder kill";
+        beyond.set(before, (beyond.get(before) ?? 0) + expected - got);
+      }
     }
   }
   lines.push("\n| rows | count |\n|---|---:|");
@@ -442,6 +449,7 @@ function report(started: number, finalEqual: number, recorded: Map<number, numbe
   lines.push(`| rows recorded | ${recordedRowsTotal} |`);
   lines.push(`| lost within the flush window (<= 1 s before a recorder kill) | ${lostInWindow} |`);
   lines.push(`| lost beyond it | ${lostBeyond} |`);
+  for (const [when, n] of beyond) lines.push(`| … of which sent ${when} | ${n} |`);
   lines.push(`| duplicated | ${duplicated} |`);
 
   lines.push("\n| limit (key's plan) | most held at once, all instances | plan allows |\n|---|---:|---:|");
