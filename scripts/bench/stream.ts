@@ -178,6 +178,7 @@ async function measure(setup: string, mode: "firehose" | "market", publisher: Pr
     }),
   );
   try {
+    await Promise.all(subscribers.map((s) => (s.send("subscribe"), s.next("subscribed"))));
     await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000));
     await Promise.all(subscribers.map((s) => (s.send("reset"), s.next("reset"))));
     const publishedBefore = Number(publisher.last.publisher?.published ?? 0);
