@@ -104,7 +104,7 @@ export const envSchema = z.object({
   /** A connection behind for longer than this is closed as a slow consumer. */
   STREAM_SLOW_CONSUMER_MS: positiveInt(10_000),
   /** Per-key limits on PostgreSQL: how long a lease outlives its instance's last renewal (a killed instance's counts expire after it). */
-  LIMIT_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(600_000).default(8_000),
+  LIMIT_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(600_000).default(5_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

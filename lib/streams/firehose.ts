@@ -17,6 +17,8 @@ export class FirehoseLog {
   /** Books accepted per venue: live, and as of the last commit. */
   readonly #accepted = new Map<string, number>();
   readonly #committed = new Map<string, number>();
+  /** The due list of an up-to-date subscription of every venue, built once per tick and shared by all of them. */
+  #shared: { tick: number; due: AssetState[] } | undefined;
 
   get active(): boolean {
     return this.#feeds.size > 0;
@@ -57,18 +59,7 @@ export class FirehoseLog {
 
   collect(feed: FirehoseFeed, tick: number, assets: Iterable<AssetState>, into: OutMessage[]): number {
     if (feed.cursor >= tick) return 0;
-    const due: AssetState[] = [];
-    const keep = (asset: AssetState) => asset.committed !== undefined && (feed.venues === undefined || feed.venues.has(asset.venue));
-    const oldest = this.#recent[0];
-    if (oldest !== undefined && oldest.tick <= feed.cursor + 1) {
-      for (const entry of this.#recent) {
-        if (entry.tick <= feed.cursor) continue;
-        // An asset that changed again later is written once, at its last change.
-        for (const asset of entry.assets) if (asset.changedTick === entry.tick && keep(asset)) due.push(asset);
-      }
-    } else {
-      for (const asset of assets) if (asset.changedTick > feed.cursor && keep(asset)) due.push(asset);
-    }
+    const due = this.#due(feed, tick, assets);
     const counted = this.count(feed.venues);
     const offered = counted - feed.counted;
     let seq = feed.seq + Math.max(0, offered - due.length);
@@ -82,5 +73,26 @@ export class FirehoseLog {
     feed.counted = counted;
     feed.cursor = tick;
     return due.length;
+  }
+
+  /** The assets whose committed book the feed has not been written since its cursor, each once. */
+  #due(feed: FirehoseFeed, tick: number, assets: Iterable<AssetState>): AssetState[] {
+    // Most firehose subscriptions are one tick behind and take every venue: one list serves them all.
+    const common = feed.venues === undefined && feed.cursor === tick - 1;
+    if (common && this.#shared?.tick === tick) return this.#shared.due;
+    const due: AssetState[] = [];
+    const keep = (asset: AssetState) => asset.committed !== undefined && (feed.venues === undefined || feed.venues.has(asset.venue));
+    const oldest = this.#recent[0];
+    if (oldest !== undefined && oldest.tick <= feed.cursor + 1) {
+      for (const entry of this.#recent) {
+        if (entry.tick <= feed.cursor) continue;
+        // An asset that changed again later is written once, at its last change.
+        for (const asset of entry.assets) if (asset.changedTick === entry.tick && keep(asset)) due.push(asset);
+      }
+    } else {
+      for (const asset of assets) if (asset.changedTick > feed.cursor && keep(asset)) due.push(asset);
+    }
+    if (common) this.#shared = { tick, due };
+    return due;
   }
 }

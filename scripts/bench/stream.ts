@@ -163,21 +163,22 @@ function cpuMicros(servers: Proc[]): number {
 async function measure(setup: string, mode: "firehose" | "market", publisher: Proc, servers: Proc[], webs: Proc[], key: string, n: number): Promise<Row> {
   const ports = webs.map((web) => String(web.port ?? 0)).join(",");
   const processes = n <= 100 ? 1 : n <= 1000 ? 2 : 4;
-  const subscribers: Proc[] = [];
-  for (let i = 0; i < processes; i += 1) {
-    const share = Math.floor(n / processes) + (i < n % processes ? 1 : 0);
-    const offset = i * Math.floor(n / processes) + Math.min(i, n % processes);
-    subscribers.push(
-      await startProc("scripts/bench/lib/stream-subscribers.ts", {
+  // Started together: each connects its share while the others do.
+  const subscribers: Proc[] = await Promise.all(
+    Array.from({ length: processes }, (_, i) => {
+      const share = Math.floor(n / processes) + (i < n % processes ? 1 : 0);
+      const offset = i * Math.floor(n / processes) + Math.min(i, n % processes);
+      return startProc("scripts/bench/lib/stream-subscribers.ts", {
         BENCH_PORTS: ports,
         BENCH_KEY: key,
         BENCH_CLIENTS: String(share),
         BENCH_OFFSET: String(offset),
         BENCH_MODE: mode,
-      }),
-    );
-  }
+      });
+    }),
+  );
   try {
+    await Promise.all(subscribers.map((s) => (s.send("subscribe"), s.next("subscribed"))));
     await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000));
     await Promise.all(subscribers.map((s) => (s.send("reset"), s.next("reset"))));
     const publishedBefore = Number(publisher.last.publisher?.published ?? 0);

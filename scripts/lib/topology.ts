@@ -175,8 +175,9 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
   const recorderDir = path.join(options.workDir, "recorder");
   const recorder = childPart(
     "recorder",
-    ["node_modules/.bin/tsx", "--conditions=react-server", "scripts/recorder.ts"],
-    { ...common, DATA_DIR: recorderDir, POLYMARKET_WS_URL: market.url, RECORDER_ENABLED: "true" },
+    // tsx as a loader in the one process (not the tsx CLI, whose child would survive a SIGKILL of its parent).
+    [process.execPath, "--import", "tsx", "--conditions=react-server", "scripts/recorder.ts"],
+    { ...common, LOG_LEVEL: "info", DATA_DIR: recorderDir, POLYMARKET_WS_URL: market.url, RECORDER_ENABLED: "true" },
     path.join(options.workDir, "recorder.log"),
     async (child) => {
       const deadline = Date.now() + 60_000;
@@ -212,7 +213,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     startFeed(onFrame) {
       let next = 0;
       let last = 0;
-      let seen = market.connections();
+      // The recorder connected before the feed started: its replay is handed over first too.
+      let seen = 0;
       let replaying: Promise<void> | undefined;
       // The fixture's price changes, over and over, each restamped with a unique venue time. Paused
       // while no recorder is connected, and while a new connection gets the channel's replay (the

@@ -26,7 +26,7 @@ import { StreamHub } from "@/lib/streams/hub";
 import { connectNatsBus } from "@/lib/streams/nats-bus";
 import { dataMessage } from "@/lib/streams/protocol";
 import { LivePublisher } from "@/lib/streams/publisher";
-import { frameStart } from "@/lib/streams/ws-frames";
+import { textFrames } from "@/lib/streams/ws-frames";
 import { createStreamServer } from "@/lib/streams/ws-server";
 import { benchFrames } from "./stream-assets";
 
@@ -97,9 +97,7 @@ async function startBaseline(bus: LiveBus): Promise<number> {
       for (const book of books) {
         if (group.assets !== undefined && !group.assets.has(book.message.assetId)) continue;
         const message = dataMessage('"b"', '"firehose"', book.symbolJson, 0, group.assets === undefined ? book.firehoseBody() : book.body());
-        if (typeof message === "string") continue;
-        const body = message.body.bytes;
-        frames.push(frameStart(message.head, body.length), body);
+        frames.push(textFrames([message]));
       }
       if (frames.length === 0) continue;
       const buffer = Buffer.concat(frames);
@@ -107,7 +105,7 @@ async function startBaseline(bus: LiveBus): Promise<number> {
         // A socket that cannot take more skips the tick (it gets the next one's latest books).
         if (socket.writableLength > 1024 * 1024) continue;
         socket.write(buffer);
-        written += frames.length / 2;
+        written += frames.length;
       }
     }
   }, tickMs).unref();

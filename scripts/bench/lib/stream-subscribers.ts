@@ -4,8 +4,9 @@
  * the firehose (BENCH_MODE=firehose) or one market's 10 books (BENCH_MODE=market: watchOrderBooks
  * of 10 consecutive assets of the replay). Measured per data message: bytes, publish-to-receive
  * latency (each book's `timestamp` is its publish time). Every 100 ms, each client's staleness:
- * how old the newest book it holds is. Commands on stdin, one per line: `reset` (start the
- * measured window), `report` (print the window's figures as one JSON line), `close`.
+ * how old the newest book it holds is. Commands on stdin, one per line: `subscribe` (every client
+ * sends its subscription: all connect first, so connecting is not slowed by the flow), `reset`
+ * (start the measured window), `report` (print the window's figures as one JSON line), `close`.
  */
 import WebSocket from "ws";
 import { benchAssets } from "./stream-assets";
@@ -24,6 +25,8 @@ let bytes = 0;
 let closed = 0;
 const newest: number[] = [];
 const sockets: WebSocket[] = [];
+/** Each socket's subscribe message, sent on `subscribe` (all connections open first, then the flow starts). */
+const subscriptions: string[] = [];
 const assets = benchAssets();
 
 function emit(line: Record<string, unknown>): void {
@@ -45,8 +48,8 @@ function open(index: number): Promise<void> {
     socket.once("error", reject);
     socket.once("open", () => {
       sockets.push(socket);
+      subscriptions.push(JSON.stringify(subscription(index)));
       newest[slot] = 0;
-      socket.send(JSON.stringify(subscription(index)));
       resolve();
     });
     socket.on("close", () => (closed += 1));
@@ -105,7 +108,10 @@ process.stdin.on("data", (chunk: Buffer) => {
   while ((index = input.indexOf("\n")) >= 0) {
     const command = input.slice(0, index).trim();
     input = input.slice(index + 1);
-    if (command === "reset") {
+    if (command === "subscribe") {
+      sockets.forEach((socket, i) => socket.send(subscriptions[i] ?? ""));
+      emit({ type: "subscribed" });
+    } else if (command === "reset") {
       received = 0;
       bytes = 0;
       latency.fill(0);
