@@ -25,7 +25,7 @@ export const healthOpenApi: OpenApiSectionBuilder = () => ({
         security: [],
         responses: {
           "200": { description: "Both stores answered the last probe: `{status, stores, checkedAt, ageMs}`." },
-          "503": errorResponse("A store did not answer the last probe, or the last probe is older than 15 s."),
+          "503": errorResponse("A store did not answer the last probe (a probe older than 15 s is taken again before answering)."),
         },
       },
     },
