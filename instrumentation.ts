@@ -7,7 +7,7 @@ export async function register(): Promise<void> {
     await startBackgroundJobs();
   } catch (error) {
     // A server that cannot read its configuration or own its stores must not stay up answering
-    // 500s: it stops at once, saying why (issue 9, finding 4). ConfigError and DataDirLockedError
+    // 500s: it stops at once, saying why. ConfigError and DataDirLockedError
     // carry a message written for the operator; anything else is printed with its stack.
     const name = (error as { name?: unknown }).name;
     const reason = name === "ConfigError" || name === "DataDirLockedError" ? (error as Error).message : String((error as Error).stack ?? error);

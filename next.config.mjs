@@ -1,9 +1,11 @@
+import { nextDistDir } from "./lib/server-settings.mjs";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native addons (chDB, argon2), WASM (PGlite) and pmxt-core's optional peers must stay out of the bundle.
   serverExternalPackages: ["chdb", "@chdb/lib-linux-x64-gnu", "pmxt-core", "@electric-sql/pglite", "@node-rs/argon2", "ws"],
   // Lets a benchmark or a parallel build use its own output folder (NEXT_DIST_DIR=.next-bench).
-  distDir: process.env.NEXT_DIST_DIR || ".next",
+  distDir: nextDistDir(),
   poweredByHeader: false,
   reactStrictMode: true,
 };

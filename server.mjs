@@ -18,12 +18,13 @@ import next from "next";
 import { internalErrorBody, surfaceOf } from "./lib/http/error-body.mjs";
 import { refuseMalformedRequest } from "./lib/http/malformed.mjs";
 import { requestUrl, serveRoute } from "./lib/http/serve.mjs";
-import nextConfig from "./next.config.mjs";
+import { serverSettings } from "./lib/server-settings.mjs";
+import { startHealthPort } from "./lib/status/health-port.mjs";
 
-const port = Number.parseInt(process.env.PORT ?? "3000", 10);
-const hostname = process.env.HOST || "0.0.0.0";
+const settings = serverSettings();
+const { port, hostname } = settings;
 const dir = path.dirname(new URL(import.meta.url).pathname);
-const distDir = path.join(dir, nextConfig.distDir ?? ".next");
+const distDir = path.join(dir, settings.distDir);
 const require = createRequire(import.meta.url);
 
 /** Routes served by the front: every /v0 route, and the venue pass-through. */
@@ -112,6 +113,12 @@ function routeHandlers(entry) {
     handlers.set(entry, load().catch(() => undefined));
   }
   return handlers.get(entry);
+}
+
+// Liveness and readiness on their own port, from a worker thread: they answer while this thread is saturated.
+if (settings.healthPort !== undefined) {
+  const health = await startHealthPort({ port: settings.healthPort, host: hostname });
+  process.stdout.write(`Brier health port on ${hostname === "0.0.0.0" ? "localhost" : hostname}:${health.port} (/live, /ready)\n`);
 }
 
 const app = next({ dev: false, dir, hostname, port });

@@ -104,12 +104,13 @@ async function startServer(command: string[], port: number, env: Record<string, 
 const nextBin = path.join("node_modules", "next", "dist", "bin", "next");
 const routeHandlerMarker = (answer: Answer) => String(answer.headers.vary ?? "").toLowerCase().includes("rsc");
 
-/** What may legitimately differ between two servers: request ids, per-process tokens and dates. */
+/** What may legitimately differ between two servers: request ids, per-process tokens, dates and health probes' times. */
 function comparable(answer: Answer): { status: number; type: string; location: string; body: string } {
   const body = answer.body
     .replace(/"requestId":"[^"]*"/g, '"requestId":"…"')
     .replace(/"csrfToken":"[^"]*"/g, '"csrfToken":"…"')
-    .replace(/"timestamp":"[^"]*"/g, '"timestamp":"…"');
+    .replace(/"timestamp":"[^"]*"/g, '"timestamp":"…"')
+    .replace(/"checkedAt":"[^"]*","ageMs":\d+/g, '"checkedAt":"…","ageMs":…');
   return {
     status: answer.status,
     type: String(answer.headers["content-type"] ?? ""),

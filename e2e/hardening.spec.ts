@@ -7,9 +7,9 @@ import { expect, test } from "@playwright/test";
 import { E2E_PORT } from "./env";
 
 /**
- * Issue 9 against the production server (server.mjs on the build; no browser): every bad path and
- * method answers a JSON 4xx in its surface's error shape (finding 5), and a server that cannot
- * take its data-dir lock exits non-zero at once with the reason instead of staying up (finding 4).
+ * Hardening against the production server (server.mjs on the build; no browser): every bad path and
+ * method answers a JSON 4xx in its surface's error shape, and a server that cannot
+ * take its data-dir lock exits non-zero at once with the reason instead of staying up.
  */
 
 test.describe.configure({ mode: "serial" });

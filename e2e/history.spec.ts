@@ -2,7 +2,7 @@ import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { signInAnalyst } from "./sign-in";
 
 /**
- * History on the dashboard (issue 12): the catalog rows' 7-day sparkline and the market page's
+ * History on the dashboard: the catalog rows' 7-day sparkline and the market page's
  * price line per outcome (catalog price snapshots, every plan), the coverage ribbon under the
  * charts, and the recorder's heartbeat and incidents on the status page.
  */

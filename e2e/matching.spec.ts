@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { signInAnalyst } from "./sign-in";
 
 /**
- * Cross-venue matching in the dashboard (issue 11): the market page's "Same question elsewhere"
+ * Cross-venue matching in the dashboard: the market page's "Same question elsewhere"
  * panel and the Compare page with its filters. The e2e seed lists only the mock venue (Kalshi is
  * kept empty on purpose for the catalog's empty-venue state), so there is no counterpart: the
  * panel and the page must say so, and the filters must reach /v0/matched-markets.

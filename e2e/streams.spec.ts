@@ -10,7 +10,7 @@ import { ANALYST, E2E_BASE_URL, E2E_PORT } from "./env";
 import { signInAnalyst } from "./sign-in";
 
 /**
- * Live streams on the built server (issue 13): `npm start`'s server.mjs hands /ws upgrades to the
+ * Live streams on the built server: `npm start`'s server.mjs hands /ws upgrades to the
  * compiled app/ws route module (the in-process suites mount the same handler on a plain server;
  * this proves the production wiring), and the market page's live order book.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InFlightCap, withDeadline } from "./async";
+import { withDeadline } from "./async";
 
 describe("withDeadline", () => {
   it("resolves and rejects with the work when it settles in time", async () => {
@@ -18,20 +18,5 @@ describe("withDeadline", () => {
     const bounded = withDeadline(never, 10_000, () => new Error("late"), { signal: controller.signal, onAbort: () => new Error("client went away") });
     controller.abort();
     await expect(bounded).rejects.toThrow("client went away");
-  });
-});
-
-describe("InFlightCap", () => {
-  it("refuses the call past the limit per owner, frees a slot on release, and releases once", () => {
-    const cap = new InFlightCap(2, (limit) => new Error(`at most ${limit}`));
-    const first = cap.acquire("key-a");
-    cap.acquire("key-a");
-    expect(() => cap.acquire("key-a")).toThrow("at most 2");
-    expect(() => cap.acquire("key-b")).not.toThrow();
-    first();
-    first();
-    expect(cap.count("key-a")).toBe(1);
-    expect(() => cap.acquire("key-a")).not.toThrow();
-    expect(() => cap.acquire("key-a")).toThrow("at most 2");
   });
 });

@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { parsePort } from "./server-settings.mjs";
 
 /**
  * Every environment variable Brier reads, parsed and defaulted once (docs/architecture.md: configuration lives only here).
  * The defaults give the embedded setup: PGlite and chDB under DATA_DIR, no servers needed.
- * Nothing else in the code base reads process.env (pmxt-core reads its own venue URL overrides,
- * e.g. POLYMARKET_GAMMA_URL, documented in the README).
+ * Nothing else in the code base reads process.env but lib/server-settings.mjs, the few settings
+ * server.mjs and next.config.mjs need before the bundle loads (PORT is parsed by its function here
+ * too); pmxt-core reads its own venue URL overrides, e.g. POLYMARKET_GAMMA_URL, documented in the README.
  */
 
 const optionalString = z
@@ -34,7 +36,17 @@ const commaList = z
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: positiveInt(3000),
+  PORT: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const port = parsePort(raw);
+      if (port === undefined) {
+        ctx.addIssue({ code: "custom", message: "must be a TCP port (1–65535)" });
+        return z.NEVER;
+      }
+      return port;
+    }),
   /** Directory of the embedded stores (PGlite in `pg/`, chDB in `ch/`) and of the generated auth secret. */
   DATA_DIR: z.string().trim().min(1).default(".data"),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
@@ -89,8 +101,10 @@ export const envSchema = z.object({
   STREAM_SUBSCRIPTIONS_FREE: positiveInt(5),
   STREAM_SUBSCRIPTIONS_PRO: positiveInt(100),
   STREAM_SUBSCRIPTIONS_ENTERPRISE: positiveInt(1000),
-  /** Open stream connections per key (per web instance). */
+  /** Open stream connections per key, across every web instance. */
   STREAM_CONNECTIONS_PER_KEY: positiveInt(10),
+  /** Longest a stream subscriber waits between writes: every update since its last write goes out together. 0: every turn of the event loop. */
+  STREAM_TICK_MS: z.coerce.number().int().min(0).max(1_000).default(20),
   /** Bytes a connection may have unsent before its book updates coalesce to the latest per symbol. */
   STREAM_BUFFER_BYTES: positiveInt(1024 * 1024),
   /** Messages a connection may hold waiting (coalesced books + trades) before it is closed as a slow consumer. */
@@ -100,6 +114,8 @@ export const envSchema = z.object({
   /** The Brier API the archive CLI pulls from, and the key it sends (flags override both). */
   BRIER_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:3000"),
   BRIER_API_KEY: optionalString,
+  /** Per-key limits on PostgreSQL: how long a lease outlives its instance's last renewal (a killed instance's counts expire after it). */
+  LIMIT_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(600_000).default(5_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
@@ -149,9 +165,12 @@ export interface Config {
     bufferBytes: number;
     maxPending: number;
     slowConsumerMs: number;
+    tickMs: number;
   };
   /** The archive CLI's API and key. */
   archiveClient: { url: string; apiKey: string | undefined };
+  /** Per-key limits shared by every instance (lib/limits). */
+  limits: { leaseTtlMs: number };
   logLevel: Env["LOG_LEVEL"];
 }
 
@@ -220,8 +239,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       bufferBytes: e.STREAM_BUFFER_BYTES,
       maxPending: e.STREAM_MAX_PENDING,
       slowConsumerMs: e.STREAM_SLOW_CONSUMER_MS,
+      tickMs: e.STREAM_TICK_MS,
     },
     archiveClient: { url: e.BRIER_URL, apiKey: e.BRIER_API_KEY },
+    limits: { leaseTtlMs: e.LIMIT_LEASE_TTL_MS },
     logLevel: e.LOG_LEVEL,
   };
 }

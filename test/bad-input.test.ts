@@ -9,7 +9,7 @@ import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
 
 /**
- * Issue 9, finding 5, at the handlers (the same code serves Vercel, where server.mjs does not run;
+ * NUL bytes at the handlers (the same code serves Vercel, where server.mjs does not run;
  * e2e/hardening.spec.ts covers the raw paths through server.mjs): a NUL byte anywhere in a keyed
  * request never reaches PGlite or PostgreSQL, and is a 400 in the surface's error shape.
  */
@@ -99,7 +99,7 @@ describe("GET /api/mock/fetchMarkets?tags=", () => {
 });
 
 describe("a slow-body client that disconnects", () => {
-  it("is not logged as an error with a stack (finding 7)", async () => {
+  it("is not logged as an error with a stack", async () => {
     const { key } = await makeKey("enterprise");
     const abort = new AbortController();
     // What server.mjs hands the handler when the client hangs up mid-body: the body stream fails

@@ -12,7 +12,7 @@ import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
 
 /**
- * Issue 9, finding 3: a `kill -9` mid-poll leaves the venue's lease row and a `running` run row
+ * A `kill -9` mid-poll leaves the venue's lease row and a `running` run row
  * behind. Simulated here by writing exactly those rows under another process's holder id, on
  * whichever store this run uses (PGlite by default, PostgreSQL with BRIER_TEST_DATABASE=postgres).
  */

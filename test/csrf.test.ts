@@ -6,7 +6,7 @@ import { getAuthSecret } from "@/lib/auth/secret";
 import { makeKey } from "./helpers/keys";
 
 /**
- * Issue 9, finding 6: the CSRF matrix. Cookie- or key-authenticated × same origin, foreign origin,
+ * The CSRF matrix. Cookie- or key-authenticated × same origin, foreign origin,
  * sibling subdomain, a cross-site fetch without Origin, no browser headers × content types, on
  * POST /v0/sql and POST /api/mock/createOrder. A session request is served only from the
  * dashboard's own origin, and a session POST only as application/json; a key is never refused here.

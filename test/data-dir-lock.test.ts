@@ -7,7 +7,7 @@ import { config } from "@/lib/config";
 import { DataDirLockedError, lockDataDir } from "@/lib/db/data-dir-lock";
 
 /**
- * Issue 9, finding 8: a command locks only the embedded stores it opens. This process plays the
+ * A command locks only the embedded stores it opens. This process plays the
  * running server by holding a data dir's locks; the admin CLI runs in its own process against it.
  */
 

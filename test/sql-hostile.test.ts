@@ -73,7 +73,7 @@ const cases: Array<[string, string, string?]> = [
   ["table", `SELECT count() FROM ${T} WHERE market IN brier_ddl_migrations`, "table"],
   ["table", `SELECT * FROM ${T} AS a, system.one AS b WHERE a.market = '${M}'`, "table"],
   ["table", `SELECT (SELECT count() FROM system.users) AS n`, "table"],
-  // The escape of issue 9: a name written as `<name> AS (` (a WINDOW, a CTE in another scope, an
+  // A past escape of the guard: a name written as `<name> AS (` (a WINDOW, a CTE in another scope, an
   // alias) made the old text-based check treat an unpublished table as a CTE. Every form is refused
   // from what the engine's analyzer resolves. `brier_ddl_migrations` here is an unpublished table in
   // the reader's own database (made in beforeAll, with a row the answer would carry).
@@ -182,7 +182,7 @@ beforeAll(async () => {
   });
   baseline = await storedCount();
   ({ key } = await makeKey("enterprise"));
-  // An unpublished table in the reader's own database, as brier_ddl_migrations was before issue 9.
+  // An unpublished table in the reader's own database, as brier_ddl_migrations once was.
   await stores.writer.command({ query: "CREATE TABLE IF NOT EXISTS brier_ddl_migrations (version String) ENGINE = MergeTree ORDER BY version" });
   await stores.writer.insert({ table: "brier_ddl_migrations", values: [{ version: "secret-row" }], format: "JSONEachRow" });
 });

@@ -7,7 +7,7 @@ import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
 
 /**
- * Issue 9, finding 2: SQL under load against the real engine (chDB in this file's DATA_DIR).
+ * SQL under load against the real engine (chDB in this file's DATA_DIR).
  * Fairness, the bounded wait, cancellation when the client goes away, and the byte cap.
  */
 

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as account } from "@/app/v0/account/route";
+import { GET as live } from "@/app/v0/health/live/route";
 import { GET as health } from "@/app/v0/health/route";
 import { GET as status } from "@/app/v0/status/route";
 import { getDb } from "@/lib/db";
+import { HEALTH_STALE_AFTER_MS, HealthMonitor, readiness } from "@/lib/status/health";
 import { getTickStores } from "@/lib/ticks";
 import { describeKeyedRoute } from "./helpers/auth-suite";
 import { makeKey } from "./helpers/keys";
@@ -15,11 +17,63 @@ describe("GET /v0/health", () => {
     await getTickStores();
   });
 
-  it("answers 200 without a key when both stores answer", async () => {
+  it("answers 200 without a key when both stores answer, with the probe's time and age", async () => {
     const res = await callRoute(health, { path: "/v0/health" });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: "ok", stores: { postgres: "ok", clickhouse: "ok" } });
+    expect(res.body).toEqual({ status: "ok", stores: { postgres: "ok", clickhouse: "ok" }, checkedAt: expect.any(String), ageMs: expect.any(Number) });
     expect(res.headers.get("x-request-id")).toBeTruthy();
+    expect((await callRoute(live, { path: "/v0/health/live" })).body).toEqual({ status: "ok" });
+  });
+
+  it("answers from the last background probe: never waits behind work that keeps a store busy", async () => {
+    expect((await callRoute(health, { path: "/v0/health" })).status).toBe(200);
+    const stores = await getTickStores();
+    // The connection health probes (one statement at a time) is busy for about two seconds.
+    const order: string[] = [];
+    const busy = stores.writer
+      .query({ query: "SELECT sleepEachRow(0.25) FROM numbers(8) SETTINGS max_block_size = 8", format: "JSONEachRow" })
+      .then((result) => result.json())
+      .then(() => order.push("store work"));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const answer = await callRoute(health, { path: "/v0/health" }).then((res) => {
+      order.push("health");
+      return res;
+    });
+    await busy;
+    expect(answer.status).toBe(200);
+    expect(order).toEqual(["health", "store work"]);
+  });
+});
+
+describe("readiness from the health monitor", () => {
+  it("503 naming a store that did not answer the last probe", async () => {
+    const monitor = new HealthMonitor({ postgres: async () => undefined, clickhouse: () => Promise.reject(new Error("down")) }, 60_000);
+    await expect(readiness(monitor)).rejects.toMatchObject({ code: "service_unavailable", message: expect.stringMatching(/Not answering: clickhouse/) });
+    monitor.stop();
+  });
+
+  it("a probe that hangs does not hold the answer: the last result and its age are served", async () => {
+    let hang = false;
+    const monitor = new HealthMonitor({ postgres: async () => (hang ? new Promise(() => undefined) : undefined) }, 60_000);
+    const first = await readiness(monitor);
+    hang = true;
+    void monitor.probeNow();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = await readiness(monitor);
+    expect(second.checkedAt).toBe(first.checkedAt);
+    expect(second.ageMs).toBeGreaterThanOrEqual(50);
+    monitor.stop();
+  });
+
+  it("probes again when the last result is older than the stale limit (a frozen instance's timer did not run)", async () => {
+    let probes = 0;
+    const monitor = new HealthMonitor({ postgres: async () => (probes += 1) }, 60_000);
+    await readiness(monitor);
+    await readiness(monitor);
+    expect(probes).toBe(1);
+    await readiness(monitor, Date.now() + HEALTH_STALE_AFTER_MS + 1);
+    expect(probes).toBe(2);
+    monitor.stop();
   });
 });
 

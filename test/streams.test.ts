@@ -5,8 +5,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type * as Pmxt from "pmxtjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { encode } from "next-auth/jwt";
 import { revokeApiKey } from "@/lib/auth/api-keys";
+import { getAuthSecret } from "@/lib/auth/secret";
+import { flushUsage } from "@/lib/auth/usage";
 import { getDb } from "@/lib/db";
+import { usage } from "@/lib/db/schema";
 import { TOO_DEEP_MESSAGE } from "@/lib/json";
 import { passthroughPool } from "@/lib/passthrough";
 import { Recorder } from "@/lib/recorder/recorder";
@@ -63,7 +68,7 @@ let base: string;
 let wsBase: string;
 const httpHits: string[] = [];
 
-/** pmxt-core's Polymarket watcher connects to the loopback fake (VENUE_FORMATS.md: its URL is a constant of poly-websockets). */
+/** pmxt-core's Polymarket watcher connects to the loopback fake (its URL is a constant of poly-websockets, so the `ws` module poly-websockets loads is redirected). */
 function redirectPolyWebsockets(url: string): void {
   const require = createRequire(import.meta.url);
   const wsPath = createRequire(require.resolve("@nevuamarkets/poly-websockets")).resolve("ws");
@@ -228,6 +233,38 @@ describe("admission", () => {
     await Promise.all([byHeader.closed(), byToken.closed()]);
     expect(byHeader.closeCode).toBe(1008);
     expect(byHeader.closeReason).toBe("API key revoked");
+  });
+
+  it("admits a dashboard session only from the dashboard's own origin, and writes a usage row per upgrade", async () => {
+    const { key, keyId, accountId } = await makeKey("pro");
+    const cookie = `next-auth.session-token=${await encode({ token: { sub: accountId }, secret: getAuthSecret() })}`;
+    const own = base; // the Host the socket connects to
+    for (const [label, origin] of [
+      ["foreign origin", "https://evil.example"],
+      ["sibling subdomain", `http://evil.${new URL(base).host}`],
+      ["Origin: null", "null"],
+    ] as const) {
+      const refusal = (await StreamClient.connect(wsBase, { cookie, origin }).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as { status?: number; body?: string } | undefined;
+      expect(refusal?.status, label).toBe(403);
+      expect(JSON.parse(refusal?.body ?? "{}")).toMatchObject({ success: false, error: { code: "PERMISSION_DENIED" } });
+    }
+    // A socket with the session cookie and no Origin is no browser's: refused as well.
+    expect(await StreamClient.connect(wsBase, { cookie }).then(() => 101, (e: unknown) => (e as { status?: number }).status)).toBe(403);
+    const session = await StreamClient.connect(wsBase, { cookie, origin: own });
+    expect((await session.request({ id: "s", action: "subscribe", exchange: "polymarket", method: "watchOrderBook", args: [A1] })).event).toBe("subscribed");
+    await session.close();
+    // A key from any origin: no browser attaches a key by itself.
+    const keyed = await StreamClient.connect(`${wsBase}?apiKey=${key}`, { origin: "https://evil.example" });
+    await keyed.close();
+
+    await flushUsage();
+    const rows = await (await getDb()).select().from(usage).where(and(eq(usage.accountId, accountId), eq(usage.path, "/ws")));
+    expect(rows.filter((row) => row.keyId === keyId && row.status === 101)).toHaveLength(1);
+    expect(rows.filter((row) => row.keyId === null && row.status === 101)).toHaveLength(1);
+    expect(rows.filter((row) => row.keyId === null && row.status === 403)).toHaveLength(4);
   });
 
   it("caps connections per key", async () => {

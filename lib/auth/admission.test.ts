@@ -1,10 +1,15 @@
+import { eq } from "drizzle-orm";
+import { encode } from "next-auth/jwt";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
+import { usage } from "@/lib/db/schema";
 import { makeKey } from "@/test/helpers/keys";
-import { admitKeyInProcess, admitKeyShared, admitRequest } from "./admission";
+import { admitCaller, admitKeyInProcess, admitKeyShared, admitRequest, type CallerRequest } from "./admission";
 import { setPlan } from "./accounts";
 import { generateKey, revokeApiKey } from "./api-keys";
 import { rateLimitFor } from "./plans";
+import { getAuthSecret } from "./secret";
+import { flushUsage } from "./usage";
 
 // The live key path has two strategies (lib/auth/admission.ts): the embedded setup's principal
 // cache with in-memory counters, and PostgreSQL's brier_admit_key function. Both run this same
@@ -71,5 +76,59 @@ describe("admitRequest", () => {
     const key = await makeKey();
     const admitted = await admitRequest(await getDb(), { token: key.key, cookieHeader: null });
     expect(admitted.principal).toMatchObject({ keyId: key.keyId, via: "key" });
+  });
+});
+
+describe("admitCaller: one door for every transport", () => {
+  const own = "http://localhost:3000";
+  const callOf = (transport: "http" | "socket", method: string, headers: Record<string, string>, token?: string | null): CallerRequest => ({
+    transport,
+    method,
+    url: new URL(transport === "socket" ? "/ws" : "/v0/markets", own),
+    headers: new Headers(headers),
+    token,
+    requestId: crypto.randomUUID(),
+  });
+  const sessionCookie = async (accountId: string) => `next-auth.session-token=${await encode({ token: { sub: accountId }, secret: getAuthSecret() })}`;
+
+  it.each([
+    ["http", "GET", { origin: own }, "admitted"],
+    ["http", "GET", { "sec-fetch-site": "same-origin" }, "admitted"],
+    ["http", "GET", { origin: "https://evil.example" }, "forbidden"],
+    ["socket", "GET", { origin: own }, "admitted"],
+    ["socket", "GET", { origin: "http://evil.localhost:3000" }, "forbidden"],
+    ["socket", "GET", { "sec-fetch-site": "same-origin" }, "forbidden"],
+    ["socket", "GET", {}, "forbidden"],
+  ] as const)("a session on %s %s with %o: %s", async (transport, method, headers, outcome) => {
+    const key = await makeKey("pro");
+    const admitted = await admitCaller(await getDb(), callOf(transport, method, { ...headers, cookie: await sessionCookie(key.accountId) }));
+    expect(admitted.principal).toMatchObject({ accountId: key.accountId, via: "session", keyId: null });
+    if (outcome === "admitted") expect(admitted.refusal).toBeUndefined();
+    else expect(admitted.refusal).toMatchObject({ code: "forbidden", details: { reason: "cross_site" } });
+  });
+
+  it("a key from any origin; below the policy's plan a 403 that still knows the caller and its count", async () => {
+    const key = await makeKey("free");
+    const db = await getDb();
+    const call = callOf("socket", "GET", { origin: "https://evil.example" }, key.key);
+    expect((await admitCaller(db, call)).refusal).toBeUndefined();
+    const below = await admitCaller(db, call, { plan: "pro" });
+    expect(below.refusal).toMatchObject({ code: "forbidden" });
+    expect(below.principal?.keyId).toBe(key.keyId);
+    expect(below.decision?.allowed).toBe(true);
+    const unknown = await admitCaller(db, callOf("http", "GET", {}, generateKey().key));
+    expect(unknown.refusal).toMatchObject({ code: "unauthorized" });
+    expect(unknown.principal).toBeUndefined();
+  });
+
+  it("writes one usage row per call, whatever the transport, however often finish is called", async () => {
+    const key = await makeKey("pro");
+    const db = await getDb();
+    const admitted = await admitCaller(db, callOf("socket", "GET", {}, key.key));
+    admitted.finish(101);
+    admitted.finish(101);
+    await flushUsage(db);
+    const rows = await db.select().from(usage).where(eq(usage.keyId, key.keyId));
+    expect(rows.map((row) => [row.method, row.path, row.status])).toEqual([["GET", "/ws", 101]]);
   });
 });

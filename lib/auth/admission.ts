@@ -3,18 +3,98 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { resultRows, type Db } from "@/lib/db";
 import { accounts, apiKeys } from "@/lib/db/schema";
-import { UnauthorizedError } from "@/lib/errors";
+import { RateLimitedError, UnauthorizedError } from "@/lib/errors";
 import { hashKey, isWellFormedKey } from "./api-keys";
-import { isPlan, rateLimitFor } from "./plans";
+import { assertPlan, isPlan, rateLimitFor, type Plan } from "./plans";
 import type { KeyPrincipal, Principal } from "./principal";
 import { cachedPrincipal, cachePrincipal, principalGeneration } from "./principal-cache";
 import { consumeRateLimit, decide, embeddedRateLimitStore, rateLimitStore, windowOf, type RateLimitDecision } from "./rate-limit";
+import { assertSameOriginSession } from "./same-origin";
 import { sessionAccountId } from "./session";
+import { recordUsage } from "./usage";
 
 /**
- * Admission: who is calling, and may they make one more request this minute. lib/http reads the
- * request (lib/http/bearer.ts, the Cookie header) and asks here; nothing here reads a Request.
+ * Admission: the one door of every transport. `admitCaller` decides for an HTTP request
+ * (lib/http/with-api-key.ts, which SSE's route goes through too) and for a /ws upgrade
+ * (lib/streams/ws-server.ts) alike: key or session, the same-origin rule for sessions, rate limit,
+ * plan, and the usage row. Transports read the request (the Bearer token, `?apiKey=`, headers) and
+ * answer with their own envelope; nothing here reads a Request or writes a response.
  */
+
+/** The headers admission reads: a Web `Headers`, or a view of Node's. */
+export interface HeaderView {
+  get(name: string): string | null;
+}
+
+/** A call as the transport read it. */
+export interface CallerRequest {
+  transport: "http" | "socket";
+  method: string;
+  url: URL;
+  headers: HeaderView;
+  /** The API key presented: undefined when none was sent, null when what was sent is not a Bearer token. */
+  token: string | null | undefined;
+  requestId: string;
+  /** `performance.now()` when the call arrived (the usage row's duration runs from it). */
+  startedAt?: number;
+}
+
+export interface AdmissionPolicy {
+  /** Lowest plan allowed; below it the call is refused with 403. */
+  plan?: Plan;
+  /** Code of that 403 (`sql_access_denied` on /v0/sql). */
+  planErrorCode?: "forbidden" | "sql_access_denied";
+}
+
+export interface AdmittedCall {
+  /** Who is calling, once known: also when refused afterwards (a 429 or 403 is still theirs). */
+  principal: Principal | undefined;
+  /** The rate-limit window's count, once the caller is known (for the transport's headers). */
+  decision: RateLimitDecision | undefined;
+  /** Why the call may not proceed (a domain error, mapped by the transport), or undefined. */
+  refusal: unknown;
+  /** Writes the call's usage row (once, written behind) when its status is known; nothing for an unknown caller. */
+  finish(status: number): void;
+}
+
+/**
+ * Admits one call on any transport. Never throws: a refusal is returned with whatever was learnt
+ * about the caller before it, so the transport can still send rate-limit headers and count it.
+ */
+export async function admitCaller(db: Db, call: CallerRequest, policy: AdmissionPolicy = {}, now: number = Date.now()): Promise<AdmittedCall> {
+  const startedAt = call.startedAt ?? performance.now();
+  let principal: Principal | undefined;
+  let decision: RateLimitDecision | undefined;
+  let refusal: unknown;
+  try {
+    ({ principal, decision } = await admitRequest(db, { token: call.token, cookieHeader: call.headers.get("cookie") }, now));
+    if (principal.via === "session") assertSameOriginSession(call);
+    if (!decision.allowed) throw new RateLimitedError(decision.limit, decision.retryAfter);
+    if (policy.plan !== undefined) assertPlan(principal.plan, policy.plan, policy.planErrorCode);
+  } catch (error) {
+    refusal = error;
+  }
+  let finished = false;
+  return {
+    principal,
+    decision,
+    refusal,
+    finish(status) {
+      if (finished || principal === undefined) return;
+      finished = true;
+      recordUsage({
+        accountId: principal.accountId,
+        keyId: principal.keyId,
+        method: call.method,
+        path: call.url.pathname,
+        status,
+        durationMs: Math.round(performance.now() - startedAt),
+        requestId: call.requestId,
+        createdAt: new Date(),
+      });
+    },
+  };
+}
 
 export interface Admission {
   principal: Principal;
@@ -30,9 +110,9 @@ export interface PresentedCredentials {
 }
 
 /**
- * A keyed request's caller: the API key when an Authorization header was sent, otherwise the
- * dashboard session; the request is counted against the caller's rate limit. Throws 401 (a
- * domain error) when neither admits it; the caller checks `decision.allowed`.
+ * Admission's first step: the caller is the API key when one was presented, otherwise the
+ * dashboard session; the call is counted against the caller's rate limit. Throws 401 (a domain
+ * error) when neither admits it; `admitCaller` checks `decision.allowed`.
  */
 export async function admitRequest(db: Db, presented: PresentedCredentials, now: number = Date.now()): Promise<Admission> {
   if (presented.token === undefined) {

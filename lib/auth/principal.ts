@@ -11,6 +11,14 @@ export interface Principal {
   via: "key" | "session";
 }
 
+/**
+ * The caller's owner string, the one name per-caller state is kept under (pass-through instances,
+ * stream accounting, venue watchers): the key's id, or the account for a dashboard session.
+ */
+export function ownerOf(principal: Pick<Principal, "keyId" | "accountId">): string {
+  return principal.keyId ?? `account:${principal.accountId}`;
+}
+
 /** What an active API key resolves to (admission's lookup, the embedded principal cache). */
 export interface KeyPrincipal {
   keyId: string;

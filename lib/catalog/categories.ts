@@ -124,10 +124,3 @@ export function normalizeCategory(venueCategory: string | undefined | null, tags
   }
   return "Other";
 }
-
-/** The mapping as documentation data (for docs/catalog.md and the OpenAPI description). */
-export function categoryMapping(): Record<Category, string[]> {
-  const out = Object.fromEntries(categories.map((c) => [c, [] as string[]])) as Record<Category, string[]>;
-  for (const [alias, category] of Object.entries(categoryAliases)) out[category].push(alias);
-  return out;
-}

@@ -237,7 +237,5 @@ export const listMeta = z.object({
 
 export const marketListResponse = z.object({ data: z.array(marketPublic), meta: listMeta });
 export const eventListResponse = z.object({ data: z.array(eventPublic), meta: listMeta });
-export const marketResponse = z.object({ data: marketPublic });
-export const eventResponse = z.object({ data: eventPublic });
 
 export type ListMeta = z.infer<typeof listMeta>;

@@ -1,5 +1,4 @@
-import type { z } from "zod";
-import { errorResponse, rateLimitedResponse, ref, schemaOf, unauthorizedResponse, type JsonSchema, type OpenApiSectionBuilder } from "@/lib/http/openapi";
+import { errorResponse, queryParameters, rateLimitedResponse, ref, schemaOf, unauthorizedResponse, type JsonSchema, type OpenApiSectionBuilder } from "@/lib/http/openapi";
 import {
   bookHistoryPage,
   coverageQuery,
@@ -18,14 +17,6 @@ import {
   tradesPage,
   tradesQuery,
 } from "./shapes";
-
-/** The query parameters of a strict zod object, as OpenAPI parameters (descriptions from the schema). */
-export function queryParameters(schema: z.ZodObject, required: readonly string[] = []): JsonSchema[] {
-  return Object.entries(schema.shape).map(([name, field]) => {
-    const { description, ...json } = schemaOf(field as z.ZodType);
-    return { name, in: "query", required: required.includes(name), description, schema: Object.keys(json).length === 0 ? { type: "string" } : json };
-  });
-}
 
 export const pathParameter = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "string", maxLength: 200 } });
 

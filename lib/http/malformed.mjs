@@ -1,6 +1,6 @@
 // Requests the API cannot route, refused by server.mjs before anything else sees them, as JSON in
 // the surface's error shape (lib/http/error-body.mjs): Next would answer them with a plain-text
-// 500, and a NUL byte decoded into a route parameter would reach PGlite (issue 9, finding 5).
+// 500, and a NUL byte decoded into a route parameter would reach PGlite, which cannot store it.
 // Plain JavaScript: server.mjs runs outside the bundle.
 import { apiErrorBody, v0ErrorBody } from "./error-body.mjs";
 

@@ -24,10 +24,18 @@ export interface OpenApiSection {
 /** A section is built on first request (zod conversion and the venue list are not free). */
 export type OpenApiSectionBuilder = () => OpenApiSection;
 
-/** JSON Schema 2020-12 (what OpenAPI 3.1 uses) of a zod schema, without the `$schema` header. */
-export function schemaOf(schema: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as JsonSchema;
+/** JSON Schema 2020-12 (what OpenAPI 3.1 uses) of a zod schema, without the `$schema` header: what it outputs, or with `io: "input"` what it accepts. */
+export function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
   return rest;
+}
+
+/** The query parameters of a zod object, as OpenAPI parameters: what each accepts, with the schema's descriptions. */
+export function queryParameters(schema: z.ZodObject, required: readonly string[] = []): JsonSchema[] {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const { description, ...json } = schemaOf(field as z.ZodType, "input");
+    return { name, in: "query", required: required.includes(name), description, schema: Object.keys(json).length === 0 ? { type: "string" } : json };
+  });
 }
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -1,14 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { admitRequest } from "@/lib/auth/admission";
-import { assertPlan, type Plan } from "@/lib/auth/plans";
+import { admitCaller, type AdmissionPolicy, type AdmittedCall } from "@/lib/auth/admission";
 import type { Principal } from "@/lib/auth/principal";
-import type { RateLimitDecision } from "@/lib/auth/rate-limit";
-import { recordUsage } from "@/lib/auth/usage";
 import { getDb, type Db } from "@/lib/db";
-import { RateLimitedError } from "@/lib/errors";
 import { bearerToken } from "./bearer";
-import { assertSameOriginSession } from "./csrf";
 import { assertNoNulInUrl } from "./nul";
 import { errorResponse, type Surface } from "./errors";
 import { NodeApiRequest, withFrontEntry } from "./front";
@@ -38,13 +33,9 @@ export interface RouteArgs<P> {
 /** A route's exported handler: what Next calls, with the API front's entry attached (lib/http/front.ts). */
 export type RouteHandler<P> = (request: Request, route: RouteArgs<P>) => Promise<Response>;
 
-export interface WrapperOptions {
+export interface WrapperOptions extends AdmissionPolicy {
   /** Error body shape: `{ error }` for /v0, pmxt's envelope for /api. */
   surface?: Surface;
-  /** Lowest plan allowed; below it the request gets 403. */
-  plan?: Plan;
-  /** Code of that 403 (`sql_access_denied` on /v0/sql). */
-  planErrorCode?: "forbidden" | "sql_access_denied";
 }
 
 /**
@@ -78,9 +69,9 @@ export function withRequest<P = Record<string, never>>(
 }
 
 /**
- * The one wrapper of every keyed /v0 and /api route (docs/architecture.md, "A request, end to end"): key or session lookup, plan
- * check, per-key rate limit and its headers, request id, the single catch, and the usage row
- * (buffered, written after the response).
+ * The one wrapper of every keyed /v0 and /api route (docs/architecture.md, "A request, end to end"):
+ * admission (lib/auth/admission.ts: key or session, same-origin rule, rate limit, plan, usage row),
+ * the rate-limit headers, request id and the single catch.
  */
 export function withApiKey<P = Record<string, never>>(
   handler: (context: KeyedContext<P>) => Promise<Reply>,
@@ -88,20 +79,18 @@ export function withApiKey<P = Record<string, never>>(
 ): RouteHandler<P> {
   const surface = options.surface ?? "v0";
   return route<P>(async (request, params) => {
-    const started = performance.now();
+    const startedAt = performance.now();
     const requestId = randomUUID();
     const url = new URL(request.url);
-    let principal: Principal | undefined;
-    let decision: RateLimitDecision | undefined;
+    let admission: AdmittedCall | undefined;
     let reply: Reply;
     try {
       assertNoNulInUrl(url);
       const db = await getDb();
       const token = bearerToken(request.headers);
-      ({ principal, decision } = await admitRequest(db, { token, cookieHeader: request.headers.get("cookie") }));
-      if (principal.via === "session") assertSameOriginSession(request);
-      if (!decision.allowed) throw new RateLimitedError(decision.limit, decision.retryAfter);
-      if (options.plan !== undefined) assertPlan(principal.plan, options.plan, options.planErrorCode);
+      admission = await admitCaller(db, { transport: "http", method: request.method, url, headers: request.headers, token, requestId, startedAt }, options);
+      const { principal } = admission;
+      if (admission.refusal !== undefined || principal === undefined) throw admission.refusal;
       reply = await handler({
         request,
         params,
@@ -115,21 +104,10 @@ export function withApiKey<P = Record<string, never>>(
       reply = errorResponse(error, surface, requestId);
     }
     setHeader(reply, "x-request-id", requestId);
-    if (decision !== undefined) {
-      for (const [name, value] of Object.entries(rateLimitHeaders(decision))) setHeader(reply, name, value);
+    if (admission?.decision !== undefined) {
+      for (const [name, value] of Object.entries(rateLimitHeaders(admission.decision))) setHeader(reply, name, value);
     }
-    if (principal !== undefined) {
-      recordUsage({
-        accountId: principal.accountId,
-        keyId: principal.keyId,
-        method: request.method,
-        path: url.pathname,
-        status: reply.status,
-        durationMs: Math.round(performance.now() - started),
-        requestId,
-        createdAt: new Date(),
-      });
-    }
+    admission?.finish(reply.status);
     return reply;
   });
 }

@@ -4,9 +4,11 @@ import { config } from "@/lib/config";
 import { getDatabase, getDb } from "@/lib/db";
 import { flushRateLimits } from "@/lib/auth/rate-limit";
 import { flushUsage } from "@/lib/auth/usage";
+import { closeKeyLimits } from "@/lib/limits";
 import { errorFields, log } from "@/lib/log";
 import { startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/service";
 import { startRecorder, stopRecorder } from "@/lib/recorder/service";
+import { healthMonitor } from "@/lib/status/health";
 import { closeLive } from "@/lib/streams/live";
 import { flushStreamUsage } from "@/lib/streams/usage";
 import { getTickStores } from "@/lib/ticks";
@@ -29,11 +31,12 @@ export async function startBackgroundJobs(): Promise<void> {
   if (globalStore.__brierJobs === true) return;
   globalStore.__brierJobs = true;
   await Promise.all([getDatabase(), getTickStores()]);
+  healthMonitor().start();
   installShutdown();
   // Open streams close (their usage sampled) and the usage is written before exit.
   onShutdown(async () => {
     await closeLive();
-    await flushStreamUsage();
+    await Promise.all([flushStreamUsage(), closeKeyLimits()]);
   });
   if (!config.backgroundJobs) {
     log.info("background jobs disabled (BACKGROUND_JOBS=false)");

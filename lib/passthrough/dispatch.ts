@@ -1,7 +1,7 @@
 import "server-only";
-import { InFlightCap } from "@/lib/async";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
+import { getKeyLimits, KeyCap } from "@/lib/limits";
 import type { MethodSpec } from "@/lib/venues/registry";
 import type { PassthroughCall, PassthroughResult } from "./call";
 import { toVenueError } from "./errors";
@@ -15,10 +15,12 @@ export type { PassthroughCall, PassthroughCaller, PassthroughInput, PassthroughR
 
 const pool = new InstancePool();
 
-/** Venue calls one API key (or session) may have in flight; one more answers 429 at once. */
-const callerSlots = new InFlightCap(
+/** Venue calls one API key (or session) may have in flight, on every instance; one more answers 429 at once. */
+const callerSlots = new KeyCap(
+  "venue-calls",
   config.passthrough.maxConcurrentPerKey,
   (cap) => new AppError("rate_limited", `At most ${cap} venue calls may be in flight per API key; retry when one finishes.`, { retryAfter: 1 }),
+  getKeyLimits,
 );
 
 /** The process's instance pool (status page, streams, tests). */
@@ -42,7 +44,7 @@ export function prepareCall(call: PassthroughCall): { spec: MethodSpec; args: un
  */
 export async function callVenueMethod(call: PassthroughCall): Promise<PassthroughResult> {
   const { spec, args, credentials } = prepareCall(call);
-  const release = callerSlots.acquire(call.caller.owner);
+  const release = await callerSlots.acquire(call.caller.owner);
   try {
     const target = await pickInstance(pool, call.exchange, spec, args, credentials, call.caller);
     if (target.kind === "answered") return target.result;

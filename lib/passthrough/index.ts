@@ -1,5 +1,5 @@
 import "server-only";
-import type { Principal } from "@/lib/auth/principal";
+import { ownerOf, type Principal } from "@/lib/auth/principal";
 import type { PassthroughCaller } from "./call";
 
 export { callVenueMethod, passthroughPool } from "./dispatch";
@@ -10,5 +10,5 @@ export const PASSTHROUGH_MAX_BODY_BYTES = 1024 * 1024;
 
 /** The caller as the pass-through needs it: instance owner and, for the router, the key it was admitted with. */
 export function passthroughCaller(principal: Principal, token: string | undefined): PassthroughCaller {
-  return { owner: principal.keyId ?? `account:${principal.accountId}`, bearer: token };
+  return { owner: ownerOf(principal), bearer: token };
 }

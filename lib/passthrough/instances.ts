@@ -31,6 +31,22 @@ const privateIdleMs = 10 * 60_000;
 const watchIdleMs = 60_000;
 const maxPrivateInstances = 5_000;
 
+function hasCredentials(credentials: Record<string, unknown> | undefined): credentials is Record<string, unknown> {
+  return credentials !== undefined && Object.values(credentials).some((value) => typeof value === "string" && value !== "");
+}
+
+/**
+ * The scope a caller's call runs in, the one rule the pass-through and the stream watchers share:
+ * the mock venue per owner, venue credentials per owner and credentials, a stream (`watch*`) per
+ * owner and venue, anything else on the venue's shared instance.
+ */
+export function callerScope(venue: string, owner: string, credentials: Record<string, unknown> | undefined, streaming: boolean): InstanceScope {
+  if (venue === "mock") return { kind: "mock", owner };
+  if (hasCredentials(credentials)) return { kind: "credentials", venue, owner, credentials };
+  if (streaming) return { kind: "watch", venue, owner };
+  return { kind: "shared", venue };
+}
+
 function hashCredentials(credentials: Record<string, unknown>): string {
   const canonical = JSON.stringify(Object.keys(credentials).sort().map((key) => [key, credentials[key]]));
   return createHash("sha256").update(canonical).digest("base64url");

@@ -5,7 +5,7 @@ import type { Exchange } from "@/lib/venues/factory";
 import type { MethodSpec } from "@/lib/venues/registry";
 import type { PassthroughCaller, PassthroughResult } from "./call";
 import { readFromCatalog } from "./catalog";
-import type { InstancePool, InstanceScope } from "./instances";
+import { callerScope, type InstancePool } from "./instances";
 
 /** Methods that open, feed or stop a venue stream: they run on the caller's own instance. */
 export const streamingMethods = /^(watch|unwatch)/;
@@ -14,17 +14,6 @@ export const streamingMethods = /^(watch|unwatch)/;
 export type Target =
   | { kind: "answered"; result: PassthroughResult }
   | { kind: "instance"; use: <T>(run: (exchange: Exchange) => Promise<T>) => Promise<T> };
-
-function hasCredentials(credentials: Record<string, unknown> | undefined): credentials is Record<string, unknown> {
-  return credentials !== undefined && Object.values(credentials).some((v) => typeof v === "string" && v !== "");
-}
-
-function scopeFor(exchange: string, method: string, caller: PassthroughCaller, credentials: Record<string, unknown> | undefined): InstanceScope {
-  if (exchange === "mock") return { kind: "mock", owner: caller.owner };
-  if (hasCredentials(credentials)) return { kind: "credentials", venue: exchange, owner: caller.owner, credentials };
-  if (streamingMethods.test(method)) return { kind: "watch", venue: exchange, owner: caller.owner };
-  return { kind: "shared", venue: exchange };
-}
 
 /**
  * Step 3 of a call: the instance it runs on. Shared, per key (mock), per credentials or per
@@ -48,7 +37,7 @@ export async function pickInstance(
     const options = { routerApiKey, routerBaseUrl: `http://127.0.0.1:${config.port}` };
     return { kind: "instance", use: (run) => pool.once("router", options, run) };
   }
-  const scope = scopeFor(venue, spec.name, caller, credentials);
+  const scope = callerScope(venue, caller.owner, credentials, streamingMethods.test(spec.name));
   if (spec.name === "close") {
     // close only ever closes the caller's own instances; the shared one stays open for everyone.
     // (the mock's close is a no-op upstream; its account is kept.)

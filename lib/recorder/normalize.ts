@@ -1,5 +1,5 @@
 /**
- * Market-channel frames -> rows of `polymarket_orderbook_rust` (VENUE_FORMATS.md §3).
+ * Market-channel frames -> rows of `polymarket_orderbook_rust` (the frame shapes: docs/ticks.md).
  *
  * - `book`: one row; `data` = {asset_id, bids, asks, hash, tick_size} with each side as
  *   `[[price, size], …]` in the venue's wire order: bids ascending, asks descending, so the best

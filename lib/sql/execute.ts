@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { ClientClosedRequestError } from "@/lib/errors";
+import { getKeyLimits, type KeyLimits } from "@/lib/limits";
 import { readerSettings, type TickStores } from "@/lib/ticks";
 import { cleanEngineMessage } from "@/lib/ticks/engine-message";
 import { SqlRejectedError, SqlTimeoutError } from "./errors";
@@ -59,7 +60,7 @@ export const MAX_SQL_WAIT_MS = 2_000;
 const schedulers = new WeakMap<TickStores, FairScheduler<ClickHouseClient>>();
 
 /** The process's fair scheduler over the stores' reader slots (lib/sql/scheduler.ts). */
-function schedulerOf(stores: TickStores): FairScheduler<ClickHouseClient> {
+function schedulerOf(stores: TickStores, keyLimits: KeyLimits): FairScheduler<ClickHouseClient> {
   let scheduler = schedulers.get(stores);
   if (scheduler === undefined) {
     const budgetMs = Number(readerSettings.max_execution_time ?? 5) * 1000;
@@ -72,6 +73,7 @@ function schedulerOf(stores: TickStores): FairScheduler<ClickHouseClient> {
       windowMs: 60_000,
       heavyMs: 1_000,
       taskBudgetMs: budgetMs,
+      keyLimits,
     });
     schedulers.set(stores, scheduler);
   }
@@ -155,7 +157,7 @@ async function drain(reader: ClickHouseClient): Promise<void> {
  * request's: when the client disconnects, a waiting query leaves the queue and a running one is killed.
  */
 export async function runSqlQuery(stores: TickStores, callerKey: string, query: string, signal?: AbortSignal): Promise<SqlResult> {
-  return schedulerOf(stores).run(callerKey, signal, (reader, taskSignal) =>
+  return schedulerOf(stores, await getKeyLimits()).run(callerKey, signal, (reader, taskSignal) =>
     onSlot(stores, reader, async () => {
       const guarded = await guardSql(reader, query, stores.database);
       return shape(await runEngine(stores, reader, guarded.sql, taskSignal));

@@ -1,11 +1,13 @@
 import { AppError, ClientClosedRequestError, ServiceUnavailableError } from "@/lib/errors";
+import type { KeyLimits } from "@/lib/limits/key-limits";
 
 /**
  * Fair admission of user SQL to a fixed set of engine slots (POST /v0/sql, docs/ticks.md "Fairness").
  *
  * - Each slot runs one query at a time (on chDB a slot is its own reader connection; a connection
  *   must never interleave two queries).
- * - A key may have `perKey` queries running or waiting; one more is answered 429 at once.
+ * - A key may have `perKey` queries running or waiting; one more is answered 429 at once. With
+ *   `keyLimits` (PostgreSQL: several instances) that count is the key's on every instance.
  * - A key is *heavy* while one of its queries ran (or is running) `heavyMs` or longer within the
  *   last `windowMs`. Heavy keys share `slots - reservedSlots` slots; the reserved ones are for
  *   everyone else, so a key with small queries is not queued behind keys running long ones. (A
@@ -28,6 +30,8 @@ export interface SchedulerOptions {
   heavyMs: number;
   /** Longest a task runs (the engine's time limit): bounds the Retry-After of a 503. */
   taskBudgetMs: number;
+  /** Where the per-key count is kept when instances share it (lib/limits); default: this scheduler only. */
+  keyLimits?: KeyLimits;
   now?: () => number;
 }
 
@@ -81,12 +85,29 @@ export class FairScheduler<S> {
   /** Runs `task` on a slot when the key's turn comes; see the class comment for the rules. */
   async run<T>(key: string, signal: AbortSignal | undefined, task: (slot: S, signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
     if (signal?.aborted) throw new ClientClosedRequestError();
-    const state = this.state(key);
-    if (state.running + state.waiting >= this.options.perKey) {
-      throw new AppError("rate_limited", `At most ${this.options.perKey} SQL queries may run or wait at once per key; retry when one finishes.`, {
-        retryAfter: 1,
-      });
+    const shared = this.options.keyLimits;
+    if (shared === undefined) return this.runHeld(key, signal, task);
+    const local = this.keys.get(key);
+    if (local !== undefined && local.running + local.waiting >= this.options.perKey) throw this.overKey();
+    const taken = await shared.take(`sql:${key}`, 1, this.options.perKey);
+    if (!taken.taken) throw this.overKey();
+    try {
+      if (signal?.aborted) throw new ClientClosedRequestError();
+      return await this.runHeld(key, signal, task);
+    } finally {
+      void taken.lease.release();
     }
+  }
+
+  private overKey(): AppError {
+    return new AppError("rate_limited", `At most ${this.options.perKey} SQL queries may run or wait at once per key; retry when one finishes.`, {
+      retryAfter: 1,
+    });
+  }
+
+  private async runHeld<T>(key: string, signal: AbortSignal | undefined, task: (slot: S, signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+    const state = this.state(key);
+    if (state.running + state.waiting >= this.options.perKey) throw this.overKey();
     if (this.queue.length >= this.options.maxQueued) throw this.busy();
     const { slot, started, heavy } = await this.acquire(key, state, signal);
     const running: Running = { started, heavy, preempt: new AbortController() };

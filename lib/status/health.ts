@@ -4,28 +4,129 @@ import { withDeadline } from "@/lib/async";
 import { getDb } from "@/lib/db";
 import { ServiceUnavailableError } from "@/lib/errors";
 import { getTickStores } from "@/lib/ticks";
+import { HEALTH_STATE, PROBE_STALE_MS, sharedHealthState } from "./health-state.mjs";
 
-const CHECK_TIMEOUT_MS = 3_000;
+/**
+ * Readiness answers from the stores' last probe, taken in the background every few seconds, and
+ * never waits behind user work: probing both stores on the request path put health in the queue
+ * behind user SQL on the same two cores, and a health check that fails under load gets a healthy
+ * instance killed. Liveness (`GET /v0/health/live`) touches no store at all. Both still need the
+ * request thread's event loop to turn; the health port (HEALTH_PORT, lib/status/health-port.mjs)
+ * answers from a worker thread, so it answers while that loop is saturated.
+ */
+
+/** How often the stores are probed. */
+export const HEALTH_PROBE_INTERVAL_MS = 5_000;
+const PROBE_DEADLINE_MS = 3_000;
+/** A last probe older than this no longer speaks for the stores: the probing itself is stuck (three missed probes). */
+export const HEALTH_STALE_AFTER_MS = PROBE_STALE_MS;
 
 type StoreState = "ok" | "unavailable";
 
+export interface HealthSnapshot {
+  /** When the probe finished, epoch ms. */
+  checkedAt: number;
+  stores: Record<string, StoreState>;
+}
+
+type Probes = Record<string, () => Promise<unknown>>;
+
 async function probe(check: () => Promise<unknown>): Promise<StoreState> {
   try {
-    await withDeadline(check(), CHECK_TIMEOUT_MS, () => new Error("timed out"));
+    await withDeadline(check(), PROBE_DEADLINE_MS, () => new Error("timed out"));
     return "ok";
   } catch {
     return "unavailable";
   }
 }
 
-/** Asks both stores a trivial question; throws a 503 naming whichever does not answer. */
-export async function checkHealth(): Promise<{ status: "ok"; stores: Record<string, StoreState> }> {
-  const [postgres, clickhouse] = await Promise.all([
-    probe(async () => (await getDb()).execute(sql`select 1`)),
-    probe(async () => (await getTickStores()).writer.query({ query: "SELECT 1", format: "JSONEachRow" })),
-  ]);
-  const stores = { postgres, clickhouse };
-  const down = Object.entries(stores).filter(([, state]) => state !== "ok").map(([name]) => name);
-  if (down.length > 0) throw new ServiceUnavailableError(`Not answering: ${down.join(", ")}.`, { stores });
-  return { status: "ok", stores };
+/** Probes the stores on a timer and keeps the last result. */
+export class HealthMonitor {
+  #last: HealthSnapshot | undefined;
+  #probing: Promise<HealthSnapshot> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly probes: Probes,
+    private readonly intervalMs = HEALTH_PROBE_INTERVAL_MS,
+    /** Told every probe's result (the health port's shared state, lib/status/health-port.mjs). */
+    private readonly onProbe?: (snapshot: HealthSnapshot) => void,
+  ) {}
+
+  /** Starts the background probe (idempotent); the timer never keeps the process alive. */
+  start(): void {
+    if (this.#timer !== undefined) return;
+    void this.probeNow();
+    this.#timer = setInterval(() => void this.probeNow(), this.intervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Probes every store at once; a probe already running is joined, not doubled. */
+  probeNow(): Promise<HealthSnapshot> {
+    this.#probing ??= (async () => {
+      const names = Object.keys(this.probes);
+      const states = await Promise.all(names.map((name) => probe(this.probes[name] ?? (async () => undefined))));
+      const snapshot = { checkedAt: Date.now(), stores: Object.fromEntries(names.map((name, i) => [name, states[i] ?? "unavailable"])) };
+      this.#last = snapshot;
+      this.onProbe?.(snapshot);
+      return snapshot;
+    })().finally(() => {
+      this.#probing = undefined;
+    });
+    return this.#probing;
+  }
+
+  /**
+   * The last probe's result. It waits for a probe only before the first one, or when the last is
+   * older than the stale limit: the timer could not run (a serverless instance frozen between
+   * calls, an event loop blocked for that long), so no background result speaks for the stores.
+   */
+  async latest(now = Date.now()): Promise<HealthSnapshot> {
+    this.start();
+    const last = this.#last;
+    if (last === undefined || now - last.checkedAt > HEALTH_STALE_AFTER_MS) return await this.probeNow();
+    return last;
+  }
+}
+
+/** Writes a probe into the health port's shared state, when the server runs one (HEALTH_PORT). */
+function publishToHealthPort(snapshot: HealthSnapshot): void {
+  const state = sharedHealthState();
+  if (state === undefined) return;
+  state[HEALTH_STATE.postgres] = snapshot.stores.postgres === "ok" ? 1 : 0;
+  state[HEALTH_STATE.clickhouse] = snapshot.stores.clickhouse === "ok" ? 1 : 0;
+  state[HEALTH_STATE.checkedAt] = snapshot.checkedAt;
+}
+
+const globalStore = globalThis as typeof globalThis & { __brierHealth?: HealthMonitor };
+
+/** The process's monitor of PostgreSQL (or PGlite) and ClickHouse (or chDB). */
+export function healthMonitor(): HealthMonitor {
+  globalStore.__brierHealth ??= new HealthMonitor(
+    {
+      postgres: async () => (await getDb()).execute(sql`select 1`),
+      clickhouse: async () => (await getTickStores()).writer.query({ query: "SELECT 1", format: "JSONEachRow" }),
+    },
+    HEALTH_PROBE_INTERVAL_MS,
+    publishToHealthPort,
+  );
+  return globalStore.__brierHealth;
+}
+
+/**
+ * GET /v0/health (readiness): the last probe's states, when it was taken and its age; 503 naming
+ * the store that did not answer it.
+ */
+export async function readiness(monitor: HealthMonitor = healthMonitor(), now = Date.now()) {
+  const snapshot = await monitor.latest(now);
+  const ageMs = Math.max(0, Date.now() - snapshot.checkedAt);
+  const checkedAt = new Date(snapshot.checkedAt).toISOString();
+  const down = Object.entries(snapshot.stores).filter(([, state]) => state !== "ok").map(([name]) => name);
+  if (down.length > 0) throw new ServiceUnavailableError(`Not answering: ${down.join(", ")}.`, { stores: snapshot.stores, checkedAt, ageMs });
+  return { status: "ok" as const, stores: snapshot.stores, checkedAt, ageMs };
 }

@@ -21,9 +21,20 @@ export const healthOpenApi: OpenApiSectionBuilder = () => ({
     "/v0/health": {
       get: {
         operationId: "getHealth",
-        summary: "Liveness of both stores (no key)",
+        summary: "Readiness (no key): the stores' last background probe, taken every 5 s, with its time and age; never waits on the stores",
         security: [],
-        responses: { "200": { description: "Both stores answer." }, "503": errorResponse("A store does not answer.") },
+        responses: {
+          "200": { description: "Both stores answered the last probe: `{status, stores, checkedAt, ageMs}`." },
+          "503": errorResponse("A store did not answer the last probe (a probe older than 15 s is taken again before answering)."),
+        },
+      },
+    },
+    "/v0/health/live": {
+      get: {
+        operationId: "getLiveness",
+        summary: "Liveness (no key): the process answers; no store is touched",
+        security: [],
+        responses: { "200": { description: "`{status: \"ok\"}`." } },
       },
     },
   },

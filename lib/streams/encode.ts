@@ -12,15 +12,33 @@ function levelsJson(levels: readonly [number, number][], limit: number): string 
 }
 
 /**
+ * The bulk of a data message, serialized once and shared by every subscriber that receives it:
+ * the `data` payload and the envelope's closing brace. Its bytes are encoded once too, the first
+ * time a WebSocket writes it; every socket then writes the same buffer.
+ */
+export class SharedBody {
+  readonly text: string;
+  #bytes: Buffer | undefined;
+
+  constructor(dataJson: string) {
+    this.text = `${dataJson}}`;
+  }
+
+  get bytes(): Buffer {
+    return (this.#bytes ??= Buffer.from(this.text, "utf8"));
+  }
+}
+
+/**
  * One book update serialized once, in pmxt's OrderBook shape, and shared by every subscriber that
  * receives it (per depth limit, and with the firehose's `_source`/`_symbol`).
  */
 export class EncodedBook {
   readonly message: BookMessage;
   readonly symbolJson: string;
-  #full: string | undefined;
-  #firehose: string | undefined;
-  #byLimit: Map<number, string> | undefined;
+  #full: SharedBody | undefined;
+  #firehose: SharedBody | undefined;
+  #byLimit: Map<number, SharedBody> | undefined;
 
   constructor(message: BookMessage) {
     this.message = message;
@@ -28,24 +46,23 @@ export class EncodedBook {
   }
 
   /** `{bids, asks, timestamp}`, at most `limit` levels a side. */
-  data(limit?: number): string {
+  body(limit?: number): SharedBody {
     if (limit === undefined || limit >= Math.max(this.message.bids.length, this.message.asks.length)) {
-      return (this.#full ??= this.#encode(Number.POSITIVE_INFINITY, ""));
+      return (this.#full ??= new SharedBody(this.#encode(Number.POSITIVE_INFINITY, "")));
     }
     this.#byLimit ??= new Map();
-    let text = this.#byLimit.get(limit);
-    if (text === undefined) {
-      text = this.#encode(limit, "");
-      this.#byLimit.set(limit, text);
+    let body = this.#byLimit.get(limit);
+    if (body === undefined) {
+      body = new SharedBody(this.#encode(limit, ""));
+      this.#byLimit.set(limit, body);
     }
-    return text;
+    return body;
   }
 
   /** The firehose's payload: the book with `_source` (venue) and `_symbol` (outcome id). */
-  firehose(): string {
-    return (this.#firehose ??= this.#encode(
-      Number.POSITIVE_INFINITY,
-      `,"_source":${JSON.stringify(this.message.venue)},"_symbol":${this.symbolJson}`,
+  firehoseBody(): SharedBody {
+    return (this.#firehose ??= new SharedBody(
+      this.#encode(Number.POSITIVE_INFINITY, `,"_source":${JSON.stringify(this.message.venue)},"_symbol":${this.symbolJson}`),
     ));
   }
 

@@ -1,15 +1,21 @@
 import "server-only";
-import type { Plan } from "@/lib/config";
 import { config } from "@/lib/config";
 import { errorResponse } from "@/lib/http/errors";
+import { MemoryKeyLimits, type KeyLimits, type Lease } from "@/lib/limits/key-limits";
 import { errorFields, log } from "@/lib/log";
 import { prepareCall } from "@/lib/passthrough/dispatch";
 import { findMethod, isExchangeKey } from "@/lib/venues/registry";
-import type { BookMessage, LiveBus, TradeMessage, Unsubscribe } from "./bus";
-import { EncodedBook, tradeData } from "./encode";
-import { FlushScheduler, Outbox, type OutboxLimits, type Transport } from "./outbox";
-import { dataFrame, errorFrame, parseClientMessage, subscribedFrame, type ClientMessage, type RequestId, type StreamError } from "./protocol";
+import { ownerOf, StreamAccounting, StreamProtocolError, type StreamPrincipal, type StreamQuotas } from "./accounting";
+import type { LiveBus, TradeMessage, Unsubscribe } from "./bus";
+import { SharedBody, tradeData } from "./encode";
+import { BookFanout, type Feed, type FirehoseFeed, type TopicFeed } from "./fanout";
+import { Outbox, TickScheduler, type OutboxLimits, type Transport } from "./outbox";
+import { dataMessage, errorFrame, parseClientMessage, subscribedFrame, type ClientMessage, type OutMessage, type RequestId, type StreamError } from "./protocol";
+import { sampleEveryMinute, UsageMeter, type StreamUsageSample } from "./usage-meter";
 import { VenueWatchers } from "./venue-watchers";
+
+export type { StreamPrincipal } from "./accounting";
+export type { StreamUsageSample } from "./usage-meter";
 
 /** The venue the recorder records: its books and trades come from the live path. */
 export const RECORDED_VENUE = "polymarket";
@@ -17,16 +23,9 @@ const LIVE_METHODS = new Set(["watchOrderBook", "watchOrderBooks", "watchTrades"
 /** pmxt's unsubscribe names for a watch method. */
 const UNWATCH: Record<string, string> = { unwatchOrderBook: "watchOrderBook", unwatchAddress: "watchAddress" };
 
-export interface StreamPrincipal {
-  accountId: string;
-  /** The API key; null for a dashboard session (SSE). */
-  keyId: string | null;
-  plan: Plan;
-}
-
-export interface HubLimits extends OutboxLimits {
-  subscriptions: Record<Plan, number>;
-  connectionsPerKey: number;
+export interface HubLimits extends OutboxLimits, StreamQuotas {
+  /** Longest a subscriber waits between writes (every update since its last goes out together); 0: every turn of the event loop. */
+  tickMs?: number;
 }
 
 export function configuredLimits(): HubLimits {
@@ -37,17 +36,8 @@ export function configuredLimits(): HubLimits {
     bufferBytes: s.bufferBytes,
     maxPending: s.maxPending,
     slowConsumerMs: s.slowConsumerMs,
+    tickMs: s.tickMs,
   };
-}
-
-/** Messages and time of one session, handed to the usage store when it closes and every minute. */
-export interface StreamUsageSample {
-  accountId: string;
-  keyId: string | null;
-  surface: "ws" | "sse";
-  /** Subscription-seconds since the last sample (two subscriptions for 30 s = 60). */
-  streamSeconds: number;
-  messages: number;
 }
 
 interface Subscription {
@@ -59,28 +49,17 @@ interface Subscription {
   /** Dedupe key, as pmxt builds it: exchange:method:args. */
   key: string;
   symbols: string[];
-  limit: number | undefined;
-  /** firehose: venues to keep (undefined: all). */
-  venues: Set<string> | undefined;
-  /** Last book delivered per symbol: nothing older is ever delivered after it. */
-  last: Map<string, { epoch: string; seq: number }>;
   weight: number;
   since: number;
+  /** The subscription's sequence for messages that do not come from the fan-out (trades, venue watchers). */
+  seq: number;
+  lease: Lease;
   release: () => void;
-}
-
-/** Owner of per-key venue instances: the key, or the account for a dashboard session. */
-function ownerOf(principal: StreamPrincipal): string {
-  return principal.keyId ?? `account:${principal.accountId}`;
-}
-
-function accountingKey(principal: StreamPrincipal): string {
-  return principal.keyId ?? `account:${principal.accountId}`;
 }
 
 /** The `{code, message}` of an error, as the HTTP pass-through would answer it (one mapping, lib/http). */
 function toStreamError(error: unknown): StreamError {
-  if (isStreamProtocolError(error)) return { code: error.code, message: error.message };
+  if (error instanceof StreamProtocolError) return { code: error.code, message: error.message };
   const body = JSON.parse(errorResponse(error, "api", "stream").text) as { error?: { code?: unknown; message?: unknown } };
   return {
     code: typeof body.error?.code === "string" ? body.error.code : "INTERNAL_ERROR",
@@ -88,31 +67,37 @@ function toStreamError(error: unknown): StreamError {
   };
 }
 
-function newer(last: { epoch: string; seq: number } | undefined, message: BookMessage): boolean {
-  return last === undefined || last.epoch !== message.epoch || message.seq > last.seq;
+/** A connection admitted by `StreamHub.admitConnection`: the principal and its connection lease. */
+export interface AdmittedConnection {
+  principal: StreamPrincipal;
+  lease: Lease;
 }
 
 /**
  * One client connection (a WebSocket, or an SSE response): its subscriptions and its outbox.
- * Messages from the client go to `handle`; everything to the client goes through the outbox.
+ * Messages from the client go to `handle`; everything to the client goes through the outbox,
+ * which pulls the live books of the subscriptions with news when it is written.
  */
 export class StreamSession {
   readonly principal: StreamPrincipal;
   readonly surface: "ws" | "sse";
   readonly outbox: Outbox;
   readonly subscriptions = new Map<string, Subscription>();
+  readonly usage: UsageMeter;
   /** End the session when its last subscription ends (SSE: one request, one subscription). */
   endWhenEmpty = false;
   readonly #hub: StreamHub;
-  #messages = 0;
-  #sampledAt = Date.now();
-  #streamMs = 0;
+  readonly #lease: Lease;
+  /** Live subscriptions with books due at the next write. */
+  readonly #due = new Set<Feed>();
   #closed = false;
 
-  constructor(hub: StreamHub, principal: StreamPrincipal, surface: "ws" | "sse", transport: Transport, limits: OutboxLimits, onDirty: (outbox: Outbox) => void) {
+  constructor(hub: StreamHub, connection: AdmittedConnection, surface: "ws" | "sse", transport: Transport, limits: OutboxLimits, onDirty: (outbox: Outbox) => void) {
     this.#hub = hub;
-    this.principal = principal;
+    this.principal = connection.principal;
+    this.#lease = connection.lease;
     this.surface = surface;
+    this.usage = new UsageMeter({ accountId: this.principal.accountId, keyId: this.principal.keyId, surface });
     // A close decided here (slow consumer, revoked key) releases the subscriptions at once, not when the client acknowledges it.
     const closing: Transport = {
       buffered: () => transport.buffered(),
@@ -122,7 +107,7 @@ export class StreamSession {
         this.closedByTransport();
       },
     };
-    this.outbox = new Outbox(closing, limits, onDirty);
+    this.outbox = new Outbox(closing, limits, onDirty, (into) => this.#collect(into));
   }
 
   get closed(): boolean {
@@ -138,151 +123,113 @@ export class StreamSession {
     }
     try {
       if (parsed.message.action === "subscribe") await this.#hub.subscribe(this, parsed.message);
-      else this.#hub.unsubscribe(this, parsed.message);
+      else await this.#hub.unsubscribe(this, parsed.message);
     } catch (error) {
       this.outbox.push(errorFrame(parsed.message.id, toStreamError(error)));
       if (this.endWhenEmpty && this.subscriptions.size === 0) this.outbox.end(1000, "no subscription left");
     }
   }
 
-  /** Counts a data message for usage. */
-  delivered(): void {
-    this.#messages += 1;
+  /** A live subscription has books due: pulled at the next write. */
+  due(feed: Feed): void {
+    this.#due.add(feed);
+    this.outbox.markDirty();
   }
 
-  /** Usage since the last sample. */
-  sample(now = Date.now()): StreamUsageSample {
-    let ms = this.#streamMs;
-    for (const subscription of this.subscriptions.values()) ms += (now - Math.max(subscription.since, this.#sampledAt)) * subscription.weight;
-    const sample: StreamUsageSample = {
-      accountId: this.principal.accountId,
-      keyId: this.principal.keyId,
-      surface: this.surface,
-      streamSeconds: ms / 1000,
-      messages: this.#messages,
-    };
-    this.#messages = 0;
-    this.#streamMs = 0;
-    this.#sampledAt = now;
-    return sample;
+  forget(feed: Feed): void {
+    this.#due.delete(feed);
   }
 
-  /** Time of a subscription that ended, for the next sample. */
-  ended(subscription: Subscription, now = Date.now()): void {
-    this.#streamMs += (now - Math.max(subscription.since, this.#sampledAt)) * subscription.weight;
+  /** Counts data messages for usage. */
+  delivered(messages: number): void {
+    this.usage.delivered(messages);
+    this.#hub.counters.messagesOut += messages;
   }
 
   /** The transport closed (client left, or the server closed it): release everything. */
   closedByTransport(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#due.clear();
     this.#hub.detach(this);
+    void this.#lease.release();
+  }
+
+  #collect(into: OutMessage[]): void {
+    if (this.#due.size === 0) return;
+    let count = 0;
+    for (const feed of this.#due) count += this.#hub.fanout.collect(feed, into);
+    this.#due.clear();
+    if (count > 0) this.delivered(count);
   }
 }
 
 export interface StreamHubOptions {
   bus: LiveBus;
   limits?: HubLimits;
+  /** Where per-key limits are counted (default: in this process). */
+  keyLimits?: KeyLimits;
   /** Where usage samples go (the stream usage store). */
   onUsage?: (sample: StreamUsageSample) => void;
 }
 
 /**
- * The process's stream fan-out: sessions, their subscriptions by topic, one bus subscription per
- * topic (and one for the firehose) however many clients share it, plan limits per key, and the
- * per-key venue watchers for what the recorder does not record.
+ * The process's stream service: sessions and their subscriptions, one bus subscription per topic
+ * (and one for the firehose) however many clients share it. The jobs are apart: per-key limits
+ * (./accounting.ts), book fan-out (./fanout.ts, ./firehose.ts), writes once per tick (./outbox.ts),
+ * usage (./usage-meter.ts), per-key venue watchers for what the recorder does not record.
  */
 export class StreamHub {
   readonly bus: LiveBus;
   readonly limits: HubLimits;
+  readonly accounting: StreamAccounting;
   readonly watchers = new VenueWatchers();
   readonly sessions = new Set<StreamSession>();
-  readonly #scheduler = new FlushScheduler();
+  readonly fanout: BookFanout;
+  readonly #ticks: TickScheduler;
   readonly #onUsage: ((sample: StreamUsageSample) => void) | undefined;
-  readonly #bookTopics = new Map<string, { subscriptions: Set<Subscription>; unsubscribe: Unsubscribe }>();
+  readonly #stopSampling: () => void;
+  readonly #bookTopics = new Map<string, { count: number; unsubscribe: Unsubscribe }>();
   readonly #tradeTopics = new Map<string, { subscriptions: Set<Subscription>; unsubscribe: Unsubscribe }>();
-  readonly #firehose = new Set<Subscription>();
+  #firehoseCount = 0;
   #firehoseUnsubscribe: Unsubscribe | undefined;
   #firehoseReady: Promise<void> = Promise.resolve();
-  /** Book updates received this turn of the event loop, the latest per book, fanned out once per turn. */
-  readonly #incoming = new Map<string, { message: BookMessage; topic: boolean; firehose: boolean }>();
-  #drainScheduled = false;
-  readonly #subscriptionsByKey = new Map<string, number>();
-  readonly #connectionsByKey = new Map<string, number>();
-  #usageTimer: NodeJS.Timeout | undefined;
-  /** Book updates received from the bus, and data messages queued to clients. */
+  /** Book updates received from the bus, trades received, and data messages written to clients. */
   readonly counters = { booksIn: 0, tradesIn: 0, messagesOut: 0 };
 
   constructor(options: StreamHubOptions) {
     this.bus = options.bus;
     this.limits = options.limits ?? configuredLimits();
+    this.accounting = new StreamAccounting(options.keyLimits ?? new MemoryKeyLimits(), this.limits);
+    this.#ticks = new TickScheduler(this.limits.tickMs ?? config.streams.tickMs, () => this.fanout.advance());
+    this.fanout = new BookFanout(() => this.#ticks.schedule());
     this.#onUsage = options.onUsage;
-    if (this.#onUsage !== undefined) {
-      this.#usageTimer = setInterval(() => this.#sampleAll(), 60_000);
-      this.#usageTimer.unref();
-    }
+    this.#stopSampling = this.#onUsage === undefined ? () => undefined : sampleEveryMinute(() => this.#sampleAll());
   }
 
-  /** Reserves a connection slot for a key; false past the per-key cap. */
-  admitConnection(principal: StreamPrincipal): boolean {
-    const key = accountingKey(principal);
-    const open = this.#connectionsByKey.get(key) ?? 0;
-    if (open >= this.limits.connectionsPerKey) return false;
-    this.#connectionsByKey.set(key, open + 1);
-    return true;
+  /** Takes one of the key's stream connections (on every instance), or throws the 429 to answer. */
+  async admitConnection(principal: StreamPrincipal): Promise<AdmittedConnection> {
+    return { principal, lease: await this.accounting.admitConnection(principal) };
   }
 
-  /** Gives back a slot taken by admitConnection when no session was opened with it. */
-  releaseConnection(principal: StreamPrincipal): void {
-    const key = accountingKey(principal);
-    const open = (this.#connectionsByKey.get(key) ?? 1) - 1;
-    if (open <= 0) this.#connectionsByKey.delete(key);
-    else this.#connectionsByKey.set(key, open);
-  }
-
-  /** Opens a session on a transport, for a principal admitted by admitConnection. */
-  open(principal: StreamPrincipal, surface: "ws" | "sse", transport: Transport): StreamSession {
-    const session = new StreamSession(this, principal, surface, transport, this.limits, this.#scheduler.mark);
+  /** Opens a session on a transport, for a connection admitted by admitConnection. */
+  open(connection: AdmittedConnection, surface: "ws" | "sse", transport: Transport): StreamSession {
+    const session = new StreamSession(this, connection, surface, transport, this.limits, this.#ticks.mark);
     this.sessions.add(session);
     return session;
   }
 
-  subscriptionsOf(principal: StreamPrincipal): number {
-    return this.#subscriptionsByKey.get(accountingKey(principal)) ?? 0;
-  }
-
   async subscribe(session: StreamSession, message: ClientMessage): Promise<void> {
-    const { id, exchange, method, args } = message;
+    const { exchange, method, args } = message;
     const key = `${exchange}:${method}:${JSON.stringify(args)}`;
-    for (const existing of session.subscriptions.values()) {
-      if (existing.key === key) throw streamError("ALREADY_SUBSCRIBED", `Already subscribed to ${key}.`);
-      if (existing.id === id) throw streamError("ALREADY_SUBSCRIBED", `Request id ${JSON.stringify(id)} is already in use on this connection.`);
-    }
+    this.#assertNew(session, key, message.id);
     if (method === "firehose") {
-      const venues = parseVenues(args);
-      this.#reserve(session, 1);
-      const subscription = this.#subscription(session, message, key, [], undefined, 1);
-      subscription.venues = venues;
-      this.#firehose.add(subscription);
-      if (this.#firehoseUnsubscribe === undefined) {
-        this.#firehoseUnsubscribe = this.bus.subscribeBooks(undefined, undefined, (book) => this.#onBook(book, true));
-        this.#firehoseReady = this.bus.ready().catch((error: unknown) => log.warn("firehose subscription not confirmed", errorFields(error)));
-      }
-      subscription.release = () => {
-        this.#firehose.delete(subscription);
-        if (this.#firehose.size === 0) {
-          this.#firehoseUnsubscribe?.();
-          this.#firehoseUnsubscribe = undefined;
-        }
-      };
-      // "subscribed" promises every update after it: answer once the bus subscription is in effect.
-      await this.#firehoseReady;
-      if (session.subscriptions.has(key)) session.outbox.push(subscribedFrame(id));
+      await this.#subscribeFirehose(session, message, key, parseVenues(args));
       return;
     }
     if (!method.startsWith("watch")) {
       if (findMethod(method) !== undefined && isExchangeKey(exchange)) {
-        throw streamError("BAD_REQUEST", `Method '${method}' is not a streaming method. Use the HTTP API for non-streaming calls.`);
+        throw new StreamProtocolError("BAD_REQUEST", `Method '${method}' is not a streaming method. Use the HTTP API for non-streaming calls.`);
       }
     }
     // The pass-through's own validation: unknown venue or method -> NOT_FOUND, bad args -> VALIDATION_ERROR.
@@ -293,38 +240,36 @@ export class StreamHub {
       caller: { owner: ownerOf(session.principal), bearer: undefined },
     });
     const symbols = symbolsOf(method, prepared.args);
-    const limit = bookLimit(method, prepared.args);
-    const weight = Math.max(1, symbols.length);
-    this.#reserve(session, weight);
-    const subscription = this.#subscription(session, message, key, symbols, limit, weight);
+    const subscription = await this.#subscription(session, message, key, symbols, Math.max(1, symbols.length));
+    if (subscription === undefined) return;
     const live =
       exchange === RECORDED_VENUE &&
       LIVE_METHODS.has(method) &&
       prepared.credentials === undefined &&
       !(method === "watchTrades" && prepared.args[1] !== undefined) &&
-      (await this.#attachLive(subscription));
+      (await this.#attachLive(subscription, bookLimit(method, prepared.args)));
     if (session.closed || !session.subscriptions.has(subscription.key)) return;
     if (!live) this.#attachWatcher(subscription, { exchange, method, args: prepared.args, credentials: prepared.credentials });
   }
 
-  unsubscribe(session: StreamSession, message: ClientMessage): void {
+  async unsubscribe(session: StreamSession, message: ClientMessage): Promise<void> {
     const method = UNWATCH[message.method] ?? message.method;
     const key = `${message.exchange}:${method}:${JSON.stringify(message.args)}`;
     let found: Subscription | undefined = session.subscriptions.get(key);
     if (found === undefined) {
       for (const subscription of session.subscriptions.values()) if (subscription.id === message.id) found = subscription;
     }
-    if (found === undefined) throw streamError("NOT_SUBSCRIBED", `No active subscription for ${key}.`);
-    this.#end(found);
+    if (found === undefined) throw new StreamProtocolError("NOT_SUBSCRIBED", `No active subscription for ${key}.`);
+    // Acknowledged once every instance sees the subscriptions free.
+    await this.#end(found);
     session.outbox.push(subscribedFrame(message.id));
   }
 
-  /** A session closed: every subscription released, its connection slot given back, its usage sampled. */
+  /** A session closed: every subscription released, its usage sampled. */
   detach(session: StreamSession): void {
     if (!this.sessions.delete(session)) return;
-    for (const subscription of [...session.subscriptions.values()]) this.#end(subscription);
-    this.releaseConnection(session.principal);
-    this.#onUsage?.(session.sample());
+    for (const subscription of [...session.subscriptions.values()]) void this.#end(subscription);
+    this.#onUsage?.(session.usage.sample([]));
   }
 
   /** Closes every session of a key (revoked). */
@@ -340,29 +285,37 @@ export class StreamHub {
   }
 
   async close(): Promise<void> {
-    if (this.#usageTimer !== undefined) clearInterval(this.#usageTimer);
+    this.#stopSampling();
     for (const session of [...this.sessions]) session.outbox.close(1001, "server shutting down");
     for (const session of [...this.sessions]) this.detach(session);
+    this.#ticks.stop();
   }
 
   #sampleAll(): void {
-    for (const session of this.sessions) this.#onUsage?.(session.sample());
+    for (const session of this.sessions) this.#onUsage?.(session.usage.sample(session.subscriptions.values()));
   }
 
-  #reserve(session: StreamSession, weight: number): void {
-    const key = accountingKey(session.principal);
-    const used = this.#subscriptionsByKey.get(key) ?? 0;
-    const limit = this.limits.subscriptions[session.principal.plan];
-    if (used + weight > limit) {
-      throw streamError(
-        "SUBSCRIPTION_LIMIT",
-        `The ${session.principal.plan} plan allows ${limit} concurrent stream subscriptions per key; this key holds ${used} and this subscription needs ${weight}.`,
-      );
+  #assertNew(session: StreamSession, key: string, id: RequestId): void {
+    for (const existing of session.subscriptions.values()) {
+      if (existing.key === key) throw new StreamProtocolError("ALREADY_SUBSCRIBED", `Already subscribed to ${key}.`);
+      if (existing.id === id) throw new StreamProtocolError("ALREADY_SUBSCRIBED", `Request id ${JSON.stringify(id)} is already in use on this connection.`);
     }
-    this.#subscriptionsByKey.set(key, used + weight);
   }
 
-  #subscription(session: StreamSession, message: ClientMessage, key: string, symbols: string[], limit: number | undefined, weight: number): Subscription {
+  /** Takes the key's subscriptions and registers the subscription; undefined when the session closed meanwhile. */
+  async #subscription(session: StreamSession, message: ClientMessage, key: string, symbols: string[], weight: number): Promise<Subscription | undefined> {
+    const lease = await this.accounting.reserveSubscriptions(session.principal, weight);
+    if (session.closed) {
+      void lease.release();
+      return undefined;
+    }
+    try {
+      // Another request of this connection may have taken the key or id while the lease was taken.
+      this.#assertNew(session, key, message.id);
+    } catch (error) {
+      void lease.release();
+      throw error;
+    }
     const subscription: Subscription = {
       session,
       id: message.id,
@@ -371,41 +324,90 @@ export class StreamHub {
       methodJson: JSON.stringify(message.method),
       key,
       symbols,
-      limit,
-      venues: undefined,
-      last: new Map(),
       weight,
       since: Date.now(),
+      seq: 0,
+      lease,
       release: () => undefined,
     };
     session.subscriptions.set(key, subscription);
     return subscription;
   }
 
-  #end(subscription: Subscription): void {
+  async #end(subscription: Subscription): Promise<void> {
     const { session } = subscription;
     if (session.subscriptions.get(subscription.key) !== subscription) return;
     session.subscriptions.delete(subscription.key);
-    session.ended(subscription);
+    session.usage.ended(subscription);
     subscription.release();
-    const key = accountingKey(session.principal);
-    const left = (this.#subscriptionsByKey.get(key) ?? subscription.weight) - subscription.weight;
-    if (left <= 0) this.#subscriptionsByKey.delete(key);
-    else this.#subscriptionsByKey.set(key, left);
     if (session.endWhenEmpty && session.subscriptions.size === 0 && !session.closed) session.outbox.end(1000, "no subscription left");
+    await subscription.lease.release();
+  }
+
+  async #subscribeFirehose(session: StreamSession, message: ClientMessage, key: string, venues: Set<string> | undefined): Promise<void> {
+    const subscription = await this.#subscription(session, message, key, [], 1);
+    if (subscription === undefined) return;
+    const feed: FirehoseFeed = {
+      kind: "firehose",
+      idJson: subscription.idJson,
+      methodJson: subscription.methodJson,
+      venues,
+      seq: 0,
+      cursor: 0,
+      counted: 0,
+      notify: () => session.due(feed),
+    };
+    this.#firehoseCount += 1;
+    if (this.#firehoseUnsubscribe === undefined) {
+      this.#firehoseUnsubscribe = this.bus.subscribeBooks(undefined, undefined, (book) => this.#onBook(book));
+      this.#firehoseReady = this.bus.ready().catch((error: unknown) => log.warn("firehose subscription not confirmed", errorFields(error)));
+    }
+    subscription.release = () => {
+      this.fanout.removeFirehose(feed);
+      session.forget(feed);
+      this.#firehoseCount -= 1;
+      if (this.#firehoseCount === 0) {
+        this.#firehoseUnsubscribe?.();
+        this.#firehoseUnsubscribe = undefined;
+      }
+    };
+    // "subscribed" promises every update after it: answer once the bus subscription is in effect.
+    await this.#firehoseReady;
+    if (!session.subscriptions.has(key)) return;
+    this.fanout.addFirehose(feed);
+    session.outbox.push(subscribedFrame(message.id));
   }
 
   /**
-   * Serves a subscription from the recorder's live books: topic subscriptions first (so no update
-   * falls between), then the current book of each symbol. False when an asset is not recorded.
+   * Serves a subscription from the recorder's live books: bus topics first (so no update falls
+   * between), then the current book of each symbol from the recorder. False when an asset is not recorded.
    */
-  async #attachLive(subscription: Subscription): Promise<boolean> {
+  async #attachLive(subscription: Subscription, limit: number | undefined): Promise<boolean> {
     const trades = subscription.method === "watchTrades";
+    const { session } = subscription;
     const releases: Unsubscribe[] = [];
-    for (const symbol of subscription.symbols) {
-      releases.push(trades ? this.#join(this.#tradeTopics, symbol, subscription, true) : this.#join(this.#bookTopics, symbol, subscription, false));
-    }
+    for (const symbol of subscription.symbols) releases.push(trades ? this.#joinTrades(symbol, subscription) : this.#joinBooks(symbol));
+    const feed: TopicFeed | undefined = trades
+      ? undefined
+      : {
+          kind: "topic",
+          venue: RECORDED_VENUE,
+          idJson: subscription.idJson,
+          methodJson: subscription.methodJson,
+          symbols: subscription.symbols,
+          limit,
+          written: new Map(),
+          seq: 0,
+          active: false,
+          notify: () => session.due(feed as TopicFeed),
+        };
+    // Registered before the snapshot request, so an update that arrives meanwhile is kept.
+    if (feed !== undefined) this.fanout.addTopic(feed);
     subscription.release = () => {
+      if (feed !== undefined) {
+        this.fanout.removeTopic(feed);
+        session.forget(feed);
+      }
       for (const release of releases) release();
     };
     const replies = await Promise.all(
@@ -421,109 +423,67 @@ export class StreamHub {
       subscription.release = () => undefined;
       return false;
     }
-    if (!subscription.session.subscriptions.has(subscription.key)) return true;
-    subscription.session.outbox.push(subscribedFrame(subscription.id));
-    if (!trades) {
-      for (const reply of replies) if (reply?.book) this.#deliverBook(subscription, new EncodedBook(reply.book));
+    if (!session.subscriptions.has(subscription.key)) return true;
+    session.outbox.push(subscribedFrame(subscription.id));
+    if (feed !== undefined) {
+      // The recorder's current book: older than one already received, it is dropped.
+      for (const reply of replies) if (reply?.book) this.#onBook(reply.book);
+      this.fanout.activate(feed);
     }
     return true;
   }
 
-  #join(
-    topics: Map<string, { subscriptions: Set<Subscription>; unsubscribe: Unsubscribe }>,
-    symbol: string,
-    subscription: Subscription,
-    trades: boolean,
-  ): Unsubscribe {
-    let topic = topics.get(symbol);
+  #onBook(message: Parameters<BookFanout["offer"]>[0]): void {
+    this.counters.booksIn += 1;
+    this.fanout.offer(message);
+  }
+
+  #joinBooks(symbol: string): Unsubscribe {
+    let topic = this.#bookTopics.get(symbol);
     if (topic === undefined) {
-      const unsubscribe = trades
-        ? this.bus.subscribeTrades(RECORDED_VENUE, symbol, (message) => this.#onTrade(message))
-        : this.bus.subscribeBooks(RECORDED_VENUE, symbol, (message) => this.#onBook(message, false));
-      topic = { subscriptions: new Set(), unsubscribe };
-      topics.set(symbol, topic);
+      topic = { count: 0, unsubscribe: this.bus.subscribeBooks(RECORDED_VENUE, symbol, (message) => this.#onBook(message)) };
+      this.#bookTopics.set(symbol, topic);
     }
     const joined = topic;
-    joined.subscriptions.add(subscription);
+    joined.count += 1;
     return () => {
-      joined.subscriptions.delete(subscription);
-      if (joined.subscriptions.size === 0 && topics.get(symbol) === joined) {
-        topics.delete(symbol);
+      joined.count -= 1;
+      if (joined.count === 0 && this.#bookTopics.get(symbol) === joined) {
+        this.#bookTopics.delete(symbol);
         joined.unsubscribe();
       }
     };
   }
 
-  /**
-   * Coalescing at ingest: updates of one book that arrive in the same turn of the event loop (a
-   * burst, a batch of NATS messages read at once) are fanned out once, the latest; an instance's
-   * work per turn is then bounded by books x subscribers, not updates x subscribers.
-   */
-  #onBook(message: BookMessage, firehose: boolean): void {
-    this.counters.booksIn += 1;
-    const key = `${message.venue}\u0000${message.assetId}`;
-    const waiting = this.#incoming.get(key);
-    if (waiting === undefined) {
-      this.#incoming.set(key, { message, topic: !firehose, firehose });
-    } else {
-      if (waiting.message.epoch !== message.epoch || message.seq >= waiting.message.seq) waiting.message = message;
-      if (firehose) waiting.firehose = true;
-      else waiting.topic = true;
+  #joinTrades(symbol: string, subscription: Subscription): Unsubscribe {
+    let topic = this.#tradeTopics.get(symbol);
+    if (topic === undefined) {
+      topic = { subscriptions: new Set(), unsubscribe: this.bus.subscribeTrades(RECORDED_VENUE, symbol, (message) => this.#onTrade(message)) };
+      this.#tradeTopics.set(symbol, topic);
     }
-    if (this.#drainScheduled) return;
-    this.#drainScheduled = true;
-    setImmediate(() => this.#drainIncoming());
-  }
-
-  #drainIncoming(): void {
-    this.#drainScheduled = false;
-    const entries = [...this.#incoming.values()];
-    this.#incoming.clear();
-    for (const { message, topic, firehose } of entries) {
-      const encoded = new EncodedBook(message);
-      if (firehose) {
-        for (const subscription of this.#firehose) {
-          if (subscription.venues !== undefined && !subscription.venues.has(message.venue)) continue;
-          this.#deliverFirehose(subscription, encoded);
-        }
+    const joined = topic;
+    joined.subscriptions.add(subscription);
+    return () => {
+      joined.subscriptions.delete(subscription);
+      if (joined.subscriptions.size === 0 && this.#tradeTopics.get(symbol) === joined) {
+        this.#tradeTopics.delete(symbol);
+        joined.unsubscribe();
       }
-      const books = topic && message.venue === RECORDED_VENUE ? this.#bookTopics.get(message.assetId) : undefined;
-      if (books !== undefined) for (const subscription of books.subscriptions) this.#deliverBook(subscription, encoded);
-    }
+    };
   }
 
+  /** Trades are never merged: each one is queued to each subscriber, in order. */
   #onTrade(message: TradeMessage): void {
     this.counters.tradesIn += 1;
     const topic = this.#tradeTopics.get(message.assetId);
     if (topic === undefined) return;
-    const data = tradeData(message);
+    const body = new SharedBody(tradeData(message));
     const symbolJson = JSON.stringify(message.assetId);
     for (const subscription of topic.subscriptions) {
-      subscription.session.outbox.push(dataFrame(subscription.idJson, subscription.methodJson, symbolJson, data));
-      subscription.session.delivered();
-      this.counters.messagesOut += 1;
+      subscription.seq += 1;
+      subscription.session.outbox.push(dataMessage(subscription.idJson, subscription.methodJson, symbolJson, subscription.seq, body));
+      subscription.session.delivered(1);
     }
-  }
-
-  #deliverBook(subscription: Subscription, encoded: EncodedBook): void {
-    const message = encoded.message;
-    if (!newer(subscription.last.get(message.assetId), message)) return;
-    subscription.last.set(message.assetId, { epoch: message.epoch, seq: message.seq });
-    subscription.session.outbox.pushBook(
-      `${subscription.idJson}\u0000${message.assetId}`,
-      dataFrame(subscription.idJson, subscription.methodJson, encoded.symbolJson, encoded.data(subscription.limit)),
-    );
-    subscription.session.delivered();
-    this.counters.messagesOut += 1;
-  }
-
-  #deliverFirehose(subscription: Subscription, encoded: EncodedBook): void {
-    subscription.session.outbox.pushBook(
-      `${subscription.idJson}\u0000${encoded.message.venue}\u0000${encoded.message.assetId}`,
-      dataFrame(subscription.idJson, subscription.methodJson, encoded.symbolJson, encoded.firehose()),
-    );
-    subscription.session.delivered();
-    this.counters.messagesOut += 1;
   }
 
   #attachWatcher(subscription: Subscription, spec: { exchange: string; method: string; args: unknown[]; credentials: Record<string, unknown> | undefined }): void {
@@ -534,35 +494,24 @@ export class StreamHub {
       { owner: ownerOf(session.principal), ...spec },
       {
         data: (symbol, payload) => {
-          const frame = dataFrame(subscription.idJson, subscription.methodJson, JSON.stringify(symbol), JSON.stringify(payload ?? null));
-          if (books) session.outbox.pushBook(`${subscription.idJson}\u0000${symbol}`, frame);
-          else session.outbox.push(frame);
-          session.delivered();
-          this.counters.messagesOut += 1;
+          subscription.seq += 1;
+          const message = dataMessage(subscription.idJson, subscription.methodJson, JSON.stringify(symbol), subscription.seq, new SharedBody(JSON.stringify(payload ?? null)));
+          // A book that replaces one still waiting leaves a gap in the sequence: the client sees the merge.
+          if (books) session.outbox.pushBook(`${subscription.idJson}\u0000${symbol}`, message);
+          else session.outbox.push(message);
+          session.delivered(1);
         },
         failed: (error) => {
           const answer = toStreamError(error);
           // Ended after the watcher's own callback returns, as before: it may be iterating its listeners.
           queueMicrotask(() => {
             session.outbox.push(errorFrame(subscription.id, answer));
-            this.#end(subscription);
+            void this.#end(subscription);
           });
         },
       },
     );
   }
-}
-
-class StreamProtocolError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
-
-function streamError(code: string, message: string): StreamProtocolError {
-  return new StreamProtocolError(code, message);
 }
 
 export function isStreamProtocolError(error: unknown): error is StreamProtocolError {
@@ -573,7 +522,7 @@ function parseVenues(args: unknown[]): Set<string> | undefined {
   if (args.length === 0 || args[0] === undefined || args[0] === null) return undefined;
   const venues = args[0];
   if (args.length > 1 || !Array.isArray(venues) || venues.some((venue) => typeof venue !== "string" || !isExchangeKey(venue.toLowerCase()))) {
-    throw streamError("VALIDATION_ERROR", "firehose takes one optional argument: a list of exchange names, e.g. [[\"polymarket\"]].");
+    throw new StreamProtocolError("VALIDATION_ERROR", "firehose takes one optional argument: a list of exchange names, e.g. [[\"polymarket\"]].");
   }
   return new Set(venues.map((venue) => String(venue).toLowerCase()));
 }
@@ -582,7 +531,7 @@ function symbolsOf(method: string, args: unknown[]): string[] {
   const first = args[0];
   if (method === "watchOrderBooks") {
     if (!Array.isArray(first) || first.length === 0 || first.some((id) => typeof id !== "string" || id === "")) {
-      throw streamError("VALIDATION_ERROR", "watchOrderBooks takes a non-empty list of outcome ids as its first argument.");
+      throw new StreamProtocolError("VALIDATION_ERROR", "watchOrderBooks takes a non-empty list of outcome ids as its first argument.");
     }
     return [...new Set(first as string[])];
   }

@@ -1,5 +1,6 @@
 import "server-only";
 import { config } from "@/lib/config";
+import { getKeyLimits } from "@/lib/limits";
 import { errorFields, log } from "@/lib/log";
 import { InProcessBus, type LiveBus } from "./bus";
 import { StreamHub } from "./hub";
@@ -34,7 +35,9 @@ export function getLiveBus(): Promise<LiveBus> {
 
 /** The process's stream hub (sessions of /ws and /v0/stream) on the live bus. */
 export function getStreamHub(): Promise<StreamHub> {
-  globalStore.__brierStreamHub ??= getLiveBus().then((bus) => new StreamHub({ bus, onUsage: recordStreamUsage }));
+  globalStore.__brierStreamHub ??= Promise.all([getLiveBus(), getKeyLimits()]).then(
+    ([bus, keyLimits]) => new StreamHub({ bus, keyLimits, onUsage: recordStreamUsage }),
+  );
   globalStore.__brierStreamHub.catch(() => {
     globalStore.__brierStreamHub = undefined;
   });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { Outbox, SLOW_CONSUMER_CLOSE, type Transport } from "./outbox";
+import { Outbox, SLOW_CONSUMER_CLOSE, TickScheduler, type Transport } from "./outbox";
+import { messageText } from "./protocol";
 
 function fakeTransport() {
   const written: string[] = [];
   const state = { buffered: 0, closed: undefined as { code: number; reason: string } | undefined };
   const transport: Transport = {
     buffered: () => state.buffered,
-    write: (messages) => written.push(...messages),
+    write: (messages) => written.push(...messages.map(messageText)),
     close: (code, reason) => {
       state.closed = { code, reason };
     },
@@ -67,5 +68,41 @@ describe("Outbox", () => {
     outbox.push("trade5");
     expect(state.closed?.reason).toBe("slow consumer: more than 5 messages waiting");
     expect(outbox.pending).toBe(0);
+  });
+
+  it("pulls live books only when the transport has room, after the queued messages", () => {
+    const { transport, written, state } = fakeTransport();
+    let pulls = 0;
+    const outbox = new Outbox(transport, limits, () => undefined, (into) => {
+      pulls += 1;
+      into.push(`live-${pulls}`);
+    });
+    outbox.push("ack");
+    state.buffered = 5000;
+    expect(outbox.flush(0)).toBe(true);
+    expect(pulls).toBe(0);
+    state.buffered = 0;
+    expect(outbox.flush(10)).toBe(false);
+    expect(written).toEqual(["ack", "live-1"]);
+  });
+});
+
+describe("TickScheduler", () => {
+  it("writes each dirty outbox once per tick, with everything due since its last write", async () => {
+    const writes: string[][] = [];
+    const transport: Transport = { buffered: () => 0, write: (messages) => writes.push(messages.map(messageText)), close: () => undefined };
+    let ticks = 0;
+    const scheduler = new TickScheduler(20, () => {
+      ticks += 1;
+    });
+    const outbox = new Outbox(transport, limits, scheduler.mark);
+    outbox.push("a");
+    outbox.push("b");
+    outbox.pushBook("s", "book-1");
+    outbox.pushBook("s", "book-2");
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(writes).toEqual([["a", "b", "book-2"]]);
+    expect(ticks).toBe(1); // and no tick runs while nothing is due
   });
 });

@@ -1,18 +1,28 @@
+import type { OutMessage } from "./protocol";
+
 /**
- * A connection's bounded outgoing buffer. Every message goes through it; a flush writes what is
- * waiting as long as the transport has room. When the client cannot keep up (the transport holds
- * more than `bufferBytes` unsent), book updates wait here coalesced: one slot per (subscription,
- * symbol) holding only the latest book, so a newer book replaces an older one in place and a stale
- * book is never written after a newer one. Other messages (trades, acknowledgements, errors) queue
- * in order. More than `maxPending` waiting, or behind for longer than `slowConsumerMs`: the
- * connection is closed with a reason. Nothing here grows without bound.
+ * A connection's bounded outgoing side. It is written at most once per tick (`TickScheduler`):
+ * everything due since its last write goes out together, in one write to the socket.
+ *
+ * Three kinds of content:
+ * - live books are not stored here: at each write the connection's `collect` pulls, for each of
+ *   its subscriptions with news, the latest book of each symbol that changed since its last write
+ *   (lib/streams/fanout.ts). A connection that cannot keep up therefore gets the latest book per
+ *   symbol when it can take more, never an older book after a newer one, and holds no queue of them.
+ * - books from venue watchers wait in one slot per (subscription, symbol): a newer one replaces the
+ *   waiting one.
+ * - everything else (trades, acknowledgements, errors) queues in order and is never merged.
+ *
+ * While the transport holds more than `bufferBytes` unsent, nothing is written. More than
+ * `maxPending` waiting, or behind for longer than `slowConsumerMs`: the connection is closed with
+ * a reason. Nothing here grows without bound.
  */
 
 export interface Transport {
   /** Bytes written but not yet sent to the client. */
   buffered(): number;
-  /** Writes several messages at once (one syscall where the transport can). */
-  write(messages: readonly string[]): void;
+  /** Writes several messages at once (one write to the socket where the transport can). */
+  write(messages: readonly OutMessage[]): void;
   close(code: number, reason: string): void;
 }
 
@@ -29,22 +39,25 @@ export class Outbox {
   readonly #transport: Transport;
   readonly #limits: OutboxLimits;
   readonly #onDirty: (outbox: Outbox) => void;
+  readonly #collect: ((into: OutMessage[]) => void) | undefined;
   /** Coalescible messages by slot; insertion order is arrival order of each slot's first message. */
-  readonly #books = new Map<string, string>();
-  readonly #queue: string[] = [];
+  readonly #books = new Map<string, OutMessage>();
+  readonly #queue: OutMessage[] = [];
   #behindSince: number | undefined;
   #closed = false;
-  /** Set by the FlushScheduler while this outbox waits for a flush. */
+  /** Set by the TickScheduler while this outbox waits for a write. */
   queued = false;
-  /** Book updates replaced by a newer one before they were written. */
+  /** Slot books replaced by a newer one before they were written. */
   coalesced = 0;
   /** Messages written to the transport. */
   sent = 0;
 
-  constructor(transport: Transport, limits: OutboxLimits, onDirty: (outbox: Outbox) => void) {
+  /** `collect` appends the live books due at a write (the connection's subscriptions). */
+  constructor(transport: Transport, limits: OutboxLimits, onDirty: (outbox: Outbox) => void, collect?: (into: OutMessage[]) => void) {
     this.#transport = transport;
     this.#limits = limits;
     this.#onDirty = onDirty;
+    this.#collect = collect;
   }
 
   get closed(): boolean {
@@ -56,7 +69,7 @@ export class Outbox {
   }
 
   /** A book update: replaces the waiting one of the same slot, if any. */
-  pushBook(slot: string, message: string): void {
+  pushBook(slot: string, message: OutMessage): void {
     if (this.#closed) return;
     if (this.#books.has(slot)) this.coalesced += 1;
     this.#books.set(slot, message);
@@ -64,15 +77,20 @@ export class Outbox {
   }
 
   /** A message that must not be dropped or merged (trade, acknowledgement, error). */
-  push(message: string): void {
+  push(message: OutMessage): void {
     if (this.#closed) return;
     this.#queue.push(message);
     this.#changed();
   }
 
+  /** Live books are due (pulled through `collect` at the next write). */
+  markDirty(): void {
+    if (!this.#closed) this.#onDirty(this);
+  }
+
   /**
-   * Writes what is waiting if the transport has room; closes a consumer that stayed behind.
-   * Returns true when messages are still waiting (the transport was full).
+   * Writes what is due if the transport has room; closes a consumer that stayed behind.
+   * Returns true when it must be tried again (the transport was full).
    */
   flush(now: number): boolean {
     if (this.#closed) return false;
@@ -82,28 +100,17 @@ export class Outbox {
         this.close(SLOW_CONSUMER_CLOSE, `slow consumer: more than ${this.#limits.slowConsumerMs} ms behind`);
         return false;
       }
-      return this.pending > 0;
+      return true;
     }
     this.#behindSince = undefined;
-    if (this.pending === 0) return false;
-    const batch = this.#queue.splice(0, this.#queue.length);
-    for (const message of this.#books.values()) batch.push(message);
-    this.#books.clear();
-    this.sent += batch.length;
-    this.#transport.write(batch);
+    this.#write(this.#take());
     return false;
   }
 
-  /** A graceful end: what is waiting is written first (whatever the buffer holds), then the close. */
+  /** A graceful end: what is due is written first (whatever the buffer holds), then the close. */
   end(code: number, reason: string): void {
     if (this.#closed) return;
-    const batch = this.#queue.splice(0, this.#queue.length);
-    for (const message of this.#books.values()) batch.push(message);
-    this.#books.clear();
-    if (batch.length > 0) {
-      this.sent += batch.length;
-      this.#transport.write(batch);
-    }
+    this.#write(this.#take());
     this.close(code, reason);
   }
 
@@ -113,6 +120,20 @@ export class Outbox {
     this.#books.clear();
     this.#queue.length = 0;
     this.#transport.close(code, reason);
+  }
+
+  #take(): OutMessage[] {
+    const batch = this.#queue.splice(0, this.#queue.length);
+    for (const message of this.#books.values()) batch.push(message);
+    this.#books.clear();
+    this.#collect?.(batch);
+    return batch;
+  }
+
+  #write(batch: OutMessage[]): void {
+    if (batch.length === 0) return;
+    this.sent += batch.length;
+    this.#transport.write(batch);
   }
 
   #changed(): void {
@@ -125,48 +146,59 @@ export class Outbox {
 }
 
 /**
- * Flushes dirty outboxes once per turn of the event loop: every update published in the same turn
- * (a burst of venue frames, a batch of NATS messages) coalesces before anything is written. Outboxes
- * that stay behind are retried every `retryMs`.
+ * The tick: every `tickMs` (0: every turn of the event loop) it runs `beforeFlush` (the fan-out
+ * publishes the books that changed since the last tick) and then writes each dirty outbox once.
+ * It runs only while something is due. Outboxes whose transport is full stay dirty and are
+ * retried at the next tick (at least every 10 ms).
  */
-export class FlushScheduler {
+export class TickScheduler {
   readonly #dirty = new Set<Outbox>();
-  readonly #retryMs: number;
-  #scheduled = false;
+  readonly #tickMs: number;
+  readonly #beforeFlush: () => void;
+  #timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  /** Ticks run, and outboxes written, since start. */
+  ticks = 0;
 
-  constructor(retryMs = 10) {
-    this.#retryMs = retryMs;
+  constructor(tickMs: number, beforeFlush: () => void = () => undefined) {
+    this.#tickMs = tickMs;
+    this.#beforeFlush = beforeFlush;
   }
 
   readonly mark = (outbox: Outbox): void => {
     if (outbox.queued) return;
     outbox.queued = true;
     this.#dirty.add(outbox);
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    setImmediate(() => this.#run());
+    this.schedule();
   };
 
+  /** Makes sure a tick runs soon (the fan-out calls it when a book arrives). */
+  schedule(delayMs = this.#tickMs): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = delayMs === 0 ? setImmediate(() => this.#run()) : setTimeout(() => this.#run(), delayMs);
+  }
+
+  stop(): void {
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer as NodeJS.Timeout);
+    clearImmediate(this.#timer as NodeJS.Immediate);
+    this.#timer = undefined;
+  }
+
   #run(): void {
-    this.#scheduled = false;
+    this.#timer = undefined;
+    this.ticks += 1;
+    this.#beforeFlush();
     const outboxes = [...this.#dirty];
     this.#dirty.clear();
     const now = Date.now();
-    const behind: Outbox[] = [];
     for (const outbox of outboxes) {
       outbox.queued = false;
-      if (outbox.flush(now)) {
-        // Still queued: new messages coalesce without scheduling until the retry.
-        outbox.queued = true;
-        behind.push(outbox);
-      }
+      // Still behind: it stays dirty; what arrives meanwhile waits without rescheduling.
+      if (outbox.flush(now)) this.mark(outbox);
     }
-    if (behind.length === 0) return;
-    setTimeout(() => {
-      for (const outbox of behind) {
-        outbox.queued = false;
-        this.mark(outbox);
-      }
-    }, this.#retryMs).unref();
+    if (this.#dirty.size > 0) {
+      this.stop();
+      this.schedule(Math.max(this.#tickMs, 10));
+    }
   }
 }

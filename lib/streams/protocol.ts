@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseUntrustedJson, TOO_DEEP_MESSAGE } from "@/lib/json";
+import type { SharedBody } from "./encode";
 
 /**
  * The WebSocket protocol of pmxt-core's sidecar (`dist/server/ws-handler.js`), as pmxtjs's
@@ -50,13 +51,6 @@ export interface StreamError {
   message: string;
 }
 
-/** pmxt's OrderBook as watchOrderBook returns it: best level first on both sides. */
-export interface OrderBookData {
-  bids: { price: number; size: number }[];
-  asks: { price: number; size: number }[];
-  timestamp: number;
-}
-
 /** pmxt's Trade as watchTrades returns it (an array per update). */
 export interface TradeData {
   id: string;
@@ -88,20 +82,61 @@ export function parseClientMessage(text: string): { ok: true; message: ClientMes
   return { ok: false, id, message: `Invalid message: ${describeIssues(parsed.error)}.` };
 }
 
-/** The text of an `error` event. */
+const requestId = z.union([z.string(), z.number()]).describe("The request id of the subscription the event belongs to.");
+const bookLevel = z.object({ price: z.number(), size: z.number() });
+
+/** Server -> client messages: the answers of /ws and, one per event, of GET /v0/stream. */
+export const subscribedEvent = z.object({
+  event: z.literal("subscribed"),
+  id: requestId,
+  method: z.string().optional(),
+});
+export const dataEvent = z.object({
+  event: z.literal("data"),
+  id: requestId,
+  method: z.string(),
+  symbol: z.string().describe("The outcome id (for firehose: `_symbol` in the book)."),
+  data: z
+    .union([
+      z.object({ bids: z.array(bookLevel).describe("Best (highest) first."), asks: z.array(bookLevel).describe("Best (lowest) first."), timestamp: z.number() }),
+      z.array(z.object({ id: z.string(), timestamp: z.number(), price: z.number(), amount: z.number(), side: z.enum(["buy", "sell", "unknown"]) })),
+    ])
+    .describe("pmxt's OrderBook (watchOrderBook(s), firehose) or a list of pmxt Trades (watchTrades)."),
+});
+export const errorEvent = z.object({
+  event: z.literal("error"),
+  id: requestId.optional(),
+  error: z.object({ code: z.string(), message: z.string() }),
+});
+export const streamMessage = z.discriminatedUnion("event", [subscribedEvent, dataEvent, errorEvent]);
+
+/** The text of an `error` event, parsed through its shape. */
 export function errorFrame(id: RequestId | undefined, error: StreamError): string {
-  return JSON.stringify({ event: "error", id, error: { code: error.code, message: error.message } });
+  return JSON.stringify(errorEvent.parse({ event: "error", id, error: { code: error.code, message: error.message } }));
 }
 
-/** The text of a `subscribed` event (also the acknowledgement of an unsubscribe, as pmxt does). */
+/** The text of a `subscribed` event (also the acknowledgement of an unsubscribe, as pmxt does), parsed through its shape. */
 export function subscribedFrame(id: RequestId, method?: string): string {
-  return JSON.stringify(method === undefined ? { event: "subscribed", id } : { event: "subscribed", id, method });
+  return JSON.stringify(subscribedEvent.parse(method === undefined ? { event: "subscribed", id } : { event: "subscribed", id, method }));
 }
 
 /**
- * The text of a `data` event around an already serialized payload: the payload is encoded once per
- * update and shared by every subscriber; only the envelope differs.
+ * One message to a client: a whole text, or a data event whose bulk (`body`) is shared by every
+ * subscriber of the same update; only `head` (request id, method, symbol, sequence) is theirs.
  */
-export function dataFrame(idJson: string, methodJson: string, symbolJson: string, dataJson: string): string {
-  return `{"event":"data","id":${idJson},"method":${methodJson},"symbol":${symbolJson},"data":${dataJson}}`;
+export type OutMessage = string | { head: string; body: SharedBody };
+
+/** The text of an outgoing message (SSE, tests). */
+export function messageText(message: OutMessage): string {
+  return typeof message === "string" ? message : message.head + message.body.text;
+}
+
+/**
+ * A `data` event: pmxt's `{event, id, method, symbol, data}` plus `seq`, the subscription's own
+ * sequence. It grows by one per update the subscription covers; a client that sees it jump by
+ * more knows that many updates were merged into this one (its connection fell behind) or missed.
+ * pmxtjs reads `event`, `id`, `symbol`, `data` and `error` only, so the extra field is invisible to it.
+ */
+export function dataMessage(idJson: string, methodJson: string, symbolJson: string, seq: number, body: SharedBody): OutMessage {
+  return { head: `{"event":"data","id":${idJson},"method":${methodJson},"symbol":${symbolJson},"seq":${seq},"data":`, body };
 }

@@ -1,12 +1,11 @@
 import "server-only";
 import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
-import { AppError } from "@/lib/errors";
 import { invalidParameter } from "@/lib/input";
 import { isExchangeKey } from "@/lib/venues/registry";
 import { getStreamHub } from "./live";
 import type { Transport } from "./outbox";
-import { MAX_SSE_OUTCOMES } from "./protocol";
+import { MAX_SSE_OUTCOMES, messageText } from "./protocol";
 
 const HEARTBEAT_MS = 15_000;
 
@@ -16,13 +15,15 @@ export const streamQuery = z.object({
     .trim()
     .min(1, "outcomeIds is required: one or more outcome ids, comma-separated")
     .transform((value) => [...new Set(value.split(",").map((id) => id.trim()).filter((id) => id !== ""))])
-    .pipe(z.array(z.string().max(200)).min(1).max(MAX_SSE_OUTCOMES, `at most ${MAX_SSE_OUTCOMES} outcome ids`)),
+    .pipe(z.array(z.string().max(200)).min(1).max(MAX_SSE_OUTCOMES, `at most ${MAX_SSE_OUTCOMES} outcome ids`))
+    .describe(`Outcome ids (Polymarket CLOB token ids), comma-separated, at most ${MAX_SSE_OUTCOMES}.`),
   exchange: z
     .string()
     .trim()
     .toLowerCase()
     .default("polymarket")
-    .refine((value) => isExchangeKey(value), "unknown exchange"),
+    .refine((value) => isExchangeKey(value), "unknown exchange")
+    .describe("Venue (pmxt exchange key), default polymarket."),
 });
 
 /** Parses the query of GET /v0/stream; a 400 names the parameter. */
@@ -41,12 +42,7 @@ const encoder = new TextEncoder();
  */
 export async function openBookStream(principal: Principal, query: z.infer<typeof streamQuery>, signal: AbortSignal): Promise<Response> {
   const hub = await getStreamHub();
-  const streamPrincipal = { accountId: principal.accountId, keyId: principal.keyId, plan: principal.plan };
-  if (!hub.admitConnection(streamPrincipal)) {
-    throw new AppError("rate_limited", `At most ${hub.limits.connectionsPerKey} stream connections may be open per key; close one first.`, {
-      retryAfter: 1,
-    });
-  }
+  const connection = await hub.admitConnection({ accountId: principal.accountId, keyId: principal.keyId, plan: principal.plan });
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let finished = false;
@@ -66,7 +62,7 @@ export async function openBookStream(principal: Principal, query: z.infer<typeof
     write: (messages) => {
       if (finished || controller === undefined) return;
       let text = "";
-      for (const message of messages) text += `data: ${message}\n\n`;
+      for (const message of messages) text += `data: ${messageText(message)}\n\n`;
       controller.enqueue(encoder.encode(text));
     },
     close: (_code, reason) => {
@@ -74,7 +70,7 @@ export async function openBookStream(principal: Principal, query: z.infer<typeof
       finish();
     },
   };
-  const session = hub.open(streamPrincipal, "sse", transport);
+  const session = hub.open(connection, "sse", transport);
   session.endWhenEmpty = true;
   const body = new ReadableStream<Uint8Array>(
     {

@@ -4,7 +4,7 @@ import { config, type Plan } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db";
 import { streamUsage, type StreamUsageRow } from "@/lib/db/schema";
 import { errorFields, log } from "@/lib/log";
-import type { StreamUsageSample } from "./hub";
+import type { StreamUsageSample } from "./usage-meter";
 
 /**
  * Stream usage per key (stream minutes and data messages), sampled by the hub every minute and

@@ -1,9 +1,8 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import { errorFields, log } from "@/lib/log";
 import { passthroughPool } from "@/lib/passthrough";
 import { toVenueError } from "@/lib/passthrough/errors";
-import type { InstanceScope } from "@/lib/passthrough/instances";
+import { callerScope, scopeKey, type InstanceScope } from "@/lib/passthrough/instances";
 import type { Exchange } from "@/lib/venues/factory";
 
 /** What a venue watcher hands its listeners: one payload per symbol (watchOrderBooks gives several). */
@@ -21,37 +20,12 @@ export interface WatcherSpec {
   credentials: Record<string, unknown> | undefined;
 }
 
-function hasCredentials(credentials: Record<string, unknown> | undefined): credentials is Record<string, unknown> {
-  return credentials !== undefined && Object.values(credentials).some((value) => typeof value === "string" && value !== "");
-}
-
-function credentialsHash(credentials: Record<string, unknown>): string {
-  const canonical = JSON.stringify(Object.keys(credentials).sort().map((key) => [key, credentials[key]]));
-  return createHash("sha256").update(canonical).digest("base64url");
-}
-
 /**
  * Stream watchers run on the key's own pmxt-core instance, apart from its HTTP long-polls (the
- * `#stream` owner), so closing one never cuts the other.
+ * `#stream` owner), so closing one never cuts the other; the scope rule is the pass-through's.
  */
 function scopeOf(spec: WatcherSpec): InstanceScope {
-  const owner = `${spec.owner}#stream`;
-  if (spec.exchange === "mock") return { kind: "mock", owner };
-  if (hasCredentials(spec.credentials)) return { kind: "credentials", venue: spec.exchange, owner, credentials: spec.credentials };
-  return { kind: "watch", venue: spec.exchange, owner };
-}
-
-function scopeId(scope: InstanceScope): string {
-  switch (scope.kind) {
-    case "mock":
-      return `mock:${scope.owner}`;
-    case "credentials":
-      return `cred:${scope.owner}:${scope.venue}:${credentialsHash(scope.credentials)}`;
-    case "watch":
-      return `watch:${scope.owner}:${scope.venue}`;
-    case "shared":
-      return `shared:${scope.venue}`;
-  }
+  return callerScope(spec.exchange, `${spec.owner}#stream`, spec.credentials, true);
 }
 
 class VenueWatcher {
@@ -123,7 +97,7 @@ export class VenueWatchers {
   /** Adds `listener` to the watcher of `spec`, starting it if needed; returns the release function. */
   acquire(spec: WatcherSpec, listener: WatcherListener): () => void {
     const scope = scopeOf(spec);
-    const key = `${scopeId(scope)}|${spec.method}|${JSON.stringify(spec.args)}`;
+    const key = `${scopeKey(scope)}|${spec.method}|${JSON.stringify(spec.args)}`;
     let watcher = this.#watchers.get(key);
     if (watcher === undefined || watcher.stopped) {
       const created = new VenueWatcher(key, spec);
@@ -159,8 +133,8 @@ export class VenueWatchers {
 
   /** Closes the key's stream instance once none of its watchers runs: its venue sockets go with it. */
   #dropScopeIfIdle(scope: InstanceScope): void {
-    const id = scopeId(scope);
-    for (const watcher of this.#watchers.values()) if (scopeId(watcher.scope) === id && !watcher.stopped) return;
+    const id = scopeKey(scope);
+    for (const watcher of this.#watchers.values()) if (scopeKey(watcher.scope) === id && !watcher.stopped) return;
     passthroughPool()
       .drop(scope)
       .catch((error: unknown) => log.warn("closing a stream watcher instance failed", errorFields(error)));

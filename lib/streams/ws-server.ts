@@ -3,16 +3,16 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES, type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import { admitRequest } from "@/lib/auth/admission";
+import { admitCaller, type AdmissionPolicy, type HeaderView } from "@/lib/auth/admission";
 import { activeKeyIds } from "@/lib/auth/api-keys";
 import { getDb, type Db } from "@/lib/db";
-import { AppError, RateLimitedError } from "@/lib/errors";
 import { bearerToken } from "@/lib/http/bearer";
 import { errorResponse } from "@/lib/http/errors";
 import { errorFields, log } from "@/lib/log";
 import type { StreamHub } from "./hub";
 import type { Transport } from "./outbox";
 import { MAX_CLIENT_MESSAGE_BYTES } from "./protocol";
+import { writeTextFrames } from "./ws-frames";
 
 /** The path pmxtjs connects to (`ws(s)://<host>/ws?apiKey=<key>`). */
 export const STREAM_PATH = "/ws";
@@ -20,6 +20,8 @@ const PING_INTERVAL_MS = 30_000;
 const KEY_RECHECK_MS = 15_000;
 /** How long a closing connection may take to read its close frame before it is cut. */
 const CLOSE_GRACE_MS = 5_000;
+/** Every plan may stream; what a plan allows (subscriptions, connections) the hub counts. */
+const STREAM_POLICY: AdmissionPolicy = { plan: "free" };
 
 export interface StreamServerOptions {
   hub: () => Promise<StreamHub>;
@@ -37,17 +39,14 @@ export interface StreamServer {
 }
 
 /** The API key a WebSocket client presents: `?apiKey=` (pmxtjs hosted mode), `?token=`, or `Authorization: Bearer`. */
-function presentedToken(url: URL, request: IncomingMessage): string | null | undefined {
+function presentedToken(url: URL, headers: HeaderView): string | null | undefined {
   const fromQuery = url.searchParams.get("apiKey") ?? url.searchParams.get("token");
   if (fromQuery !== null && fromQuery !== "") return fromQuery;
-  const headers = new Headers();
-  const authorization = request.headers.authorization;
-  if (authorization !== undefined) headers.set("authorization", authorization);
   return bearerToken(headers);
 }
 
-/** Answers a refused upgrade as the HTTP surface would (pmxt's envelope, its status), then closes. */
-async function refuse(socket: Duplex, error: unknown): Promise<void> {
+/** Answers a refused upgrade as the HTTP surface would (pmxt's envelope, its status), then closes; gives the status. */
+async function refuse(socket: Duplex, error: unknown): Promise<number> {
   const response = errorResponse(error, "api", randomUUID());
   const body = response.text;
   const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? "Error"}`, "content-type: application/json", `content-length: ${Buffer.byteLength(body)}`, "connection: close"];
@@ -55,13 +54,24 @@ async function refuse(socket: Duplex, error: unknown): Promise<void> {
   if (retryAfter !== undefined) lines.push(`retry-after: ${retryAfter}`);
   if (socket.writable) socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
   else socket.destroy();
+  return response.status;
 }
 
-function wsTransport(ws: WebSocket): Transport {
+/** Node's request headers as admission reads them (a repeated header joined, as fetch does). */
+function headerView(request: IncomingMessage): HeaderView {
+  return {
+    get(name) {
+      const value = request.headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
+}
+
+function wsTransport(ws: WebSocket, socket: Duplex): Transport {
   return {
     buffered: () => ws.bufferedAmount,
     write: (messages) => {
-      for (const message of messages) ws.send(message);
+      if (ws.readyState === ws.OPEN) writeTextFrames(socket, messages);
     },
     close: (code, reason) => {
       ws.close(code, reason);
@@ -73,7 +83,8 @@ function wsTransport(ws: WebSocket): Transport {
 /**
  * The /ws endpoint as an upgrade handler for any node:http server: `npm start`'s server.mjs mounts
  * it (through the compiled app/ws route module), tests and the bench mount it on a plain server.
- * Admission is the HTTP surface's (same keys, revocation, rate limit), before the upgrade.
+ * Admission is the HTTP surface's own function (lib/auth/admission.ts: key or session, the
+ * same-origin rule for sessions, rate limit, plan, a usage row per upgrade), before the upgrade.
  */
 export function createStreamServer(options: StreamServerOptions): StreamServer {
   const db = options.db ?? getDb;
@@ -104,34 +115,37 @@ export function createStreamServer(options: StreamServerOptions): StreamServer {
   ping.unref();
 
   async function accept(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const startedAt = performance.now();
     const url = new URL(request.url ?? "/", "http://localhost");
-    const token = presentedToken(url, request);
     const hub = await options.hub();
-    const { principal, decision } = await admitRequest(await db(), { token, cookieHeader: request.headers.cookie ?? null });
-    if (!decision.allowed) throw new RateLimitedError(decision.limit, decision.retryAfter);
-    const streamPrincipal = { accountId: principal.accountId, keyId: principal.keyId, plan: principal.plan };
-    if (!hub.admitConnection(streamPrincipal)) {
-      throw new AppError("rate_limited", `At most ${hub.limits.connectionsPerKey} stream connections may be open per key; close one first.`, {
-        retryAfter: 1,
-      });
-    }
-    if (socket.destroyed) {
-      hub.releaseConnection(streamPrincipal);
-      return;
-    }
-    wss.handleUpgrade(request, socket, head, (ws) => {
-      const session = hub.open(streamPrincipal, "ws", wsTransport(ws));
-      (ws as WebSocket & { brierAlive?: boolean }).brierAlive = true;
-      ws.on("pong", () => {
+    const headers = headerView(request);
+    const call = { transport: "socket", method: "GET", url, headers, token: presentedToken(url, headers), requestId: randomUUID(), startedAt } as const;
+    const admission = await admitCaller(await db(), call, STREAM_POLICY);
+    const { principal } = admission;
+    try {
+      if (admission.refusal !== undefined || principal === undefined) throw admission.refusal;
+      const connection = await hub.admitConnection({ accountId: principal.accountId, keyId: principal.keyId, plan: principal.plan });
+      if (socket.destroyed) {
+        await connection.lease.release();
+        return;
+      }
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        admission.finish(101);
+        const session = hub.open(connection, "ws", wsTransport(ws, socket));
         (ws as WebSocket & { brierAlive?: boolean }).brierAlive = true;
+        ws.on("pong", () => {
+          (ws as WebSocket & { brierAlive?: boolean }).brierAlive = true;
+        });
+        ws.on("message", (raw) => {
+          const bytes = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
+          void session.handle(bytes.toString("utf8"));
+        });
+        ws.on("close", () => session.closedByTransport());
+        ws.on("error", () => session.closedByTransport());
       });
-      ws.on("message", (raw) => {
-        const bytes = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
-        void session.handle(bytes.toString("utf8"));
-      });
-      ws.on("close", () => session.closedByTransport());
-      ws.on("error", () => session.closedByTransport());
-    });
+    } catch (error) {
+      admission.finish(await refuse(socket, error));
+    }
   }
 
   return {

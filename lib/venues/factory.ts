@@ -126,7 +126,7 @@ const constructors: Record<string, (c: Credentials, o: CreateExchangeOptions) =>
 /** The exchange keys this factory can build (compared against pmxt-core's list in lib/venues/registry.ts). */
 export const buildableExchanges: readonly string[] = Object.keys(constructors);
 
-/** `https://clob.polymarket.com/book?x=1` -> `${redirect}/clob.polymarket.com/book?x=1` (VENUE_FORMATS.md §1). */
+/** `https://clob.polymarket.com/book?x=1` -> `${redirect}/clob.polymarket.com/book?x=1`: the venue's host becomes the first path segment of the redirect. */
 export function redirectedUrl(url: string, redirect: string): string {
   const target = new URL(url);
   if (target.origin === new URL(redirect).origin) return url;

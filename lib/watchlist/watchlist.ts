@@ -1,16 +1,16 @@
 import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { getMarketOrThrow, toMarketPublic } from "@/lib/catalog/search";
-import type { MarketPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
 import { markets, watchlistItems } from "@/lib/db/schema";
 import { InvalidParameterError } from "@/lib/errors";
+import { watchlistItemResponse, watchlistResponse, type WatchlistItemResponse, type WatchlistResponse } from "./shapes";
 
 /** An account's watchlist is a short list of starred markets; past this, PUT refuses. */
 export const MAX_WATCHLIST = 500;
 
 /** GET /v0/watchlist: the account's starred markets, most recently starred first. */
-export async function listWatchlist(db: Db, accountId: string): Promise<MarketPublic[]> {
+export async function listWatchlist(db: Db, accountId: string): Promise<WatchlistResponse> {
   const rows = await db
     .select({ market: markets })
     .from(watchlistItems)
@@ -18,14 +18,14 @@ export async function listWatchlist(db: Db, accountId: string): Promise<MarketPu
     .where(eq(watchlistItems.accountId, accountId))
     .orderBy(desc(watchlistItems.createdAt), desc(watchlistItems.marketId))
     .limit(MAX_WATCHLIST);
-  return rows.map((row) => toMarketPublic(row.market));
+  return watchlistResponse.parse({ data: rows.map((row) => toMarketPublic(row.market)) });
 }
 
 /**
  * PUT /v0/watchlist/{marketId}: stars a market given by any reference GET /v0/markets/{id}
  * accepts (404 when none matches). Idempotent: starring twice keeps the first time.
  */
-export async function addToWatchlist(db: Db, accountId: string, ref: string): Promise<MarketPublic> {
+export async function addToWatchlist(db: Db, accountId: string, ref: string): Promise<WatchlistItemResponse> {
   const market = await getMarketOrThrow(db, ref);
   const [count] = await db
     .select({ n: sql<number>`count(*)::int` })
@@ -41,12 +41,12 @@ export async function addToWatchlist(db: Db, accountId: string, ref: string): Pr
     }
   }
   await db.insert(watchlistItems).values({ accountId, marketId: market.marketId }).onConflictDoNothing();
-  return market;
+  return watchlistItemResponse.parse({ data: market });
 }
 
 /** DELETE /v0/watchlist/{marketId}: unstars a market (404 for an unknown market; idempotent otherwise). */
-export async function removeFromWatchlist(db: Db, accountId: string, ref: string): Promise<MarketPublic> {
+export async function removeFromWatchlist(db: Db, accountId: string, ref: string): Promise<WatchlistItemResponse> {
   const market = await getMarketOrThrow(db, ref);
   await db.delete(watchlistItems).where(and(eq(watchlistItems.accountId, accountId), eq(watchlistItems.marketId, market.marketId)));
-  return market;
+  return watchlistItemResponse.parse({ data: market });
 }

@@ -1,7 +1,8 @@
 /**
  * bench:auth — what authentication costs. Drives a keyed route (GET /v0/account: key lookup,
- * rate limit, usage row, one account read) and the unkeyed GET /v0/health (a query to each store)
- * over loopback in the same run, same connections and duration, against the production server
+ * rate limit, usage row, one account read) and the unkeyed GET /v0/health (which answers from the
+ * stores' last background probe, so it does no store work: the baseline is now the bare request
+ * path, a stricter one than when health queried each store) over loopback in the same run, same connections and duration, against the production server
  * (server.mjs, as `npm start` runs it).
  * Target: keyed/unkeyed throughput >= 0.8. Needs `npm run build` first.
  *

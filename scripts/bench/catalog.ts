@@ -8,7 +8,7 @@
  *   NEXT_DIST_DIR=.next-catalog npx next build
  *   NEXT_DIST_DIR=.next-catalog npm run bench:catalog [-- --markets 1000000 --seconds 8 --connections 2 --port 3150]
  *
- * Targets (issue 14; 2 cores, PostgreSQL, quiet machine): default listing p95 <= 4 ms and
+ * Targets (docs/performance.md; 2 cores, PostgreSQL, quiet machine): default listing p95 <= 4 ms and
  * endpoint/database p95 <= 2.5; cursor at row 100,000 and category+exchange p95 <= 4 ms;
  * query=senate p95 <= 12 ms; upsert >= 20,000 markets/s inserted and >= 50,000/s re-ingested
  * unchanged. The database baseline of each case is the statement the endpoint runs for it. The

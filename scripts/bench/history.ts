@@ -1,5 +1,5 @@
 /**
- * bench:history — issue 12's figures, each next to a baseline measured in the same run:
+ * bench:history — the history endpoints' figures (docs/history.md), each next to a baseline measured in the same run:
  *  (1) GET /v0/orderbooks/{outcomeId}?at= for a market with 1M recorded events (route handler
  *      in-process: key, rate limit, catalog lookup, last-book seek, replay) vs replaying every row
  *      of the asset from its first event up to `at` (no seek);

@@ -1,67 +1,73 @@
 /**
- * `npm run bench:stream`: live fan-out over /ws on loopback.
+ * `npm run bench:stream`: live fan-out over /ws on loopback, against the stack's physical limit
+ * measured in the same run.
  *
- * One publisher replays the recorded market-channel frames at a fixed rate of book updates through
- * the recorder's live path; N WebSocket clients (in this process) each hold a firehose
- * subscription. Runs: the embedded setup (publisher and stream server in one process, in-process
- * bus) with 100 and 1,000 subscribers, then NATS (a publisher process and two web instances on
- * the NATS server, subscribers split between them) with 1,000. Per run: book updates published/s,
- * messages delivered/s, publish-to-receive latency p50/p99 (each book's `timestamp` is its publish
- * time), books per subscriber delivered vs published (the rest coalesced: a subscriber gets the
- * latest book per symbol when it cannot take every one), server RSS, and the machine's load.
+ * A publisher replays the recorded market-channel frames (100 assets) at a fixed rate of book
+ * updates through the recorder's live path. Subscribers run in their own processes
+ * (scripts/bench/lib/stream-subscribers.ts), each client holding one subscription: the firehose,
+ * or one market's 10 books. Setups, each with fresh server processes (scripts/bench/lib/stream-node.ts):
+ *   bare ws      the baseline: a plain `ws` server writing pre-built frames (one buffer per tick
+ *                per distinct subscription, no per-subscriber work) - what this machine can deliver
+ *   in-process   Brier's /ws handler with the publisher in the same process (the embedded setup)
+ *   NATS         a publisher process and two web instances on NATS and PostgreSQL, subscribers split
+ * Per run: book updates published/s, data messages and bytes delivered/s, publish-to-receive latency
+ * p50/p99/max, staleness (every 100 ms, how old each client's newest book is: p99 and max), server
+ * CPU (% of one core, all server processes of the setup) and peak RSS, and delivered/s as a ratio of
+ * the bare baseline's for the same mode and subscribers.
  *
- * Options (env): BENCH_RATE (5000), BENCH_SECONDS (10), BENCH_SUBSCRIBERS ("100,1000"),
- * BENCH_SKIP_NATS=1, BENCH_SKIP_INPROC=1, NATS_URL (nats://127.0.0.1:4222), BENCH_PG_URL (PostgreSQL for the two web
- * instances' keys: postgres://postgres@127.0.0.1:5432/postgres).
+ * Options (env): BENCH_RATE (5000), BENCH_SECONDS (10), BENCH_SUBSCRIBERS ("100,1000,5000"),
+ * BENCH_MODES ("firehose,market"), BENCH_SETUPS ("bare,inproc,nats"), STREAM_TICK_MS (20),
+ * NATS_URL (nats://127.0.0.1:4222), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres),
+ * BENCH_PROFILE=1 (a CPU profile of each Brier server process, summarized at the end).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import WebSocket from "ws";
 import { createBenchKey } from "./lib/keys";
+import { monotonicMicros, newestProfile, summarizeProfile } from "./lib/profile";
 
 const rate = Number(process.env.BENCH_RATE ?? 5000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const warmupSeconds = 3;
-const counts = (process.env.BENCH_SUBSCRIBERS ?? "100,1000").split(",").map(Number);
+const counts = (process.env.BENCH_SUBSCRIBERS ?? "100,1000,5000").split(",").map(Number);
+const modes = (process.env.BENCH_MODES ?? "firehose,market").split(",") as Array<"firehose" | "market">;
+const setups = (process.env.BENCH_SETUPS ?? "bare,inproc,nats").split(",");
 const natsUrl = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const pgUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const profileDir = process.env.BENCH_PROFILE === "1" ? mkdtempSync(path.join(tmpdir(), "brier-bench-stream-prof-")) : undefined;
 
-interface Node {
+type Line = Record<string, number | string | Array<[number, number]>>;
+
+interface Proc {
   child: ChildProcess;
   port: number | undefined;
-  /** The last stats line of each type the node printed (publisher, web). */
-  last: Record<string, Record<string, number>>;
+  /** The last line of each type the process printed. */
+  last: Record<string, Line>;
   maxRss: number;
+  next: (type: string) => Promise<Line>;
+  send: (command: string) => void;
   stop: () => Promise<void>;
 }
 
-function startNode(role: string, env: Record<string, string>): Promise<Node> {
-  const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", "scripts/bench/lib/stream-node.ts"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      LOG_LEVEL: "error",
-      BACKGROUND_JOBS: "false",
-      BENCH_ROLE: role,
-      BENCH_RATE: String(rate),
-      STREAM_CONNECTIONS_PER_KEY: "5000",
-      STREAM_SUBSCRIPTIONS_ENTERPRISE: "5000",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+function startProc(script: string, env: Record<string, string>): Promise<Proc> {
+  const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", script], {
+    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "error", BACKGROUND_JOBS: "false", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const waiters: Array<{ type: string; resolve: (line: Line) => void }> = [];
   return new Promise((resolve, reject) => {
-    const node: Node = {
+    const proc: Proc = {
       child,
       port: undefined,
       last: {},
       maxRss: 0,
+      next: (type) => new Promise((done) => waiters.push({ type, resolve: done })),
+      send: (command) => child.stdin?.write(`${command}\n`),
       stop: () =>
         new Promise((done) => {
           if (child.exitCode !== null) return done();
@@ -75,192 +81,237 @@ function startNode(role: string, env: Record<string, string>): Promise<Node> {
       buffer += chunk.toString();
       let index: number;
       while ((index = buffer.indexOf("\n")) >= 0) {
-        const line = JSON.parse(buffer.slice(0, index)) as Record<string, number | string>;
+        const line = JSON.parse(buffer.slice(0, index)) as Line;
         buffer = buffer.slice(index + 1);
-        if (line.type === "ready") {
-          node.port = typeof line.port === "number" ? line.port : undefined;
-          resolve(node);
-        } else {
-          node.last[String(line.type)] = line as Record<string, number>;
-          node.maxRss = Math.max(node.maxRss, Number(line.rss ?? 0));
+        const type = String(line.type);
+        if (type === "ready") {
+          proc.port = typeof line.port === "number" ? line.port : undefined;
+          resolve(proc);
+        }
+        proc.last[type] = line;
+        proc.maxRss = Math.max(proc.maxRss, Number(line.rss ?? 0));
+        for (const waiter of [...waiters]) {
+          if (waiter.type !== type) continue;
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
         }
       }
     });
-    child.once("exit", (code) => reject(new Error(`bench ${role} exited (${String(code)}):\n${stderr}`)));
+    child.once("exit", (code) => reject(new Error(`${script} exited (${String(code)}):\n${stderr}`)));
   });
 }
 
-interface Clients {
-  received: number;
-  histogram: Uint32Array;
-  reset: () => void;
-  close: () => void;
+const serverEnv = {
+  BENCH_RATE: String(rate),
+  STREAM_CONNECTIONS_PER_KEY: "100000",
+  STREAM_SUBSCRIPTIONS_ENTERPRISE: "1000000",
+  RATE_LIMIT_ENTERPRISE: "1000000",
+};
+
+function startServer(role: string, env: Record<string, string>): Promise<Proc> {
+  const profile = profileDir !== undefined && role !== "baseline" && role !== "publisher";
+  const dir = profile ? path.join(profileDir, `${role}-${randomBytes(3).toString("hex")}`) : undefined;
+  if (dir !== undefined) mkdirSync(dir, { recursive: true });
+  return startProc("scripts/bench/lib/stream-node.ts", { ...serverEnv, BENCH_ROLE: role, ...env, ...(dir === undefined ? {} : { BENCH_PROFILE_DIR: dir }) });
 }
 
-/** N firehose subscribers, opened in batches; each book's latency is now - its publish time (ms). */
-async function openClients(ports: number[], key: string, n: number): Promise<Clients> {
-  const state: Clients = {
-    received: 0,
-    histogram: new Uint32Array(60_001),
-    reset: () => {
-      state.received = 0;
-      state.histogram.fill(0);
-    },
-    close: () => {
-      for (const socket of sockets) socket.terminate();
-    },
-  };
-  const sockets: WebSocket[] = [];
-  for (let i = 0; i < n; i += 25) {
-    await Promise.all(
-      Array.from({ length: Math.min(25, n - i) }, (_, j) => {
-        const port = ports[(i + j) % ports.length];
-        return connectWithRetry(() => new Promise<void>((resolve, reject) => {
-          const socket = new WebSocket(`ws://127.0.0.1:${String(port)}/ws?apiKey=${key}`, { perMessageDeflate: false, handshakeTimeout: 30_000 });
-          socket.once("error", reject);
-          socket.once("open", () => {
-            sockets.push(socket);
-            socket.send(JSON.stringify({ id: `fh-${i + j}`, action: "subscribe", exchange: "polymarket", method: "firehose", args: [] }));
-            resolve();
-          });
-          socket.on("message", (raw) => {
-            const text = String(raw);
-            const at = text.lastIndexOf('"timestamp":');
-            if (at < 0) return;
-            const latency = Date.now() - Number.parseInt(text.slice(at + 12), 10);
-            state.received += 1;
-            const bucket = Math.max(0, Math.min(60_000, latency));
-            state.histogram[bucket] = (state.histogram[bucket] ?? 0) + 1;
-          });
-        }));
-      }),
-    );
-  }
-  return state;
+function merge(into: Uint32Array, sparse: Array<[number, number]>): void {
+  for (const [ms, n] of sparse) into[ms] = (into[ms] ?? 0) + n;
 }
 
-/** A loaded machine may refuse or time out a handshake: try a connection up to 5 times. */
-async function connectWithRetry(open: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await open();
-      return;
-    } catch (error) {
-      if (attempt >= 5) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-    }
-  }
-}
-
-function percentile(histogram: Uint32Array, total: number, p: number): number {
-  const target = total * p;
+function percentile(histogram: Uint32Array, p: number): number {
+  let total = 0;
+  for (const n of histogram) total += n;
+  if (total === 0) return 0;
   let seen = 0;
   for (let ms = 0; ms < histogram.length; ms += 1) {
     seen += histogram[ms] ?? 0;
-    if (seen >= target) return ms;
+    if (seen >= total * p) return ms;
   }
   return histogram.length - 1;
 }
 
+function maximum(histogram: Uint32Array): number {
+  for (let ms = histogram.length - 1; ms >= 0; ms -= 1) if ((histogram[ms] ?? 0) > 0) return ms;
+  return 0;
+}
+
 interface Row {
   setup: string;
+  mode: string;
   subscribers: number;
-  publishedPerSecond: number;
-  deliveredPerSecond: number;
-  perSubscriber: number;
+  published: number;
+  delivered: number;
+  mbPerSecond: number;
   p50: number;
   p99: number;
+  max: number;
+  staleP99: number;
+  staleMax: number;
+  closed: number;
+  cpu: number;
   rssMb: string;
   load: string;
 }
 
-async function measure(setup: string, publisher: Node, webs: Node[], key: string, n: number): Promise<Row> {
-  const ports = webs.map((web) => web.port ?? 0);
-  const clients = await openClients(ports, key, n);
-  await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000));
-  clients.reset();
-  const publishedBefore = Number(publisher.last.publisher?.published ?? 0);
-  for (const web of webs) web.maxRss = 0;
-  const started = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  const elapsed = (performance.now() - started) / 1000;
-  const received = clients.received;
-  const p50 = percentile(clients.histogram, received, 0.5);
-  const p99 = percentile(clients.histogram, received, 0.99);
-  const published = (Number(publisher.last.publisher?.published ?? 0) - publishedBefore) / elapsed;
-  clients.close();
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  return {
-    setup,
-    subscribers: n,
-    publishedPerSecond: Math.round(published),
-    deliveredPerSecond: Math.round(received / elapsed),
-    perSubscriber: Math.round(received / elapsed / n),
-    p50,
-    p99,
-    rssMb: webs.map((web) => (web.maxRss / 1024 / 1024).toFixed(0)).join(" + "),
-    load: loadavg()
-      .map((value) => value.toFixed(2))
-      .join(" "),
-  };
+function cpuMicros(servers: Proc[]): number {
+  let total = 0;
+  for (const server of servers) for (const line of Object.values(server.last)) total += Number(line.cpuMicros ?? 0);
+  return total;
 }
 
-async function main(): Promise<void> {
-  const rows: Row[] = [];
-  // The embedded setup: PGlite in a temp DATA_DIR, the key made before the server opens it.
-  const dataDir = mkdtempSync(path.join(tmpdir(), "brier-bench-stream-"));
+async function measure(setup: string, mode: "firehose" | "market", publisher: Proc, servers: Proc[], webs: Proc[], key: string, n: number): Promise<Row> {
+  const ports = webs.map((web) => String(web.port ?? 0)).join(",");
+  const processes = n <= 100 ? 1 : n <= 1000 ? 2 : 4;
+  // Started together: each connects its share while the others do.
+  const subscribers: Proc[] = await Promise.all(
+    Array.from({ length: processes }, (_, i) => {
+      const share = Math.floor(n / processes) + (i < n % processes ? 1 : 0);
+      const offset = i * Math.floor(n / processes) + Math.min(i, n % processes);
+      return startProc("scripts/bench/lib/stream-subscribers.ts", {
+        BENCH_PORTS: ports,
+        BENCH_KEY: key,
+        BENCH_CLIENTS: String(share),
+        BENCH_OFFSET: String(offset),
+        BENCH_MODE: mode,
+      });
+    }),
+  );
   try {
-    const key = await createBenchKey({ databaseUrl: undefined, dataDir });
-    for (const n of process.env.BENCH_SKIP_INPROC === "1" ? [] : counts) {
-      const node = await startNode("inproc", { DATA_DIR: dataDir });
+    await Promise.all(subscribers.map((s) => (s.send("subscribe"), s.next("subscribed"))));
+    await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000));
+    await Promise.all(subscribers.map((s) => (s.send("reset"), s.next("reset"))));
+    const publishedBefore = Number(publisher.last.publisher?.published ?? 0);
+    const cpuBefore = cpuMicros(servers);
+    for (const server of servers) server.maxRss = 0;
+    const windowStart = monotonicMicros();
+    const started = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    const reports = await Promise.all(subscribers.map((s) => (s.send("report"), s.next("report"))));
+    const elapsed = (performance.now() - started) / 1000;
+    windows.push({ setup, mode, n, from: windowStart, to: monotonicMicros() });
+    const latency = new Uint32Array(60_001);
+    const staleness = new Uint32Array(60_001);
+    let received = 0;
+    let bytes = 0;
+    let closed = 0;
+    for (const report of reports) {
+      received += Number(report.received);
+      bytes += Number(report.bytes);
+      closed += Number(report.closed);
+      merge(latency, report.latency as Array<[number, number]>);
+      merge(staleness, report.staleness as Array<[number, number]>);
+    }
+    return {
+      setup,
+      mode,
+      subscribers: n,
+      published: Math.round((Number(publisher.last.publisher?.published ?? 0) - publishedBefore) / elapsed),
+      delivered: Math.round(received / elapsed),
+      mbPerSecond: bytes / elapsed / 1e6,
+      p50: percentile(latency, 0.5),
+      p99: percentile(latency, 0.99),
+      max: maximum(latency),
+      staleP99: percentile(staleness, 0.99),
+      staleMax: maximum(staleness),
+      closed,
+      cpu: ((cpuMicros(servers) - cpuBefore) / 1e6 / elapsed) * 100,
+      rssMb: servers.map((server) => (server.maxRss / 1024 / 1024).toFixed(0)).join(" + "),
+      load: loadavg()
+        .map((value) => value.toFixed(2))
+        .join(" "),
+    };
+  } finally {
+    for (const s of subscribers) s.send("close");
+    await Promise.all(subscribers.map((s) => s.stop()));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+const windows: Array<{ setup: string; mode: string; n: number; from: number; to: number }> = [];
+
+async function runSetup(setup: string, rows: Row[]): Promise<void> {
+  const runs = async (label: string, publisher: Proc, servers: Proc[], webs: Proc[], key: string) => {
+    for (const mode of modes) {
+      for (const n of counts) {
+        const row = await measure(label, mode, publisher, servers, webs, key, n);
+        rows.push(row);
+        process.stderr.write(`${JSON.stringify(row)}\n`);
+      }
+    }
+  };
+  if (setup === "bare") {
+    const node = await startServer("baseline", {});
+    try {
+      await runs("bare ws (baseline)", node, [node], [node], "none");
+    } finally {
+      await node.stop();
+    }
+  } else if (setup === "inproc") {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "brier-bench-stream-"));
+    try {
+      const key = await createBenchKey({ databaseUrl: undefined, dataDir });
+      const node = await startServer("inproc", { DATA_DIR: dataDir });
       try {
-        rows.push(await measure("in-process (1 server)", node, [node], key, n));
-        process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
+        await runs("in-process (1 server)", node, [node], [node], key);
       } finally {
         await node.stop();
       }
-      process.stderr.write(`done: in-process, ${n} subscribers\n`);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-
-  if (process.env.BENCH_SKIP_NATS !== "1") {
-    // Two web instances share PostgreSQL (keys) and NATS (books): a throwaway database.
+  } else if (setup === "nats") {
+    // Two web instances share PostgreSQL (keys, limits) and NATS (books): a throwaway database.
     const database = `brier_bench_stream_${process.pid}`;
     const admin = postgres(pgUrl, { max: 1, onnotice: () => undefined });
     await admin.unsafe(`create database ${database}`);
     const url = new URL(pgUrl);
     url.pathname = `/${database}`;
     const prefix = `brier-bench-${randomBytes(3).toString("hex")}.live`;
-    const nodes: Node[] = [];
+    const procs: Proc[] = [];
     try {
       const key = await createBenchKey({ databaseUrl: url.toString(), dataDir: tmpdir() });
       const env = { DATABASE_URL: url.toString(), NATS_URL: natsUrl, NATS_SUBJECT_PREFIX: prefix };
-      const webs = [await startNode("web", env), await startNode("web", env)];
-      nodes.push(...webs);
-      const publisher = await startNode("publisher", env);
-      nodes.push(publisher);
-      const n = counts[counts.length - 1] ?? 1000;
-      rows.push(await measure("NATS (publisher + 2 web)", publisher, webs, key, n));
-      process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
-      process.stderr.write(`done: NATS, ${n} subscribers\n`);
+      const webs = [await startServer("web", env), await startServer("web", env)];
+      procs.push(...webs);
+      const publisher = await startServer("publisher", env);
+      procs.push(publisher);
+      await runs("NATS (publisher + 2 web)", publisher, [...webs, publisher], webs, key);
     } finally {
-      await Promise.all(nodes.map((node) => node.stop()));
+      await Promise.all(procs.map((proc) => proc.stop()));
       await admin.unsafe(`drop database if exists ${database} with (force)`);
       await admin.end();
     }
   }
+}
 
-  console.log(`\nbench:stream — firehose subscribers over loopback, target ${rate} book updates/s, ${seconds} s measured after ${warmupSeconds} s warm-up`);
-  console.log("| setup | subscribers | book updates published/s | messages delivered/s | per subscriber/s | p50 ms | p99 ms | server RSS MB | load (1/5/15 min) |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  for (const setup of setups) await runSetup(setup, rows);
+  const baseline = (row: Row) => rows.find((r) => r.setup.startsWith("bare") && r.mode === row.mode && r.subscribers === row.subscribers);
+  console.log(
+    `\nbench:stream — WebSocket subscribers in their own processes over loopback, ${rate} book updates/s targeted over 100 assets, ${process.env.STREAM_TICK_MS ?? 20} ms tick, ${seconds} s measured after ${warmupSeconds} s warm-up`,
+  );
+  console.log("| setup | mode | subscribers | published/s | delivered msgs/s | MB/s | vs bare | p50 ms | p99 ms | max ms | stale p99 ms | stale max ms | closed | server CPU % | server RSS MB | load |");
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
   for (const r of rows) {
-    console.log(`| ${r.setup} | ${r.subscribers} | ${r.publishedPerSecond} | ${r.deliveredPerSecond} | ${r.perSubscriber} | ${r.p50} | ${r.p99} | ${r.rssMb} | ${r.load} |`);
+    const base = baseline(r);
+    const ratio = base === undefined || base.delivered === 0 ? "" : `${(r.delivered / base.delivered).toFixed(2)}x`;
+    console.log(
+      `| ${r.setup} | ${r.mode} | ${r.subscribers} | ${r.published} | ${r.delivered} | ${r.mbPerSecond.toFixed(1)} | ${ratio} | ${r.p50} | ${r.p99} | ${r.max} | ${r.staleP99} | ${r.staleMax} | ${r.closed} | ${r.cpu.toFixed(0)} | ${r.rssMb} | ${r.load} |`,
+    );
   }
   console.log(
-    "\nper subscriber/s below published/s is coalescing: a subscriber receives the latest book of each symbol at each flush; an older book of the same symbol is replaced, never delivered after a newer one.",
+    "\nA subscriber gets, once per tick, the latest book of every symbol that changed since its last write: delivered/s below published/s x books followed is merging, never an older book after a newer. `closed`: clients the server closed as slow consumers.",
   );
+  if (profileDir !== undefined) {
+    const from = Math.min(...windows.map((w) => w.from));
+    const to = Math.max(...windows.map((w) => w.to));
+    for (const entry of (await import("node:fs")).readdirSync(profileDir)) {
+      const file = newestProfile(path.join(profileDir, entry));
+      if (file !== undefined) console.log(`\n${entry}:\n${summarizeProfile(file, { from, to })}`);
+    }
+  }
 }
 
 main().then(

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 
-/** The fixture frames, one raw text frame per line (copied from ../shared/fixtures/venues). */
+/** The fixture frames, one raw text frame per line (test/fixtures/venues). */
 export const fixtureFrames: string[] = readFileSync(
   path.resolve(__dirname, "../fixtures/venues/polymarket_ws_market.jsonl"),
   "utf8",

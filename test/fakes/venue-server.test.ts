@@ -2,7 +2,7 @@ import { KalshiExchange, PolymarketExchange, type PredictionMarketExchange } fro
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createFakeVenues, FIXTURE_IDS, GAMMA_HOST } from "./venue-server";
 
-// The fake's own test: the real pmxt-core fetchers against it, as VENUE_FORMATS.md §1 describes.
+// The fake's own test: the real pmxt-core fetchers against it, each request redirected to the fake's loopback host.
 const fake = createFakeVenues();
 
 function redirect<T extends PredictionMarketExchange>(exchange: T): T {

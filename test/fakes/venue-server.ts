@@ -6,7 +6,7 @@ import path from "node:path";
 /**
  * A loopback fake of the venues pmxt-core talks to: Polymarket (gamma-api, clob, data-api hosts)
  * and Kalshi (api.elections.kalshi.com, demo hosts), in their real wire shapes
- * (../shared/VENUE_FORMATS.md §1, §3, §4). Requests arrive as
+ * (the venues' public API shapes, test/fixtures/venues). Requests arrive as
  * `http://127.0.0.1:PORT/<upstream host>/<path>?<query>` (what the per-instance interceptor and
  * VENUE_REDIRECT_URL produce); absolute-form request lines and an `X-Upstream-Host` header are
  * accepted too. Every request is recorded; any route can be made to fail on demand.

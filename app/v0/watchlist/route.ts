@@ -5,4 +5,4 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // GET /v0/watchlist — the caller's starred markets, most recently starred first
-export const GET = withApiKey(async ({ db, principal }) => json({ data: await listWatchlist(db, principal.accountId) }));
+export const GET = withApiKey(async ({ db, principal }) => json(await listWatchlist(db, principal.accountId)));

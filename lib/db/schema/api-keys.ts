@@ -25,5 +25,3 @@ export const apiKeys = pgTable(
     index("api_keys_prefix_idx").on(t.prefix),
   ],
 );
-
-export type ApiKeyRow = typeof apiKeys.$inferSelect;

@@ -10,3 +10,4 @@ export * from "./watchlist";
 export * from "./market-matches";
 export * from "./stream-usage";
 export * from "./recorder-runs";
+export * from "./limit-leases";

@@ -21,5 +21,3 @@ export const ingestRuns = pgTable(
   },
   (t) => [index("ingest_runs_venue_started_at_idx").on(t.venue, t.startedAt.desc())],
 );
-
-export type IngestRunRow = typeof ingestRuns.$inferSelect;

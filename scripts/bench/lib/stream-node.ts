@@ -1,55 +1,57 @@
 /**
- * One process of `npm run bench:stream` (spawned by scripts/bench/stream.ts, never run by hand):
+ * One server process of `npm run bench:stream` (spawned by scripts/bench/stream.ts, never run by hand):
  *   BENCH_ROLE=inproc     a stream server (/ws on node:http, the handler server.mjs mounts) with the
  *                         publisher in the same process on the in-process bus (the embedded setup)
  *   BENCH_ROLE=web        a stream server on the NATS bus (a web instance)
  *   BENCH_ROLE=publisher  the publisher alone on the NATS bus (the recorder's side)
+ *   BENCH_ROLE=baseline   the stack's physical limit: the same publisher, and a bare `ws` server that
+ *                         every tick writes one pre-built buffer (the tick's latest books as WebSocket
+ *                         frames) to every subscriber of the same books: no per-subscriber work at all
  * The publisher replays the recorded market-channel frames (test/fixtures) at BENCH_RATE book
  * updates per second through the recorder's own live path (normalizeFrame -> BookStore ->
  * LivePublisher), each frame stamped with the time it is replayed (so `timestamp` in every book
- * delivered is its publish time). Reports JSON lines on stdout: ready, then stats every second.
+ * delivered is its publish time). Reports JSON lines on stdout: ready, then stats every second
+ * (with the process's CPU time, so the bench can give CPU use over its window).
  */
-import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
+import type { Duplex } from "node:stream";
+import { WebSocketServer } from "ws";
 import { BookStore, type AssetBook } from "@/lib/books/book-state";
 import { getDb } from "@/lib/db";
 import { normalizeFrame } from "@/lib/recorder/normalize";
-import { InProcessBus, type LiveBus } from "@/lib/streams/bus";
+import { InProcessBus, type BookMessage, type LiveBus } from "@/lib/streams/bus";
+import { EncodedBook } from "@/lib/streams/encode";
 import { StreamHub } from "@/lib/streams/hub";
 import { connectNatsBus } from "@/lib/streams/nats-bus";
+import { dataMessage } from "@/lib/streams/protocol";
 import { LivePublisher } from "@/lib/streams/publisher";
+import { textFrames } from "@/lib/streams/ws-frames";
 import { createStreamServer } from "@/lib/streams/ws-server";
+import { benchFrames } from "./stream-assets";
 
 const role = process.env.BENCH_ROLE ?? "inproc";
 const rate = Number(process.env.BENCH_RATE ?? 5000);
-const copies = Number(process.env.BENCH_ASSET_COPIES ?? 25);
+const tickMs = Number(process.env.STREAM_TICK_MS ?? 20);
 
 function emit(line: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
-/** The fixture frames, each asset copied `copies` times under new ids (more assets, same shapes). */
-function frames(): string[] {
-  const raw = readFileSync(path.resolve("test/fixtures/venues/polymarket_ws_market.jsonl"), "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "");
-  const out: string[] = [];
-  for (let copy = 0; copy < copies; copy += 1) {
-    for (const line of raw) out.push(copy === 0 ? line : line.replace(/"asset_id":"(\d+)"/g, `"asset_id":"$1-${copy}"`));
-  }
-  return out;
+function stats(type: string, extra: Record<string, number>): void {
+  const cpu = process.cpuUsage();
+  emit({ type, ...extra, cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss });
 }
 
 function startPublisher(bus: LiveBus): void {
   const publisher = new LivePublisher(bus);
   const store = new BookStore();
-  const replay = frames();
+  // Answers web instances' "current book" requests, as the recorder does.
+  publisher.attach({ isRecording: (assetId) => store.get(assetId) !== undefined, book: (assetId) => store.get(assetId) });
+  const replay = benchFrames();
   let next = 0;
   let published = 0;
   const started = performance.now();
-  // Book snapshots first so every asset has a book, then the loop at the fixed rate.
   const publishFrame = () => {
     const text = replay[next % replay.length] ?? "";
     next += 1;
@@ -77,15 +79,92 @@ function startPublisher(bus: LiveBus): void {
     while (published < scheduled) publishFrame();
   }, 5);
   timer.unref();
-  setInterval(() => emit({ type: "publisher", published, rss: process.memoryUsage().rss }), 1000);
+  setInterval(() => stats("publisher", { published }), 1000);
+}
+
+/** The bare server: per tick, one buffer per distinct subscription (all books, or one market's), written to each of its sockets. */
+async function startBaseline(bus: LiveBus): Promise<number> {
+  const groups = new Map<string, { assets: Set<string> | undefined; sockets: Set<Duplex> }>();
+  const latest = new Map<string, BookMessage>();
+  bus.subscribeBooks(undefined, undefined, (message) => latest.set(message.assetId, message));
+  let written = 0;
+  setInterval(() => {
+    if (latest.size === 0) return;
+    const books = [...latest.values()].map((message) => new EncodedBook(message));
+    latest.clear();
+    for (const group of groups.values()) {
+      const frames: Buffer[] = [];
+      for (const book of books) {
+        if (group.assets !== undefined && !group.assets.has(book.message.assetId)) continue;
+        const message = dataMessage('"b"', '"firehose"', book.symbolJson, 0, group.assets === undefined ? book.firehoseBody() : book.body());
+        frames.push(textFrames([message]));
+      }
+      if (frames.length === 0) continue;
+      const buffer = Buffer.concat(frames);
+      for (const socket of group.sockets) {
+        // A socket that cannot take more skips the tick (it gets the next one's latest books).
+        if (socket.writableLength > 1024 * 1024) continue;
+        socket.write(buffer);
+        written += frames.length;
+      }
+    }
+  }, tickMs).unref();
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  const server = createServer((_req, res) => res.writeHead(404).end());
+  server.on("upgrade", (request, socket, head) => {
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      ws.on("message", (raw) => {
+        const message = JSON.parse(String(raw)) as { method?: string; args?: unknown[] };
+        const ids = message.method === "firehose" ? undefined : (message.args?.[0] as string[]);
+        const name = ids === undefined ? "*" : ids.join(",");
+        let group = groups.get(name);
+        if (group === undefined) {
+          group = { assets: ids === undefined ? undefined : new Set(ids), sockets: new Set() };
+          groups.set(name, group);
+        }
+        group.sockets.add(socket);
+        ws.on("close", () => group?.sockets.delete(socket));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  setInterval(() => stats("web", { queued: written, sessions: wss.clients.size }), 1000);
+  return (server.address() as AddressInfo).port;
+}
+
+/** BENCH_PROFILE_DIR: a V8 CPU profile of this process, written there when it is stopped (SIGTERM). */
+async function startProfiling(dir: string): Promise<void> {
+  const { Session } = await import("node:inspector/promises");
+  const { writeFileSync } = await import("node:fs");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 1000 });
+  await session.post("Profiler.start");
+  process.once("SIGTERM", () => {
+    void session.post("Profiler.stop").then(({ profile }) => {
+      writeFileSync(`${dir}/${role}-${process.pid}.cpuprofile`, JSON.stringify(profile));
+      process.exit(0);
+    });
+  });
 }
 
 async function main(): Promise<void> {
+  const profileDir = process.env.BENCH_PROFILE_DIR;
+  if (profileDir !== undefined) await startProfiling(profileDir);
   const bus: LiveBus =
-    role === "inproc" ? new InProcessBus() : await connectNatsBus(process.env.NATS_URL ?? "nats://127.0.0.1:4222", { name: `bench-${role}`, prefix: process.env.NATS_SUBJECT_PREFIX ?? "brier-bench.live" });
+    role === "inproc" || role === "baseline"
+      ? new InProcessBus()
+      : await connectNatsBus(process.env.NATS_URL ?? "nats://127.0.0.1:4222", { name: `bench-${role}`, prefix: process.env.NATS_SUBJECT_PREFIX ?? "brier-bench.live" });
   if (role === "publisher") {
     startPublisher(bus);
     emit({ type: "ready", role });
+    return;
+  }
+  if (role === "baseline") {
+    const port = await startBaseline(bus);
+    startPublisher(bus);
+    emit({ type: "ready", role, port });
     return;
   }
   await getDb();
@@ -96,11 +175,7 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => resolve()));
   if (role === "inproc") startPublisher(bus);
   emit({ type: "ready", role, port: (server.address() as AddressInfo).port });
-  setInterval(() => {
-    let coalesced = 0;
-    for (const session of hub.sessions) coalesced += session.outbox.coalesced;
-    emit({ type: "web", booksIn: hub.counters.booksIn, queued: hub.counters.messagesOut, coalesced, sessions: hub.sessions.size, rss: process.memoryUsage().rss });
-  }, 1000);
+  setInterval(() => stats("web", { booksIn: hub.counters.booksIn, queued: hub.counters.messagesOut, sessions: hub.sessions.size }), 1000);
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,3 @@
+export declare function parsePort(raw: string | undefined): number | undefined;
+export declare function nextDistDir(env?: Record<string, string | undefined>): string;
+export declare function serverSettings(env?: Record<string, string | undefined>): { port: number; hostname: string; distDir: string; healthPort: number | undefined };
