@@ -334,8 +334,15 @@ describe("Kalshi recorder without credentials", () => {
     const { getServiceStatus } = await import("@/lib/status/service-status");
     const db = await getDb();
     expect(await startKalshiRecorder(stores, db)).toBeUndefined();
-    const status = (await getServiceStatus(db)) as { kalshiRecorder: Obj };
-    expect(status.kalshiRecorder).toMatchObject({ venue: "kalshi", table: "kalshi_orderbook", running: false, mode: "not recording", heartbeat: null });
+    // A Kalshi run in the journal (as a recorder with credentials leaves one) must not show as Polymarket's.
+    const journal = new RecorderJournal(db, { mode: "in-process", venue: "kalshi" });
+    await journal.start(() => ({}));
+    await journal.stop();
+    const status = (await getServiceStatus(db)) as { kalshiRecorder: Obj; recorder: Obj };
+    expect(status.kalshiRecorder).toMatchObject({ venue: "kalshi", table: "kalshi_orderbook", running: false, mode: "not recording" });
     expect(String(status.kalshiRecorder.reason)).toContain("KALSHI_API_KEY_ID");
+    // Each recorder's heartbeat is its own.
+    expect(status.recorder.heartbeat).toBeNull();
+    expect(status.kalshiRecorder.heartbeat).toMatchObject({ mode: "kalshi: in-process", state: "stopped" });
   });
 });
