@@ -6,6 +6,7 @@
 import { config } from "@/lib/config";
 import { closeDatabase, getDb } from "@/lib/db";
 import { errorFields, log } from "@/lib/log";
+import { startArchiveSchedule } from "@/lib/archive/schedule";
 import { kalshiRecorderStatus, startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/service";
 import { startRecorder, stopRecorder } from "@/lib/recorder/service";
 import { closeTickStores, getTickStores } from "@/lib/ticks";
@@ -19,12 +20,15 @@ async function main(): Promise<void> {
   const recorder = await startRecorder(stores, db, "separate process");
   // Kalshi's recorder in the same process; without credentials it records nothing and says why.
   await startKalshiRecorder(stores, db, "separate process");
+  // With CLICKHOUSE_URL the web instances stay stateless: this process builds the archive's file stats.
+  const archive = startArchiveSchedule();
   const report = setInterval(() => log.info("recorder status", { polymarket: recorder.status(), kalshi: kalshiRecorderStatus() }), 60_000);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     clearInterval(report);
+    archive.stop();
     log.info("recorder shutting down", { signal });
     void Promise.all([stopRecorder(), stopKalshiRecorder()])
       .then(() => Promise.all([closeTickStores(), closeDatabase()]))

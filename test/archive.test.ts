@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as fileRoute, HEAD as fileHead } from "@/app/v0/archive/[venue]/[date]/[file]/route";
 import { GET as manifestRoute } from "@/app/v0/archive/manifest/route";
 import { pullArchive, type ManifestFile } from "@/lib/archive/pull";
+import { prepareRecentFiles } from "@/lib/archive/schedule";
 import { KalshiNormalizer } from "@/lib/recorder/kalshi/normalize";
 import { insertTickRows } from "@/lib/recorder/writer";
 import { getTickStores, type TickStores } from "@/lib/ticks";
@@ -183,6 +184,23 @@ describe("GET /v0/archive/{venue}/{date}/{HH}.parquet", () => {
     const rebuilt = new Uint8Array(await res.arrayBuffer());
     expect(sha256(rebuilt)).toBe(after?.file?.sha256);
     expect(await parquetLines(rebuilt)).toHaveLength(8);
+  });
+});
+
+describe("archive schedule", () => {
+  it("builds the stats of the last day's closed hours of both venues ahead of any request", async () => {
+    await stores.writer.command({ query: "TRUNCATE TABLE default_brier_internal.archive_files" });
+    // 24 closed hours back from 2026-06-14 12:05: the Polymarket hour 2026-06-13 12:00 and the Kalshi hour 09:00.
+    expect(await prepareRecentFiles(stores, Date.UTC(2026, 5, 14, 12, 5))).toBe(2);
+    const built = await (
+      await stores.writer.query({ query: "SELECT venue, toUnixTimestamp(hour) * 1000 AS hour, checksum FROM default_brier_internal.archive_files FINAL ORDER BY hour", format: "JSONEachRow" })
+    ).json<{ venue: string; hour: number | string; checksum: string }>();
+    expect(built.map((row) => [row.venue, Number(row.hour)])).toEqual([
+      ["polymarket", Date.UTC(2026, 5, 13, 12)],
+      ["kalshi", KALSHI_HOUR],
+    ]);
+    const listed = (await manifest("polymarket", DAY)).find((hour) => hour.hour === "2026-06-13T12:00:00.000Z");
+    expect(built[0]?.checksum).toBe(listed?.checksum);
   });
 });
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { startArchiveSchedule } from "@/lib/archive/schedule";
 import { startCatalogSchedule } from "@/lib/catalog/schedule";
 import { config } from "@/lib/config";
 import { getDatabase, getDb } from "@/lib/db";
@@ -49,6 +50,11 @@ export async function startBackgroundJobs(): Promise<void> {
     const [db, stores] = await Promise.all([getDb(), getTickStores()]);
     startRecorder(stores, db).catch((error: unknown) => log.error("recorder failed to start", errorFields(error)));
     onShutdown(stopRecorder);
+  }
+  // The archive's closed hours: file stats built ahead of the first download or manifest.
+  if (config.embeddedClickhouse) {
+    const archive = startArchiveSchedule();
+    onShutdown(async () => archive.stop());
   }
   // Kalshi's recorder beside it; without credentials it records nothing and /v0/status says why.
   if (config.kalshiRecorder.enabled && config.embeddedClickhouse) {

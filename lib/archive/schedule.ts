@@ -1,0 +1,58 @@
+import "server-only";
+import { errorFields, log } from "@/lib/log";
+import { getTickStores, type TickStores } from "@/lib/ticks";
+import { recordedVenueTables, type RecordedVenue } from "@/lib/ticks/published";
+import { fileStats } from "./files";
+import { CLOSE_AFTER_MS, HOUR_MS } from "./hours";
+
+/** How often the closed hours are checked, and how far back. */
+const EVERY_MS = 5 * 60_000;
+const LOOKBACK_HOURS = 24;
+
+/**
+ * Builds the stats of the last day's closed hours of every recorded venue ahead of the first
+ * request (the first manifest of a day would otherwise build each hour's, about 5 s per 1M rows):
+ * hours already built and unchanged cost two small reads. Returns the hours with rows.
+ */
+export async function prepareRecentFiles(stores: TickStores, now = Date.now()): Promise<number> {
+  const lastClosed = Math.floor((now - CLOSE_AFTER_MS) / HOUR_MS) * HOUR_MS - HOUR_MS;
+  const starts = Array.from({ length: LOOKBACK_HOURS }, (_, i) => lastClosed - i * HOUR_MS).reverse();
+  let hours = 0;
+  for (const venue of Object.keys(recordedVenueTables) as RecordedVenue[]) {
+    const stats = await fileStats(stores, venue, recordedVenueTables[venue], starts);
+    for (const hour of stats.values()) if (hour.rows > 0) hours += 1;
+  }
+  return hours;
+}
+
+const globalStore = globalThis as typeof globalThis & { __brierArchiveSchedule?: { stop: () => void } };
+
+/** Runs prepareRecentFiles every 5 minutes in this process (the server with embedded stores). Started once. */
+export function startArchiveSchedule(): { stop: () => void } {
+  if (globalStore.__brierArchiveSchedule !== undefined) return globalStore.__brierArchiveSchedule;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const run = async () => {
+    if (stopped) return;
+    try {
+      await prepareRecentFiles(await getTickStores());
+    } catch (error) {
+      log.error("archive files could not be prepared", errorFields(error));
+    }
+    if (!stopped) {
+      timer = setTimeout(() => void run(), EVERY_MS);
+      timer.unref();
+    }
+  };
+  const handle = {
+    stop: () => {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      globalStore.__brierArchiveSchedule = undefined;
+    },
+  };
+  globalStore.__brierArchiveSchedule = handle;
+  timer = setTimeout(() => void run(), 60_000);
+  timer.unref();
+  return handle;
+}
