@@ -12,7 +12,7 @@
  *
  *   npm run bench:archive [-- --rows 1000000 --frames 300000 --runs 4]
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, get } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -242,13 +242,24 @@ async function main(): Promise<void> {
   console.log(`\n${loadLine("at end")}`);
   console.log(memoryReport());
   const { closeTickStores } = await import("@/lib/ticks");
+  const { closeDatabase } = await import("@/lib/db");
   await closeTickStores();
+  await closeDatabase();
+}
+
+/** The temp data dir goes with the run, whatever its outcome. */
+function cleanup(): void {
+  rmSync(dataDir, { recursive: true, force: true });
 }
 
 main().then(
-  () => process.exit(0),
+  () => {
+    cleanup();
+    process.exit(0);
+  },
   (error: unknown) => {
     console.error(error);
+    cleanup();
     process.exit(1);
   },
 );
