@@ -1,4 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -9,11 +11,14 @@ import { getDb } from "@/lib/db";
 import { RecorderJournal } from "@/lib/recorder/journal";
 import { KalshiRecorder } from "@/lib/recorder/kalshi/recorder";
 import { InProcessBus, type BookMessage, type TradeMessage } from "@/lib/streams/bus";
+import { StreamHub } from "@/lib/streams/hub";
 import { LivePublisher } from "@/lib/streams/publisher";
+import { createStreamServer } from "@/lib/streams/ws-server";
 import { getTickStores, type TickStores } from "@/lib/ticks";
 import { makeEvent, seedCatalog } from "./helpers/catalog";
 import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
+import { StreamClient } from "./helpers/stream-client";
 import { kalshiScript, startFakeKalshiChannel, type FakeKalshiChannel, type KalshiBook } from "./fakes/kalshi-channel";
 
 const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -265,6 +270,47 @@ describe("Kalshi recorder against the loopback channel", () => {
     }
     expect(trades).toHaveLength(script.filter((e) => e.type === "trade").length);
     expect(trades[0]).toMatchObject({ venue: "kalshi", side: expect.stringMatching(/^(buy|sell)$/) });
+  });
+
+  it("the /ws firehose carries the recorder's Kalshi books with _source kalshi, ending on the oracle's book", async () => {
+    const bus = new InProcessBus();
+    const hub = new StreamHub({ bus, limits: { subscriptions: { free: 5, pro: 100, enterprise: 1000 }, connectionsPerKey: 3, bufferBytes: 256 * 1024, maxPending: 10_000, slowConsumerMs: 5_000 } });
+    const streams = createStreamServer({ hub: async () => hub });
+    const server = createServer((_req, res) => res.writeHead(404).end());
+    server.on("upgrade", streams.upgrade);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    const { key } = await makeKey("pro");
+    const client = await StreamClient.connect(`ws://127.0.0.1:${port}/ws?apiKey=${key}`);
+    try {
+      expect((await client.request({ id: "fh", action: "subscribe", exchange: "kalshi", method: "firehose", args: [["kalshi"]] })).event).toBe("subscribed");
+      const recorder = new KalshiRecorder({
+        writer: stores.writer,
+        wsUrl: fake.url,
+        credentials: { keyId, privateKey: pem },
+        tickers: async () => tickers,
+        maxMarkets: 100,
+        minBackoffMs: 20,
+        writerOptions: { flushIntervalMs: 50 },
+        live: new LivePublisher(bus, "kalshi"),
+      });
+      recorders.push(recorder);
+      await recorder.start();
+      await fake.replays(1);
+      await until(() => recorder.stats.frames === (fake.sent[0]?.length ?? -1));
+      const [first] = tickers;
+      const expected = oracle(fake.sent[0] ?? [], first ?? "", Number.MAX_SAFE_INTEGER).no;
+      type FirehoseBook = { _source: string; _symbol: string; bids: Side[]; asks: Side[] };
+      const latest = () => client.messages.map((m) => m.data as FirehoseBook).filter((book) => book?._symbol === `${first}-NO`).at(-1);
+      // Updates of one book may coalesce on the way; the last one delivered is the recorder's final book.
+      await until(() => JSON.stringify(latest()?.bids) === JSON.stringify(expected.bids));
+      expect(latest()).toMatchObject({ _source: "kalshi", bids: expected.bids, asks: expected.asks });
+    } finally {
+      await client.close();
+      await streams.close();
+      await hub.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it("a restart replaying the same deltas and trades stores none of them twice (dedup seeded from the table)", async () => {
