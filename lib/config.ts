@@ -83,6 +83,14 @@ export const envSchema = z.object({
   /** 0 is allowed: the recorder runs and follows no asset (the status page says why). */
   RECORDER_MAX_ASSETS: z.coerce.number().int().nonnegative().default(2000),
   RECORDER_ENABLED: booleanFlag(true),
+  /** Kalshi's order-book channel needs an API key: its id and RSA private key (PEM text, `\n` escapes allowed, or a file). */
+  KALSHI_API_KEY_ID: optionalString,
+  KALSHI_PRIVATE_KEY: optionalString,
+  KALSHI_PRIVATE_KEY_PATH: optionalString,
+  KALSHI_WS_URL: z.url({ protocol: /^wss?$/ }).default("wss://api.elections.kalshi.com/trade-api/ws/v2"),
+  /** Kalshi markets recorded (each is two outcome books); 0 records none. */
+  KALSHI_RECORDER_MAX_MARKETS: z.coerce.number().int().nonnegative().default(1000),
+  KALSHI_RECORDER_ENABLED: booleanFlag(true),
   /** Set to false to keep the server from running ingestion and the recorder in-process. */
   BACKGROUND_JOBS: booleanFlag(true),
   /** NATS server of the live fan-out (recorder -> every web instance); unset: in-process (embedded setup). */
@@ -103,6 +111,9 @@ export const envSchema = z.object({
   STREAM_MAX_PENDING: positiveInt(10_000),
   /** A connection behind for longer than this is closed as a slow consumer. */
   STREAM_SLOW_CONSUMER_MS: positiveInt(10_000),
+  /** The Brier API the archive CLI pulls from, and the key it sends (flags override both). */
+  BRIER_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:3000"),
+  BRIER_API_KEY: optionalString,
   /** Per-key limits on PostgreSQL: how long a lease outlives its instance's last renewal (a killed instance's counts expire after it). */
   LIMIT_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(600_000).default(5_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
@@ -137,6 +148,14 @@ export interface Config {
   venueRedirectUrl: string | undefined;
   passthrough: { maxConcurrentPerKey: number; watchTimeoutMs: number };
   recorder: { enabled: boolean; wsUrl: string; maxAssets: number };
+  kalshiRecorder: {
+    enabled: boolean;
+    wsUrl: string;
+    maxMarkets: number;
+    keyId: string | undefined;
+    /** The PEM text itself, or a file holding it (read by the recorder). */
+    privateKey: { pem: string } | { path: string } | undefined;
+  };
   backgroundJobs: boolean;
   streams: {
     natsUrl: string | undefined;
@@ -148,6 +167,8 @@ export interface Config {
     slowConsumerMs: number;
     tickMs: number;
   };
+  /** The archive CLI's API and key. */
+  archiveClient: { url: string; apiKey: string | undefined };
   /** Per-key limits shared by every instance (lib/limits). */
   limits: { leaseTtlMs: number };
   logLevel: Env["LOG_LEVEL"];
@@ -197,6 +218,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     venueRedirectUrl: e.VENUE_REDIRECT_URL?.replace(/\/+$/, ""),
     passthrough: { maxConcurrentPerKey: e.PASSTHROUGH_MAX_CONCURRENT, watchTimeoutMs: e.PASSTHROUGH_WATCH_TIMEOUT_MS },
     recorder: { enabled: e.RECORDER_ENABLED, wsUrl: e.POLYMARKET_WS_URL, maxAssets: e.RECORDER_MAX_ASSETS },
+    kalshiRecorder: {
+      enabled: e.KALSHI_RECORDER_ENABLED,
+      wsUrl: e.KALSHI_WS_URL,
+      maxMarkets: e.KALSHI_RECORDER_MAX_MARKETS,
+      keyId: e.KALSHI_API_KEY_ID,
+      privateKey:
+        e.KALSHI_PRIVATE_KEY !== undefined
+          ? { pem: e.KALSHI_PRIVATE_KEY.replace(/\\n/g, "\n") }
+          : e.KALSHI_PRIVATE_KEY_PATH !== undefined
+            ? { path: e.KALSHI_PRIVATE_KEY_PATH }
+            : undefined,
+    },
     backgroundJobs: e.BACKGROUND_JOBS,
     streams: {
       natsUrl: e.NATS_URL,
@@ -208,6 +241,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       slowConsumerMs: e.STREAM_SLOW_CONSUMER_MS,
       tickMs: e.STREAM_TICK_MS,
     },
+    archiveClient: { url: e.BRIER_URL, apiKey: e.BRIER_API_KEY },
     limits: { leaseTtlMs: e.LIMIT_LEASE_TTL_MS },
     logLevel: e.LOG_LEVEL,
   };

@@ -6,6 +6,7 @@
 import { config } from "@/lib/config";
 import { closeDatabase, getDb } from "@/lib/db";
 import { errorFields, log } from "@/lib/log";
+import { kalshiRecorderStatus, startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/service";
 import { startRecorder, stopRecorder } from "@/lib/recorder/service";
 import { closeTickStores, getTickStores } from "@/lib/ticks";
 
@@ -16,14 +17,16 @@ async function main(): Promise<void> {
   }
   const [db, stores] = await Promise.all([getDb(), getTickStores()]);
   const recorder = await startRecorder(stores, db, "separate process");
-  const report = setInterval(() => log.info("recorder status", { ...recorder.status() }), 60_000);
+  // Kalshi's recorder in the same process; without credentials it records nothing and says why.
+  await startKalshiRecorder(stores, db, "separate process");
+  const report = setInterval(() => log.info("recorder status", { polymarket: recorder.status(), kalshi: kalshiRecorderStatus() }), 60_000);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     clearInterval(report);
     log.info("recorder shutting down", { signal });
-    void stopRecorder()
+    void Promise.all([stopRecorder(), stopKalshiRecorder()])
       .then(() => Promise.all([closeTickStores(), closeDatabase()]))
       .catch((error: unknown) => log.error("recorder shutdown failed", errorFields(error)))
       .finally(() => process.exit(0));

@@ -99,6 +99,7 @@ beforeAll(async () => {
       { venueMarketId: "m1", contractAddress: ids.M1.cond, outcomes: [{ outcomeId: ids.M1.yes, label: "Yes", price: 0.6, priceChange24h: 0 }, { outcomeId: ids.M1.no, label: "No", price: 0.4, priceChange24h: 0 }] },
       { venueMarketId: "m2", contractAddress: ids.M2.cond, outcomes: [{ outcomeId: ids.M2.yes, label: "Yes", price: 0.04, priceChange24h: 0 }, { outcomeId: ids.M2.no, label: "No", price: 0.96, priceChange24h: 0 }] },
       { venueMarketId: "k1", venue: "kalshi", contractAddress: null, outcomes: [{ outcomeId: "KX-YES", label: "Yes", price: 0.5, priceChange24h: 0 }] },
+      { venueMarketId: "l1", venue: "limitless", contractAddress: null, outcomes: [{ outcomeId: "LM-YES", label: "Yes", price: 0.5, priceChange24h: 0 }] },
     ]),
   ]);
   const stores = await getTickStores();
@@ -179,9 +180,13 @@ describe("order book at an instant", () => {
     }
     const unknown = await callRoute(bookRoute, { path: "/v0/orderbooks/999", key: proKey, params: { outcomeId: "999" } });
     expect(unknown.status).toBe(404);
+    const limitless = await callRoute(bookRoute, { path: "/v0/orderbooks/LM-YES", key: proKey, params: { outcomeId: "LM-YES" } });
+    expect(limitless.status).toBe(404);
+    expect(JSON.stringify(limitless.body)).toContain("not recorded");
+    // Kalshi is recorded (kalshi_orderbook): with no rows of this market, no book at that instant.
     const kalshi = await callRoute(bookRoute, { path: "/v0/orderbooks/KX-YES", key: proKey, params: { outcomeId: "KX-YES" } });
     expect(kalshi.status).toBe(404);
-    expect(JSON.stringify(kalshi.body)).toContain("not recorded");
+    expect(JSON.stringify(kalshi.body)).toContain("No order book of 'KX-YES' was recorded");
     const bad = await callRoute(bookRoute, { path: "/v0/orderbooks/a%20b", key: proKey, params: { outcomeId: "a b" } });
     expect((bad.body as { error: { parameter: string } }).error.parameter).toBe("outcomeId");
   });

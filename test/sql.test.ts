@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { POST } from "@/app/v0/sql/route";
+import { KalshiNormalizer } from "@/lib/recorder/kalshi/normalize";
+import { insertTickRows } from "@/lib/recorder/writer";
 import { getTickStores, type TickStores } from "@/lib/ticks";
 import { describeKeyedRoute } from "./helpers/auth-suite";
 import { makeKey } from "./helpers/keys";
@@ -237,9 +239,27 @@ describe("POST /v0/sql", () => {
     expect(describe.status).toBe(200);
     expect((describe.body as SqlBody).data.map((row) => row.name)).toEqual(["timestamp", "timestamp_received", "market", "event_type", "data"]);
     const show = await sql("SHOW TABLES");
-    expect((show.body as SqlBody).data).toEqual([{ name: "polymarket_orderbook_rust" }]);
+    expect((show.body as SqlBody).data).toEqual([{ name: "kalshi_orderbook" }, { name: "polymarket_orderbook_rust" }]);
     const explain = await sql(`EXPLAIN SELECT count() FROM polymarket_orderbook_rust WHERE market = '${ids.M1.cond}'`);
     expect(explain.status).toBe(200);
+  });
+
+  it("queries kalshi_orderbook like the Polymarket table: the market filter is the Kalshi ticker", async () => {
+    const normalizer = new KalshiNormalizer();
+    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000;
+    const frames = [
+      { type: "orderbook_snapshot", sid: 1, seq: 1, msg: { market_ticker: "KXSQL-1", market_id: "m", yes_dollars_fp: [["0.4000", "10.00"]], no_dollars_fp: [["0.5500", "4.00"]] } },
+      { type: "orderbook_delta", sid: 1, seq: 2, msg: { market_ticker: "KXSQL-1", price_dollars: "0.4200", delta_fp: "3.00", side: "yes", ts_ms: hour + 60_000 } },
+      { type: "orderbook_delta", sid: 1, seq: 3, msg: { market_ticker: "KXSQL-1", price_dollars: "0.4200", delta_fp: "-3.00", side: "yes", ts_ms: hour + 120_000 } },
+    ];
+    await insertTickRows(stores.writer, frames.flatMap((f) => normalizer.normalize(JSON.stringify(f), hour).rows), "kalshi_orderbook");
+    const candles = await sql(candleSql.replace("polymarket_orderbook_rust", "kalshi_orderbook").replace(ids.M1.cond, "KXSQL-1").replace(ids.M1.yes, "KXSQL-1"));
+    expect(candles.status).toBe(200);
+    // Best bid 0.42 after the first change, back to 0.40 after the second: open 0.42, close 0.40.
+    expect((candles.body as SqlBody).data).toEqual([{ hour: engineTime(hour, false), open: 0.42, close: 0.4, low: 0.4, high: 0.42, ticks: 2 }]);
+    const unfiltered = await sql("SELECT count() FROM kalshi_orderbook");
+    expect(unfiltered.status).toBe(400);
+    expect(unfiltered.body).toMatchObject({ error: { code: "query_error", reason: "market_filter" } });
   });
 
   it("refuses bad bodies with clear 400s and bodies over 64 KiB with 413", async () => {

@@ -8,6 +8,7 @@ import { SameQuestionElsewhere } from "@/components/matching/same-question-elsew
 import type { MarketPublic } from "@/lib/catalog/shapes";
 import { ApiError, getJson } from "@/lib/browser/api-client";
 import { marketChartSearch, parseMarketChartState, type MarketChartState } from "@/lib/browser/market-state";
+import { recordedMarketOf } from "@/lib/ticks/published";
 import { CoverageRibbon } from "@/components/history/coverage-ribbon";
 import { PriceLines } from "@/components/history/price-lines";
 import { HistoryCharts } from "./history-charts";
@@ -53,7 +54,8 @@ export function MarketView({ id, historyAllowed, plan }: { id: string; historyAl
   const m = market.data.data;
   const charted = chart.outcome < m.outcomes.length ? chart.outcome : 0;
   const outcome = m.outcomes[charted];
-  const hasTicks = m.contractAddress !== null && outcome !== undefined;
+  const recorded = recordedMarketOf({ venue: m.exchange, venueMarketId: m.venueMarketId, contractAddress: m.contractAddress });
+  const hasTicks = recorded !== undefined && outcome !== undefined;
 
   return (
     <div className="stack">
@@ -71,7 +73,7 @@ export function MarketView({ id, historyAllowed, plan }: { id: string; historyAl
       {outcome !== undefined && <StreamedOrderBook exchange={m.exchange} outcomeId={outcome.outcomeId} outcomeLabel={outcome.label} />}
 
       {!hasTicks ? (
-        <p className="notice">No order-book history for this market: Brier records Polymarket books (by condition id), and this market has none.</p>
+        <p className="notice">No order-book history for this market: Brier records Polymarket books (by condition id) and Kalshi books (by ticker), and this market is on {m.exchange}.</p>
       ) : !historyAllowed ? (
         <p className="notice" data-testid="history-plan-notice">
           Order-book history (candles, recorded books, depth over time) comes from <code>POST /v0/sql</code>, which is part of the
@@ -79,7 +81,7 @@ export function MarketView({ id, historyAllowed, plan }: { id: string; historyAl
         </p>
       ) : (
         <HistoryCharts
-          target={{ market: m.contractAddress ?? "", assetId: outcome.outcomeId }}
+          target={{ market: recorded.market, assetId: outcome.outcomeId, table: recorded.table }}
           outcomeLabel={outcome.label}
           chart={{ ...chart, outcome: charted }}
           onChart={setChart}

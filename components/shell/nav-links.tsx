@@ -6,6 +6,7 @@ const links = [
   { href: "/", label: "Catalog", match: (p: string) => p === "/" || p.startsWith("/markets") || p.startsWith("/events") },
   { href: "/compare", label: "Compare", match: (p: string) => p.startsWith("/compare") },
   { href: "/sql", label: "SQL", match: (p: string) => p.startsWith("/sql") },
+  { href: "/archive", label: "Archive", match: (p: string) => p.startsWith("/archive") },
   { href: "/console", label: "Pass-through", match: (p: string) => p.startsWith("/console") },
   { href: "/status", label: "Status", match: (p: string) => p.startsWith("/status") },
   { href: "/settings", label: "Settings", match: (p: string) => p.startsWith("/settings") },

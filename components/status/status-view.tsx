@@ -11,6 +11,7 @@ interface StatusAnswer {
   service?: { startedAt?: string; uptimeSeconds?: number; stores?: Record<string, string> };
   catalog?: { pollSeconds?: number; venues?: VenueCatalogStatus[] };
   recorder?: Partial<RecorderStatusSection> & Record<string, unknown>;
+  kalshiRecorder?: Partial<RecorderStatusSection> & Record<string, unknown>;
 }
 
 function ageTone(seconds: number | null, pollSeconds: number): string {
@@ -27,7 +28,7 @@ export function StatusView() {
   });
   if (status.isPending) return <SkeletonRows rows={8} />;
   if (status.isError) return <ErrorState error={status.error} title="Status could not be loaded" onRetry={() => void status.refetch()} />;
-  const { service, catalog, recorder } = status.data;
+  const { service, catalog, recorder, kalshiRecorder } = status.data;
   const pollSeconds = catalog?.pollSeconds ?? 60;
   return (
     <div className="stack">
@@ -107,11 +108,23 @@ export function StatusView() {
         )}
       </section>
       <section className="card" aria-labelledby="recorder-health">
-        <h2 id="recorder-health">Order-book recorder</h2>
+        <h2 id="recorder-health">
+          Polymarket order-book recorder <span className="muted small">(polymarket_orderbook_rust)</span>
+        </h2>
         {recorder === undefined ? (
           <p className="muted">The recorder reports nothing in this deployment (disabled, or running as its own process).</p>
         ) : (
-          <RecorderTable recorder={recorder} />
+          <RecorderTable recorder={recorder} testId="recorder-status-table" />
+        )}
+      </section>
+      <section className="card" aria-labelledby="kalshi-recorder-health">
+        <h2 id="kalshi-recorder-health">
+          Kalshi order-book recorder <span className="muted small">(kalshi_orderbook)</span>
+        </h2>
+        {kalshiRecorder === undefined ? (
+          <p className="muted">This deployment reports no Kalshi recorder.</p>
+        ) : (
+          <RecorderTable recorder={kalshiRecorder} testId="kalshi-recorder-status-table" />
         )}
       </section>
       <RecorderIncidents />
@@ -119,11 +132,18 @@ export function StatusView() {
   );
 }
 
-function RecorderTable({ recorder }: { recorder: NonNullable<StatusAnswer["recorder"]> }) {
+/** Rows whose value is prose (reasons, venue messages), not a figure. */
+const proseRows = new Set(["Why no asset", "Why not recording", "Last venue error"]);
+
+function RecorderTable({ recorder, testId }: { recorder: NonNullable<StatusAnswer["recorder"]>; testId: string }) {
+  const text = (name: string, key: string): [string, string][] => (typeof recorder[key] === "string" ? [[name, recorder[key]]] : []);
   const rows: [string, string][] = [
     ["Running", recorder.running === undefined ? "–" : recorder.running ? "yes" : "no"],
+    ...text("Mode", "mode"),
+    ...text("Why not recording", "reason"),
     ["Connections (open / total)", recorder.connections === undefined ? "–" : `${recorder.connections.open} / ${recorder.connections.total}`],
     ["Subscribed assets", formatInteger(recorder.subscribedAssets)],
+    ...(typeof recorder.subscribedMarkets === "number" ? ([["Subscribed markets", formatInteger(recorder.subscribedMarkets)]] as [string, string][]) : []),
     ...(typeof recorder.idleReason === "string" ? ([["Why no asset", recorder.idleReason]] as [string, string][]) : []),
     ["Frames per second", formatInteger(recorder.framesPerSecond)],
     ["Rows per second", formatInteger(recorder.rowsPerSecond)],
@@ -135,14 +155,16 @@ function RecorderTable({ recorder }: { recorder: NonNullable<StatusAnswer["recor
     ["Errors", formatInteger(recorder.errors)],
     ["Malformed frames", formatInteger(recorder.malformedFrames)],
     ["Back-pressure", recorder.backPressure === undefined ? "–" : recorder.backPressure ? "yes" : "no"],
+    ...(typeof recorder.sequenceGaps === "number" ? ([["Sequence gaps (resubscribed)", formatInteger(recorder.sequenceGaps)]] as [string, string][]) : []),
+    ...text("Last venue error", "lastVenueError"),
   ];
   return (
-    <table className="data" data-testid="recorder-status-table" style={{ maxWidth: 560 }}>
+    <table className="data" data-testid={testId} style={{ maxWidth: 560 }}>
       <tbody>
         {rows.map(([name, value]) => (
-          <tr key={name} data-testid={name === "Why no asset" ? "recorder-idle-reason" : undefined}>
+          <tr key={name} data-testid={name === "Why no asset" ? "recorder-idle-reason" : name === "Why not recording" ? "recorder-not-recording-reason" : undefined}>
             <th scope="row">{name}</th>
-            <td className={name === "Why no asset" ? "small" : "mono"}>{value}</td>
+            <td className={proseRows.has(name) ? "small" : "mono"}>{value}</td>
           </tr>
         ))}
       </tbody>

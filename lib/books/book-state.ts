@@ -182,9 +182,12 @@ export interface BookRow {
   eventType: string;
   /** The normalized event JSON. */
   data: string;
+  /** `data` already parsed, when the producer built it from values it holds (saves a JSON.parse per row). */
+  parsed?: BookData;
 }
 
-interface BookData {
+/** The fields of a row's `data` the book state reads. */
+export interface BookData {
   asset_id?: unknown;
   bids?: unknown;
   asks?: unknown;
@@ -237,10 +240,13 @@ export class BookStore {
   apply(row: BookRow): AssetBook | undefined {
     if (row.eventType !== "book" && row.eventType !== "price_change") return undefined;
     let data: BookData;
-    try {
-      data = JSON.parse(row.data) as BookData;
-    } catch {
-      return undefined;
+    if (row.parsed !== undefined) data = row.parsed;
+    else {
+      try {
+        data = JSON.parse(row.data) as BookData;
+      } catch {
+        return undefined;
+      }
     }
     const assetId = text(data.asset_id);
     if (assetId === undefined) return undefined;

@@ -1,7 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db";
 import { InvalidParameterError, NotFoundError } from "@/lib/errors";
-import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
+import { venueJournal } from "@/lib/archive/condition";
+import { recordedVenueTables } from "@/lib/ticks/published";
 import { coverageGaps, hourlyCoverage } from "./coverage-model";
 import { assetIncidents, journalWindow, runSpans, subscribedSpans } from "./journal";
 import { outcomesOfCondition, recordedOutcomeOrThrow } from "./outcomes";
@@ -21,14 +22,21 @@ export async function coverage(db: Db, query: CoverageQuery, now = Date.now()) {
   if (range.until - range.since > 31 * DAY) throw new InvalidParameterError("since", "since and until may be at most 31 days apart");
 
   let market: string;
+  // The market's table and venue: Polymarket's unless the catalog says the market is Kalshi's.
+  let table: string = recordedVenueTables.polymarket;
+  let venue = "polymarket";
   const labels = new Map<string, string>();
   if (query.outcomeId !== undefined) {
     const outcome = await recordedOutcomeOrThrow(db, query.outcomeId);
     market = outcome.conditionId;
+    ({ table, venue } = outcome);
     labels.set(outcome.outcomeId, outcome.label);
   } else {
     market = query.market ?? "";
-    for (const outcome of await outcomesOfCondition(db, market)) labels.set(outcome.outcomeId, outcome.label);
+    for (const outcome of await outcomesOfCondition(db, market)) {
+      labels.set(outcome.outcomeId, outcome.label);
+      ({ table, venue } = outcome);
+    }
   }
 
   const client = await historyClient();
@@ -36,7 +44,7 @@ export async function coverage(db: Db, query: CoverageQuery, now = Date.now()) {
     await client.query({
       query: `SELECT JSONExtractString(data, 'asset_id') AS asset, event_type, count() AS rows,
           toUnixTimestamp64Milli(min(timestamp)) AS first, toUnixTimestamp64Milli(max(timestamp)) AS last
-        FROM ${tickTable} WHERE market = {market:String} GROUP BY asset, event_type`,
+        FROM ${table} WHERE market = {market:String} GROUP BY asset, event_type`,
       query_params: { market },
       format: "JSONCompactEachRow",
     })
@@ -44,7 +52,7 @@ export async function coverage(db: Db, query: CoverageQuery, now = Date.now()) {
   const hourly = await (
     await client.query({
       query: `SELECT JSONExtractString(data, 'asset_id') AS asset, toUnixTimestamp(toStartOfHour(timestamp, 'UTC')) * 1000 AS hour, count() AS rows
-        FROM ${tickTable} WHERE market = {market:String} AND timestamp >= {since:DateTime64(3)} AND timestamp < {until:DateTime64(3)}
+        FROM ${table} WHERE market = {market:String} AND timestamp >= {since:DateTime64(3)} AND timestamp < {until:DateTime64(3)}
         GROUP BY asset, hour`,
       query_params: { market, since: chTime(Math.floor(range.since / 3_600_000) * 3_600_000), until: chTime(range.until) },
       format: "JSONCompactEachRow",
@@ -53,7 +61,8 @@ export async function coverage(db: Db, query: CoverageQuery, now = Date.now()) {
 
   const assets = query.outcomeId !== undefined ? [query.outcomeId] : [...new Set([...labels.keys(), ...totals.map((row) => row[0])])].filter((a) => a !== "");
   if (assets.length === 0) throw new NotFoundError("market", market);
-  const window = await journalWindow(db, range.since, range.until, assets);
+  const journal = await journalWindow(db, range.since, range.until, assets);
+  const window = venueJournal(journal, venue === "kalshi" ? "kalshi" : "polymarket");
   const runs = runSpans(window, now);
 
   const data: AssetCoverage[] = assets.map((asset) => {

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, arrayOverlaps, desc, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, arrayOverlaps, desc, eq, gte, inArray, isNull, like, lt, notLike, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { recorderIncidents, recorderRuns, type RecorderIncidentRow, type RecorderRunRow } from "@/lib/db/schema";
 import { degradingKinds, HEARTBEAT_STALE_MS } from "@/lib/recorder/journal";
@@ -10,6 +10,11 @@ import { incidentsPage, type IncidentPublic, type IncidentsQuery } from "./shape
 
 /** Kinds that last (have an end); the others are instants. */
 const spanKinds = new Set(["connection_lost", "lag", "back_pressure", "insert_failed"]);
+
+/** Runs of one venue's recorder (lib/recorder/journal.ts runMode: Kalshi's modes start with `kalshi: `). */
+export function runsOfVenue(venue: "polymarket" | "kalshi") {
+  return venue === "kalshi" ? like(recorderRuns.mode, "kalshi: %") : notLike(recorderRuns.mode, "kalshi: %");
+}
 
 /** Where a run's recording ended: its clean stop, now while it still beats, or its last beat (it died). */
 export function runEnd(run: Pick<RecorderRunRow, "beatAt" | "stoppedAt">, now: number): number {
@@ -131,8 +136,8 @@ export async function listIncidents(db: Db, query: IncidentsQuery, now = Date.no
 }
 
 /** The newest recorder run, for /v0/status: is a recorder running anywhere (its own process included)? */
-export async function latestRecorderRun(db: Db, now = Date.now()): Promise<Record<string, unknown> | null> {
-  const [run] = await db.select().from(recorderRuns).orderBy(desc(recorderRuns.beatAt)).limit(1);
+export async function latestRecorderRun(db: Db, venue: "polymarket" | "kalshi" = "polymarket", now = Date.now()): Promise<Record<string, unknown> | null> {
+  const [run] = await db.select().from(recorderRuns).where(runsOfVenue(venue)).orderBy(desc(recorderRuns.beatAt)).limit(1);
   if (run === undefined) return null;
   const running = run.stoppedAt === null && now - run.beatAt.getTime() <= HEARTBEAT_STALE_MS;
   return {

@@ -2,9 +2,12 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db";
 import { InvalidParameterError } from "@/lib/errors";
-import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
-import { HOUR_MS, hourlyCoverage } from "./coverage-model";
-import { assetIncidents, journalWindow, runSpans } from "./journal";
+import { venueHourConditions } from "@/lib/archive/condition";
+import { ARCHIVE_ORDER } from "@/lib/archive/files";
+import { archiveDay } from "@/lib/archive/manifest";
+import { getTickStores } from "@/lib/ticks";
+import { recordedVenueTables } from "@/lib/ticks/published";
+import { HOUR_MS } from "./coverage-model";
 import { manifestResponse, type ManifestHour, type ManifestQuery } from "./shapes";
 import { chTime, historyClient } from "./ticks";
 
@@ -24,14 +27,19 @@ export function checksumLine(timestampMs: number, market: string, eventType: str
 export async function archiveManifest(db: Db, query: ManifestQuery, now = Date.now()) {
   const dayStart = Date.parse(`${query.date}T00:00:00Z`);
   if (dayStart > now) throw new InvalidParameterError("date", "date is in the future");
+  const venue = query.venue ?? "polymarket";
+  const checksum = { algorithm: "sha256", order: ARCHIVE_ORDER, line: "<epoch ms>\\t<market>\\t<event_type>\\t<data>\\n" };
+  if (query.market === undefined) {
+    const hours = await archiveDay(db, await getTickStores(), venue, dayStart, now);
+    return manifestResponse.parse({ data: { date: query.date, venue, market: null, checksum, hours } });
+  }
   const dayEnd = Math.min(dayStart + 24 * HOUR_MS, Math.ceil(now / HOUR_MS) * HOUR_MS);
   const client = await historyClient();
-  const marketFilter = query.market === undefined ? "" : "AND market = {market:String}";
   const result = await client.query({
-    query: `SELECT DISTINCT toUnixTimestamp64Milli(timestamp) AS ts, market, event_type, data FROM ${tickTable}
-      WHERE timestamp >= {from:DateTime64(3)} AND timestamp < {to:DateTime64(3)} ${marketFilter}
+    query: `SELECT DISTINCT toUnixTimestamp64Milli(timestamp) AS ts, market, event_type, data FROM ${recordedVenueTables[venue]}
+      WHERE timestamp >= {from:DateTime64(3)} AND timestamp < {to:DateTime64(3)} AND market = {market:String}
       ORDER BY timestamp, market, event_type, data`,
-    query_params: { from: chTime(dayStart), to: chTime(dayEnd), ...(query.market === undefined ? {} : { market: query.market }) },
+    query_params: { from: chTime(dayStart), to: chTime(dayEnd), market: query.market },
     format: "JSONCompactEachRow",
   });
   const hours = new Map<number, { hash: ReturnType<typeof createHash>; rows: number; assets: Set<string> }>();
@@ -48,16 +56,14 @@ export async function archiveManifest(db: Db, query: ManifestQuery, now = Date.n
       if (asset !== undefined) hour.assets.add(asset);
     }
   }
-  const window = await journalWindow(db, dayStart, dayEnd);
-  const runs = runSpans(window, now);
-  const { incidents } = assetIncidents(window, undefined, now);
-  const conditions = new Map(hourlyCoverage({ since: dayStart, until: dayEnd, now, runs, subscribed: runs, lost: [], incidents }).map((h) => [h.hour, h.condition]));
+  const conditions = await venueHourConditions(db, venue, dayStart, dayEnd, now);
   const data: ManifestHour[] = [...hours].map(([hour, entry]) => ({
     hour: new Date(hour).toISOString(),
     rows: entry.rows,
     assets: entry.assets.size,
     checksum: entry.hash.digest("hex"),
     condition: conditions.get(hour) ?? "missing",
+    file: null,
   }));
-  return manifestResponse.parse({ data: { date: query.date, market: query.market ?? null, checksum: { algorithm: "sha256", order: "timestamp, market, event_type, data", line: "<epoch ms>\\t<market>\\t<event_type>\\t<data>\\n" }, hours: data } });
+  return manifestResponse.parse({ data: { date: query.date, venue, market: query.market, checksum, hours: data } });
 }

@@ -32,12 +32,12 @@ export async function recordedBookAt(db: Db, outcomeId: string, query: OrderBook
   const at = query.at ?? now;
   const outcome = await recordedOutcomeOrThrow(db, outcomeId);
   const client = await historyClient();
-  const snapshotTs = await lastBookAtOrBefore(client, outcome.conditionId, outcomeId, at);
+  const snapshotTs = await lastBookAtOrBefore(client, outcome, outcomeId, at);
   if (snapshotTs === undefined) {
     throw new AppError("not_found", `No order book of '${outcomeId}' was recorded at or before ${new Date(at).toISOString()}.`, { resource: "order book" });
   }
   const rows = [];
-  for await (const row of bookRows(client, outcome.conditionId, outcomeId, snapshotTs, at)) rows.push(row);
+  for await (const row of bookRows(client, outcome, outcomeId, snapshotTs, at)) rows.push(row);
   return recordedBookPublic.parse(present(replayBook(outcomeId, outcome.conditionId, rows), outcomeId, at, snapshotTs, query.depth));
 }
 
@@ -60,10 +60,10 @@ export async function recordedBookHistory(db: Db, outcomeId: string, query: Orde
   const meta = { count: 0, limit: query.limit, interval: query.interval, since: query.since, until, nextCursor: null as string | null };
   const outcome = await recordedOutcomeOrThrow(db, outcomeId);
   const client = await historyClient();
-  const snapshotTs = await lastBookAtOrBefore(client, outcome.conditionId, outcomeId, first);
+  const snapshotTs = await lastBookAtOrBefore(client, outcome, outcomeId, first);
   let replayFrom = snapshotTs;
   if (replayFrom === undefined) {
-    replayFrom = await firstBookAfter(client, outcome.conditionId, outcomeId, first, until);
+    replayFrom = await firstBookAfter(client, outcome, outcomeId, first, until);
     if (replayFrom === undefined) return bookHistoryPage.parse({ data: [], meta });
     first = Math.ceil(replayFrom / step) * step;
   }
@@ -85,7 +85,7 @@ export async function recordedBookHistory(db: Db, outcomeId: string, query: Orde
       if (book?.hasSnapshot) data.push(present(book, outcomeId, grid[index] ?? 0, snapshotAt, query.depth));
     }
   };
-  for await (const row of bookRows(client, outcome.conditionId, outcomeId, replayFrom, last)) {
+  for await (const row of bookRows(client, outcome, outcomeId, replayFrom, last)) {
     emitUntil(row.timestampMs);
     store.apply(row);
     if (row.eventType === "book") snapshotAt = row.timestampMs;

@@ -1,8 +1,9 @@
 import "server-only";
-import { arrayContains, eq } from "drizzle-orm";
+import { and, arrayContains, eq, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { markets } from "@/lib/db/schema";
 import { AppError, NotFoundError } from "@/lib/errors";
+import { recordedMarketOf } from "@/lib/ticks/published";
 
 /** An outcome of the catalog with what the tick table knows it by. */
 export interface RecordedOutcome {
@@ -10,8 +11,22 @@ export interface RecordedOutcome {
   label: string;
   marketId: string;
   venue: string;
-  /** The tick table's `market` (Polymarket condition id). */
+  /** The tick table's `market`: the Polymarket condition id, the Kalshi market ticker. */
   conditionId: string;
+  /** The published table holding the outcome's rows. */
+  table: string;
+}
+
+/** What a tick query reads: a table and one market of it (a RecordedOutcome is one). */
+export interface TickSource {
+  table: string;
+  conditionId: string;
+}
+
+/** The outcome's table and market key (lib/ticks/published.ts recordedMarketOf decides both). */
+export function tickSourceOf(row: { venue: string; venueMarketId: string; contractAddress: string | null }): TickSource | undefined {
+  const recorded = recordedMarketOf(row);
+  return recorded === undefined ? undefined : { table: recorded.table, conditionId: recorded.market };
 }
 
 /**
@@ -20,25 +35,28 @@ export interface RecordedOutcome {
  */
 export async function recordedOutcomeOrThrow(db: Db, outcomeId: string): Promise<RecordedOutcome> {
   const [row] = await db
-    .select({ id: markets.id, venue: markets.venue, contractAddress: markets.contractAddress, outcomes: markets.outcomes })
+    .select({ id: markets.id, venue: markets.venue, venueMarketId: markets.venueMarketId, contractAddress: markets.contractAddress, outcomes: markets.outcomes })
     .from(markets)
     .where(arrayContains(markets.outcomeIds, [outcomeId]))
     .limit(1);
   if (row === undefined) throw new NotFoundError("outcome", outcomeId);
-  if (row.contractAddress === null) {
+  const source = tickSourceOf(row);
+  if (source === undefined) {
     throw new AppError("not_found", `Outcome '${outcomeId}' is on ${row.venue}, whose order books are not recorded.`, { resource: "order book" });
   }
   const label = row.outcomes.find((outcome) => outcome.outcomeId === outcomeId)?.label ?? outcomeId;
-  return { outcomeId, label, marketId: row.id, venue: row.venue, conditionId: row.contractAddress };
+  return { outcomeId, label, marketId: row.id, venue: row.venue, ...source };
 }
 
-/** The outcome ids of a market by its condition id (coverage of a whole market). */
+/** The outcomes of a market by its tick-table `market` (condition id, or Kalshi ticker): coverage of a whole market. */
 export async function outcomesOfCondition(db: Db, conditionId: string): Promise<RecordedOutcome[]> {
   const rows = await db
-    .select({ id: markets.id, venue: markets.venue, outcomes: markets.outcomes })
+    .select({ id: markets.id, venue: markets.venue, venueMarketId: markets.venueMarketId, contractAddress: markets.contractAddress, outcomes: markets.outcomes })
     .from(markets)
-    .where(eq(markets.contractAddress, conditionId));
-  return rows.flatMap((row) =>
-    row.outcomes.map((outcome) => ({ outcomeId: outcome.outcomeId, label: outcome.label, marketId: row.id, venue: row.venue, conditionId })),
-  );
+    .where(or(eq(markets.contractAddress, conditionId), and(eq(markets.venue, "kalshi"), eq(markets.venueMarketId, conditionId))));
+  return rows.flatMap((row) => {
+    const source = tickSourceOf(row);
+    if (source === undefined) return [];
+    return row.outcomes.map((outcome) => ({ outcomeId: outcome.outcomeId, label: outcome.label, marketId: row.id, venue: row.venue, ...source }));
+  });
 }

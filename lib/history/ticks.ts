@@ -3,7 +3,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import type { BookRow } from "@/lib/books/book-state";
 import { AppError } from "@/lib/errors";
 import { getTickStores } from "@/lib/ticks";
-import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
+import type { TickSource } from "./outcomes";
 
 /**
  * Reads of the tick table for history. They run on the service's own connection (the writer's:
@@ -24,13 +24,13 @@ export async function historyClient(): Promise<ClickHouseClient> {
 }
 
 /** The venue time of the last `book` of the asset at or before `atMs` (reads the market's rows newest first, stops at the first). */
-export async function lastBookAtOrBefore(client: ClickHouseClient, market: string, assetId: string, atMs: number): Promise<number | undefined> {
+export async function lastBookAtOrBefore(client: ClickHouseClient, source: TickSource, assetId: string, atMs: number): Promise<number | undefined> {
   const result = await client.query({
-    query: `SELECT toUnixTimestamp64Milli(timestamp) AS ts FROM ${tickTable}
+    query: `SELECT toUnixTimestamp64Milli(timestamp) AS ts FROM ${source.table}
       WHERE market = {market:String} AND event_type = 'book' AND timestamp <= {at:DateTime64(3)}
         AND JSONExtractString(data, 'asset_id') = {asset:String}
       ORDER BY timestamp DESC LIMIT 1`,
-    query_params: { market, asset: assetId, at: chTime(atMs) },
+    query_params: { market: source.conditionId, asset: assetId, at: chTime(atMs) },
     format: "JSONCompactEachRow",
   });
   const rows = await result.json<[number | string]>();
@@ -39,13 +39,13 @@ export async function lastBookAtOrBefore(client: ClickHouseClient, market: strin
 }
 
 /** The venue time of the first `book` of the asset after `afterMs` and at or before `untilMs`. */
-export async function firstBookAfter(client: ClickHouseClient, market: string, assetId: string, afterMs: number, untilMs: number): Promise<number | undefined> {
+export async function firstBookAfter(client: ClickHouseClient, source: TickSource, assetId: string, afterMs: number, untilMs: number): Promise<number | undefined> {
   const result = await client.query({
-    query: `SELECT toUnixTimestamp64Milli(timestamp) AS ts FROM ${tickTable}
+    query: `SELECT toUnixTimestamp64Milli(timestamp) AS ts FROM ${source.table}
       WHERE market = {market:String} AND event_type = 'book' AND timestamp > {after:DateTime64(3)} AND timestamp <= {until:DateTime64(3)}
         AND JSONExtractString(data, 'asset_id') = {asset:String}
       ORDER BY timestamp LIMIT 1`,
-    query_params: { market, asset: assetId, after: chTime(afterMs), until: chTime(untilMs) },
+    query_params: { market: source.conditionId, asset: assetId, after: chTime(afterMs), until: chTime(untilMs) },
     format: "JSONCompactEachRow",
   });
   const rows = await result.json<[number | string]>();
@@ -57,14 +57,14 @@ export async function firstBookAfter(client: ClickHouseClient, market: string, a
  * The asset's `book` and `price_change` rows with fromMs <= timestamp <= toMs, in replay order:
  * venue time, then the table's own tie order (`book` before `price_change`, then cityHash64(data)).
  */
-export async function* bookRows(client: ClickHouseClient, market: string, assetId: string, fromMs: number, toMs: number): AsyncGenerator<BookRow> {
+export async function* bookRows(client: ClickHouseClient, source: TickSource, assetId: string, fromMs: number, toMs: number): AsyncGenerator<BookRow> {
   const result = await client.query({
-    query: `SELECT toUnixTimestamp64Milli(timestamp) AS ts, event_type, data FROM ${tickTable}
+    query: `SELECT toUnixTimestamp64Milli(timestamp) AS ts, event_type, data FROM ${source.table}
       WHERE market = {market:String} AND timestamp >= {from:DateTime64(3)} AND timestamp <= {to:DateTime64(3)}
         AND event_type IN ('book', 'price_change') AND JSONExtractString(data, 'asset_id') = {asset:String}
       ORDER BY timestamp, event_type, cityHash64(data)
       LIMIT {limit:UInt32}`,
-    query_params: { market, asset: assetId, from: chTime(fromMs), to: chTime(toMs), limit: MAX_REPLAY_ROWS + 1 },
+    query_params: { market: source.conditionId, asset: assetId, from: chTime(fromMs), to: chTime(toMs), limit: MAX_REPLAY_ROWS + 1 },
     format: "JSONCompactEachRow",
   });
   let count = 0;
@@ -75,7 +75,7 @@ export async function* bookRows(client: ClickHouseClient, market: string, assetI
         throw new AppError("query_error", `More than ${MAX_REPLAY_ROWS} recorded events between the last snapshot and the requested time; ask for a shorter span.`);
       }
       const [ts, eventType, data] = line.json();
-      yield { timestampMs: Number(ts), market, eventType, data };
+      yield { timestampMs: Number(ts), market: source.conditionId, eventType, data };
     }
   }
 }

@@ -1,7 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db";
 import { encodeCursor } from "@/lib/input";
-import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
 import { recordedOutcomeOrThrow } from "./outcomes";
 import { timeRange } from "./params";
 import { tradesPage, type RecordedTrade, type TradesQuery } from "./shapes";
@@ -22,7 +21,7 @@ export async function recordedTrades(db: Db, outcomeId: string, query: TradesQue
     query: `SELECT toUnixTimestamp64Milli(timestamp) AS ts, toString(cityHash64(data)) AS h,
         JSONExtractString(data, 'transaction_hash') AS id, JSONExtractString(data, 'price') AS price,
         JSONExtractString(data, 'size') AS size, JSONExtractString(data, 'side') AS side, JSONExtractString(data, 'fee_rate_bps') AS fee
-      FROM ${tickTable}
+      FROM ${outcome.table}
       WHERE market = {market:String} AND event_type = 'last_trade_price' AND timestamp >= {since:DateTime64(3)} AND timestamp < {until:DateTime64(3)}
         AND JSONExtractString(data, 'asset_id') = {asset:String} ${after}
       ORDER BY timestamp DESC, cityHash64(data) DESC

@@ -6,6 +6,7 @@ import { flushRateLimits } from "@/lib/auth/rate-limit";
 import { flushUsage } from "@/lib/auth/usage";
 import { closeKeyLimits } from "@/lib/limits";
 import { errorFields, log } from "@/lib/log";
+import { startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/service";
 import { startRecorder, stopRecorder } from "@/lib/recorder/service";
 import { healthMonitor } from "@/lib/status/health";
 import { closeLive } from "@/lib/streams/live";
@@ -48,6 +49,12 @@ export async function startBackgroundJobs(): Promise<void> {
     const [db, stores] = await Promise.all([getDb(), getTickStores()]);
     startRecorder(stores, db).catch((error: unknown) => log.error("recorder failed to start", errorFields(error)));
     onShutdown(stopRecorder);
+  }
+  // Kalshi's recorder beside it; without credentials it records nothing and /v0/status says why.
+  if (config.kalshiRecorder.enabled && config.embeddedClickhouse) {
+    const [db, stores] = await Promise.all([getDb(), getTickStores()]);
+    void startKalshiRecorder(stores, db);
+    onShutdown(stopKalshiRecorder);
   }
 }
 

@@ -34,8 +34,23 @@ export const LAG_THRESHOLD_MS = 10_000;
 /** At most one `malformed_frame` incident per this many ms; the rest are counted on the next. */
 const MALFORMED_EVERY_MS = 1_000;
 
+/**
+ * The `mode` column of a run says which recorder it was (no column of its own): the Polymarket
+ * recorder's runs keep the bare mode they always had, the Kalshi recorder's are `kalshi: <mode>`.
+ */
+export function runMode(mode: string, venue: "polymarket" | "kalshi"): string {
+  return venue === "polymarket" ? mode : `${venue}: ${mode}`;
+}
+
+/** The venue a run recorded, from its `mode` (see runMode). */
+export function runVenue(mode: string): "polymarket" | "kalshi" {
+  return mode.startsWith("kalshi: ") ? "kalshi" : "polymarket";
+}
+
 export interface JournalOptions {
   mode: "in-process" | "separate process";
+  /** The recorder's venue (default polymarket). */
+  venue?: "polymarket" | "kalshi";
   heartbeatMs?: number;
   lagThresholdMs?: number;
   now?: () => number;
@@ -59,7 +74,8 @@ interface Incident {
 export class RecorderJournal {
   readonly runId = randomUUID();
   readonly #db: Db;
-  readonly #options: Required<Omit<JournalOptions, "now">> & { now: () => number };
+  readonly #options: Required<Omit<JournalOptions, "now" | "venue">> & { now: () => number };
+  readonly #mode: string;
   #queue: Promise<void> = Promise.resolve();
   readonly #spans = new Map<string, { id: string; startedAt: number; detail: Record<string, unknown> }>();
   #timer: NodeJS.Timeout | undefined;
@@ -71,6 +87,7 @@ export class RecorderJournal {
   constructor(db: Db, options: JournalOptions) {
     this.#db = db;
     this.#options = { heartbeatMs: HEARTBEAT_MS, lagThresholdMs: LAG_THRESHOLD_MS, now: () => Date.now(), ...options };
+    this.#mode = runMode(options.mode, options.venue ?? "polymarket");
   }
 
   /** Writes the run row and `recorder_started`, then beats every heartbeatMs with `counters()`. */
@@ -80,9 +97,9 @@ export class RecorderJournal {
     this.#counters = counters;
     const now = new Date(this.#options.now());
     this.#enqueue(async () => {
-      await this.#db.insert(recorderRuns).values({ id: this.runId, host: hostname(), pid: process.pid, mode: this.#options.mode, startedAt: now, beatAt: now, counters: {} });
+      await this.#db.insert(recorderRuns).values({ id: this.runId, host: hostname(), pid: process.pid, mode: this.#mode, startedAt: now, beatAt: now, counters: {} });
     });
-    this.record({ kind: "recorder_started", message: `recorder started (${this.#options.mode}, pid ${process.pid})` });
+    this.record({ kind: "recorder_started", message: `recorder started (${this.#mode}, pid ${process.pid})` });
     this.#timer = setInterval(() => this.beat(), this.#options.heartbeatMs);
     this.#timer.unref();
     await this.flush();

@@ -1,6 +1,7 @@
 import "server-only";
 import WebSocket from "ws";
 import { errorFields, log } from "@/lib/log";
+import { backoffDelay, closeSocket } from "./socket";
 
 /** Polymarket's practical limit of assets per market-channel connection. */
 export const MAX_ASSETS_PER_CONNECTION = 500;
@@ -117,15 +118,7 @@ export class MarketChannelConnection {
     if (this.#ping !== undefined) clearInterval(this.#ping);
     const socket = this.#socket;
     this.#socket = undefined;
-    if (socket === undefined || socket.readyState === WebSocket.CLOSED) return Promise.resolve();
-    return new Promise((resolve) => {
-      socket.once("close", () => resolve());
-      socket.close();
-      setTimeout(() => {
-        socket.terminate();
-        resolve();
-      }, 1_000).unref();
-    });
+    return closeSocket(socket);
   }
 
   #sendSubscription(): void {
@@ -135,9 +128,8 @@ export class MarketChannelConnection {
 
   #scheduleReconnect(): void {
     if (this.#closed) return;
-    const ceiling = Math.min(this.#options.maxBackoffMs, this.#options.minBackoffMs * 2 ** this.#attempt);
+    const delay = backoffDelay(this.#attempt, this.#options.minBackoffMs, this.#options.maxBackoffMs);
     this.#attempt += 1;
-    const delay = Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
     this.#retry = setTimeout(() => this.connect(), delay);
     this.#retry.unref();
   }

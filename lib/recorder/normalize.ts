@@ -11,6 +11,8 @@
  * - Any other event type is counted, not stored. Prices and sizes stay the venue's decimal strings.
  */
 
+import type { BookData } from "@/lib/books/book-state";
+
 export type TickEventType = "book" | "price_change" | "last_trade_price";
 
 export interface TickRow {
@@ -22,6 +24,8 @@ export interface TickRow {
   eventType: TickEventType;
   /** Normalized event JSON. */
   data: string;
+  /** `data` as an object, when the normalizer built the text from one (the live book state reads it without a parse). */
+  parsed?: BookData;
 }
 
 export interface NormalizedFrame {

@@ -1,12 +1,13 @@
 import "server-only";
 import type { ClickHouseClient } from "@clickhouse/client";
-import { BookStore, type AssetBook } from "@/lib/books/book-state";
+import { BookStore } from "@/lib/books/book-state";
 import { errorFields, log } from "@/lib/log";
 import type { LivePublisher } from "@/lib/streams/publisher";
 import type { RecorderJournal } from "./journal";
 import { MAX_ASSETS_PER_CONNECTION, MarketChannelConnection } from "./market-channel";
-import { normalizeFrame, type TickRow } from "./normalize";
-import { RecorderStats, type RecorderStatusSection } from "./stats";
+import { normalizeFrame } from "./normalize";
+import { applyLiveRows } from "./live-rows";
+import { RecorderStats, statusCounters, type RecorderStatusSection } from "./stats";
 import { TickWriter, type TickWriterOptions } from "./writer";
 
 /** The outcome tokens to record, best first; called again every `refreshMs` to follow the catalog. */
@@ -145,24 +146,11 @@ export class Recorder {
   }
 
   status(): RecorderStatusSection {
-    const rates = this.stats.rates();
     return {
       running: this.#running,
       connections: { open: this.#connections.filter((c) => c.open).length, total: this.#connections.length },
       subscribedAssets: this.subscribedAssets,
-      ...rates,
-      frames: this.stats.frames,
-      rowsWritten: this.stats.rowsWritten,
-      rowsBuffered: this.writer.buffered,
-      duplicatesDropped: this.stats.duplicatesDropped,
-      rowsDropped: this.stats.rowsDropped,
-      ignoredEvents: { ...this.stats.ignoredEvents },
-      malformedFrames: this.stats.malformedFrames,
-      lastFrameAt: this.stats.lastFrameMs === undefined ? null : new Date(this.stats.lastFrameMs).toISOString(),
-      lagMs: this.stats.lagMs ?? null,
-      reconnects: this.stats.reconnects,
-      errors: this.stats.errors,
-      backPressure: this.stats.backPressure,
+      ...statusCounters(this.stats, this.writer.buffered),
     };
   }
 
@@ -175,25 +163,7 @@ export class Recorder {
       log.warn("malformed market-channel frame", { malformed: frame.malformed, sample: text.slice(0, 200) });
     }
     if (frame.rows.length > 0) this.writer.push(frame.rows);
-    this.#applyLive(frame.rows);
-  }
-
-  /**
-   * Every row goes through the one BookStore; each book a frame touched is published once, after
-   * the whole frame (a frame's price changes are one venue update), and each trade as it comes.
-   */
-  #applyLive(rows: readonly TickRow[]): void {
-    const live = this.#options.live;
-    let touched: Set<AssetBook> | undefined;
-    for (const row of rows) {
-      if (row.eventType === "last_trade_price") {
-        live?.publishTrade(row);
-        continue;
-      }
-      const book = this.books.apply(row);
-      if (book !== undefined && live !== undefined) (touched ??= new Set()).add(book);
-    }
-    if (touched !== undefined) for (const book of touched) live?.publishBook(book);
+    applyLiveRows(this.books, this.#options.live, frame.rows);
   }
 
   /** Assets no longer recorded: their books would go stale, so they leave the BookStore. */

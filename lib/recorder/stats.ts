@@ -73,3 +73,22 @@ export class RecorderStats {
     };
   }
 }
+
+/** The counters every recorder's status shares (the rest: running, connections, assets). */
+export function statusCounters(stats: RecorderStats, rowsBuffered: number): Omit<RecorderStatusSection, "running" | "connections" | "subscribedAssets"> {
+  return {
+    ...stats.rates(),
+    frames: stats.frames,
+    rowsWritten: stats.rowsWritten,
+    rowsBuffered,
+    duplicatesDropped: stats.duplicatesDropped,
+    rowsDropped: stats.rowsDropped,
+    ignoredEvents: { ...stats.ignoredEvents },
+    malformedFrames: stats.malformedFrames,
+    lastFrameAt: stats.lastFrameMs === undefined ? null : new Date(stats.lastFrameMs).toISOString(),
+    lagMs: stats.lagMs ?? null,
+    reconnects: stats.reconnects,
+    errors: stats.errors,
+    backPressure: stats.backPressure,
+  };
+}

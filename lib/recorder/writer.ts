@@ -20,6 +20,8 @@ export interface TickWriterOptions {
   dedupCapacity: number;
   /** How far back (by receive time) the dedup memory is seeded from the table on start. */
   dedupSeedMinutes: number;
+  /** The published table written (one per venue: lib/ticks/published.ts). */
+  table: string;
 }
 
 /** An insert attempt's outcome, or rows dropped because the buffer was full. */
@@ -40,6 +42,7 @@ export const defaultWriterOptions: TickWriterOptions = {
   maxBufferedRows: 250_000,
   dedupCapacity: 500_000,
   dedupSeedMinutes: 30,
+  table: tickTable,
 };
 
 /**
@@ -90,7 +93,7 @@ export class TickWriter {
   async seedFromStore(): Promise<number> {
     const result = await this.client.query({
       query: `SELECT market, toUnixTimestamp64Milli(timestamp) AS ts, event_type, data
-        FROM ${tickTable}
+        FROM ${this.options.table}
         WHERE timestamp_received >= now64(3) - toIntervalMinute({minutes:UInt32})
         ORDER BY timestamp_received DESC
         LIMIT {limit:UInt32}`,
@@ -160,7 +163,7 @@ export class TickWriter {
     while (this.#buffer.length > 0) {
       const batch = this.#buffer.slice(0, this.options.batchRows);
       try {
-        await insertTickRows(this.client, batch);
+        await insertTickRows(this.client, batch, this.options.table);
       } catch (error) {
         this.stats.errors += 1;
         this.stats.insertErrors += 1;
@@ -196,11 +199,11 @@ export class TickWriter {
   }
 }
 
-/** One insert of rows into the tick table, as a TabSeparated body (lib/recorder/normalize.ts). */
-export async function insertTickRows(client: ClickHouseClient, rows: readonly TickRow[]): Promise<void> {
+/** One insert of rows into a tick table, as a TabSeparated body (lib/recorder/normalize.ts). */
+export async function insertTickRows(client: ClickHouseClient, rows: readonly TickRow[], table: string = tickTable): Promise<void> {
   if (rows.length === 0) return;
   await client.insert({
-    table: tickTable,
+    table,
     columns: [...insertColumns],
     values: Readable.from([toTsvBody(rows)], { objectMode: false }),
     format: "TabSeparated",

@@ -102,7 +102,7 @@ function mapEngineError(error: unknown): never {
   }
   if (code === "277" || /force_primary_key/.test(message)) {
     throw new SqlRejectedError(
-      "Filter by market: every query on polymarket_orderbook_rust needs a `market = '<condition id>'` (or IN) condition.",
+      "Filter by market: every query on a tick table needs a `market = '…'` (or IN) condition: the condition id on polymarket_orderbook_rust, the market ticker on kalshi_orderbook.",
       "market_filter",
     );
   }

@@ -36,10 +36,12 @@ export function sqlString(value: string): string {
 }
 
 export interface TickTarget {
-  /** Condition id: the `market` column. */
+  /** The `market` column: the Polymarket condition id, the Kalshi market ticker. */
   market: string;
-  /** CLOB token id: `asset_id` in the JSON `data`. */
+  /** The outcome: `asset_id` in the JSON `data` (CLOB token id; Kalshi ticker or ticker-NO). */
   assetId: string;
+  /** The published table (default polymarket_orderbook_rust; kalshi_orderbook for Kalshi). */
+  table?: string;
 }
 
 /** Pattern 1: best-bid candles. With interval 1h and range 7d it is the published pattern verbatim. */
@@ -51,7 +53,7 @@ export function candleSql(target: TickTarget, interval: CandleInterval = "1h", r
        min(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS low,
        max(toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS high,
        count() AS ticks
-FROM ${TICK_TABLE}
+FROM ${target.table ?? TICK_TABLE}
 WHERE market = ${sqlString(target.market)} AND event_type = 'price_change'
   AND JSONExtractString(data, 'asset_id') = ${sqlString(target.assetId)}
   AND timestamp >= now() - ${candleRanges[range]}
@@ -62,7 +64,7 @@ GROUP BY ${alias} ORDER BY ${alias};`;
 export function bookSql(target: TickTarget, limit = 20): string {
   return `SELECT timestamp, JSONExtractString(data, 'asset_id') AS asset_id,
        JSONExtractRaw(data, 'bids') AS bids, JSONExtractRaw(data, 'asks') AS asks
-FROM ${TICK_TABLE}
+FROM ${target.table ?? TICK_TABLE}
 WHERE market = ${sqlString(target.market)} AND event_type = 'book'
   AND JSONExtractString(data, 'asset_id') = ${sqlString(target.assetId)}
 ORDER BY timestamp DESC LIMIT ${Math.max(1, Math.floor(limit))};`;
@@ -84,7 +86,7 @@ ORDER BY timestamp DESC LIMIT ${Math.max(1, Math.floor(limit))};`;
 export function depthHistorySql(target: TickTarget, range: CandleRange, limit = 5_000): string {
   return `SELECT timestamp, JSONLength(JSONExtractRaw(data, 'bids')) AS bid_levels,
        JSONLength(JSONExtractRaw(data, 'asks')) AS ask_levels
-FROM ${TICK_TABLE}
+FROM ${target.table ?? TICK_TABLE}
 WHERE market = ${sqlString(target.market)} AND event_type = 'book'
   AND JSONExtractString(data, 'asset_id') = ${sqlString(target.assetId)}
   AND timestamp >= now() - ${candleRanges[range]}

@@ -4,6 +4,7 @@ import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { usageBufferStats } from "@/lib/auth/usage";
 import { latestRecorderRun } from "@/lib/history/journal";
+import { kalshiRecorderStatus } from "@/lib/recorder/kalshi/service";
 import { recorderStatus } from "@/lib/recorder/service";
 import { processStartedAt } from "./process";
 import { recorderIdleReason } from "./recorder-idle";
@@ -29,5 +30,7 @@ export async function getServiceStatus(db: Db): Promise<Record<string, unknown>>
     // This process's recorder, and the newest heartbeat of any (a recorder in its own process too).
     // idleReason: why a running recorder follows no asset (null otherwise).
     recorder: { ...recorder, idleReason: await recorderIdleReason(db, recorder.subscribedAssets), heartbeat: await latestRecorderRun(db) },
+    // Kalshi's recorder: without credentials `reason` says so and nothing is recorded.
+    kalshiRecorder: { ...kalshiRecorderStatus(), heartbeat: await latestRecorderRun(db, "kalshi") },
   };
 }

@@ -23,8 +23,18 @@ export interface TickStores {
   readers: ClickHouseClient[];
   engine: "chdb" | "server";
   database: string;
+  /**
+   * A SELECT's result in `format` (e.g. Parquet) as the engine writes it, chunk by chunk: over HTTP
+   * the response body, on chDB a streaming query on a connection of its own (at most
+   * STREAM_SLOTS at once; more wait). Never the whole result in this process's memory.
+   * Values must already be literals the caller validated (chDB's streaming API binds none).
+   */
+  streamQuery: (query: string, format: string, signal?: AbortSignal) => AsyncIterable<Uint8Array>;
   close: () => Promise<void>;
 }
+
+/** Streamed results (archive files) the embedded engine runs at once; each has its own chDB connection. */
+export const STREAM_SLOTS = 2;
 
 export interface TickTarget {
   /** http(s) URL of a ClickHouse server; when absent, embedded chDB at `dataDir`. */
@@ -91,6 +101,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
       readers: Array.from({ length: SQL_READER_SLOTS }, () => reader),
       engine: "server",
       database,
+      streamQuery: (query, format, signal) => serverStream(writer, query, format, signal),
       close: async () => {
         await Promise.all([writer.close(), reader.close()]);
       },
@@ -116,17 +127,70 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
   }
   const [reader] = readers;
   if (reader === undefined) throw new Error("no SQL reader slots");
+  const streams = new ChdbStreamPool(() => createChdbConnection({ path: dataDir }));
   return {
     writer,
     reader,
     readers,
     engine: "chdb",
     database,
+    streamQuery: (query, format, signal) => streams.run(query, format, signal),
     close: async () => {
       for (const each of readers) await each.close();
+      streams.close();
       await writer.close();
     },
   };
+}
+
+async function* serverStream(client: ClickHouseClient, query: string, format: string, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+  const result = await client.exec({ query: `${query} FORMAT ${format}`, ...(signal === undefined ? {} : { abort_signal: signal }) });
+  for await (const chunk of result.stream) yield chunk as Uint8Array;
+}
+
+interface StreamingConnection {
+  chdb: { queryStream: (sql: string, opts: { format: string; signal?: AbortSignal }) => AsyncIterable<{ raw(): Uint8Array }> & { cancel(): void } };
+  close(): Promise<void> | void;
+}
+
+/** chDB connections for streamed results: a session runs one stream at a time, so each stream holds one. */
+class ChdbStreamPool {
+  readonly #idle: StreamingConnection[] = [];
+  readonly #waiting: Array<(connection: StreamingConnection) => void> = [];
+  #open = 0;
+
+  constructor(private readonly connect: () => unknown) {}
+
+  async *run(query: string, format: string, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+    const connection = await this.#acquire();
+    const stream = connection.chdb.queryStream(query, { format, ...(signal === undefined ? {} : { signal }) });
+    try {
+      for await (const chunk of stream) yield chunk.raw();
+    } finally {
+      stream.cancel();
+      this.#release(connection);
+    }
+  }
+
+  close(): void {
+    for (const connection of this.#idle.splice(0)) void connection.close();
+  }
+
+  #acquire(): Promise<StreamingConnection> {
+    const idle = this.#idle.pop();
+    if (idle !== undefined) return Promise.resolve(idle);
+    if (this.#open < STREAM_SLOTS) {
+      this.#open += 1;
+      return Promise.resolve(this.connect() as StreamingConnection);
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  #release(connection: StreamingConnection): void {
+    const next = this.#waiting.shift();
+    if (next !== undefined) next(connection);
+    else this.#idle.push(connection);
+  }
 }
 
 const globalStore = globalThis as typeof globalThis & { __brierTicks?: Promise<TickStores> };

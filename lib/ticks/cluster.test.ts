@@ -13,4 +13,12 @@ describe("clusterStatements", () => {
   AS ticks.polymarket_orderbook_rust_local
   ENGINE = Distributed(brier, ticks, polymarket_orderbook_rust_local, cityHash64(market))`);
   });
+
+  it("gives kalshi_orderbook the same pair", () => {
+    const [, , local, distributed] = clusterStatements("brier", "ticks");
+    expect(local).toContain("CREATE TABLE IF NOT EXISTS ticks.kalshi_orderbook_local ON CLUSTER brier");
+    expect(local).toContain("ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/ticks/kalshi_orderbook_local', '{replica}')");
+    expect(local).toContain("ORDER BY (market, timestamp, event_type, cityHash64(data))");
+    expect(distributed).toContain("ENGINE = Distributed(brier, ticks, kalshi_orderbook_local, cityHash64(market))");
+  });
 });

@@ -1,8 +1,30 @@
 import { tickTable } from "./ddl/0001_polymarket_orderbook";
+import { kalshiTable } from "./ddl/0004_kalshi_orderbook";
 
 /**
  * Tables published to user SQL (POST /v0/sql), in the reader's database: the SQL guard resolves
  * every query against exactly these, and the ClickHouse reader user is granted SELECT on these
  * only (lib/ticks/reader-user.ts). Brier's own bookkeeping lives in another database.
  */
-export const publishedTables: readonly string[] = [tickTable];
+export const publishedTables: readonly string[] = [tickTable, kalshiTable];
+
+/** The venues whose order books Brier records, each with its published table. */
+export const recordedVenueTables = { polymarket: tickTable, kalshi: kalshiTable } as const;
+
+export type RecordedVenue = keyof typeof recordedVenueTables;
+
+export function isRecordedVenue(venue: string): venue is RecordedVenue {
+  return Object.hasOwn(recordedVenueTables, venue);
+}
+
+/**
+ * Where a catalog market's rows are recorded, the one place that decides it (history, the market
+ * page's charts): Kalshi markets in `kalshi_orderbook` under their ticker; the others with a
+ * contract address in `polymarket_orderbook_rust` under it (Polymarket, and the offline demo's
+ * mock venue); undefined when not recorded.
+ */
+export function recordedMarketOf(market: { venue: string; venueMarketId: string; contractAddress: string | null }): { table: string; market: string } | undefined {
+  if (market.venue === "kalshi") return { table: recordedVenueTables.kalshi, market: market.venueMarketId };
+  if (market.contractAddress === null) return undefined;
+  return { table: recordedVenueTables.polymarket, market: market.contractAddress };
+}

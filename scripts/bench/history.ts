@@ -150,7 +150,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < 5; i += 1) {
     const t0 = performance.now();
     const replayRows = [];
-    for await (const row of bookRows(client, HOT, YES, start, randomInstant())) replayRows.push(row);
+    for await (const row of bookRows(client, { table: "polymarket_orderbook_rust", conditionId: HOT }, YES, start, randomInstant())) replayRows.push(row);
     replayBook(YES, HOT, replayRows);
     naiveTimes.push(performance.now() - t0);
   }

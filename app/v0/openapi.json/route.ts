@@ -1,5 +1,6 @@
 import { accountOpenApi } from "@/lib/auth/openapi";
 import { catalogOpenApi } from "@/lib/catalog/openapi";
+import { archiveOpenApi } from "@/lib/archive/openapi";
 import { historyOpenApi } from "@/lib/history/openapi";
 import { json, withRequest } from "@/lib/http";
 import { openApiDocument, openApiSelf } from "@/lib/http/openapi";
@@ -21,6 +22,7 @@ const sections = [
   accountOpenApi,
   healthOpenApi,
   historyOpenApi,
+  archiveOpenApi,
   matchingOpenApi,
   streamsOpenApi,
   watchlistOpenApi,

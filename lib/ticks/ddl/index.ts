@@ -7,6 +7,8 @@
 import * as polymarketOrderbook from "./0001_polymarket_orderbook";
 import * as catalogPriceSnapshots from "./0002_catalog_price_snapshots";
 import * as catalogPriceHourly from "./0003_catalog_price_hourly";
+import * as kalshiOrderbook from "./0004_kalshi_orderbook";
+import * as archiveFiles from "./0005_archive_files";
 
 export interface TickDdlDatabases {
   /** The published database (the SQL reader's). */
@@ -20,4 +22,4 @@ export interface TickDdlMigration {
   statements: string[] | ((databases: TickDdlDatabases) => string[]);
 }
 
-export const tickDdl: TickDdlMigration[] = [polymarketOrderbook, catalogPriceSnapshots, catalogPriceHourly];
+export const tickDdl: TickDdlMigration[] = [polymarketOrderbook, catalogPriceSnapshots, catalogPriceHourly, kalshiOrderbook, archiveFiles];

@@ -1,0 +1,24 @@
+import "server-only";
+import type { Db } from "@/lib/db";
+import { hourlyCoverage, type HourCondition } from "@/lib/history/coverage-model";
+import { assetIncidents, journalWindow, runSpans, type JournalWindow } from "@/lib/history/journal";
+import { runVenue } from "@/lib/recorder/journal";
+import type { RecordedVenue } from "@/lib/ticks/published";
+
+/** The journal of one venue's recorder: its runs and their incidents. */
+export function venueJournal(window: JournalWindow, venue: RecordedVenue): JournalWindow {
+  const runs = window.runs.filter((run) => runVenue(run.mode) === venue);
+  const ids = new Set(runs.map((run) => run.id));
+  return { runs, incidents: window.incidents.filter((incident) => ids.has(incident.runId)) };
+}
+
+/**
+ * The whole-archive condition of each UTC hour in [since, until) for one venue's recorder
+ * (docs/history.md, "Coverage"): available, degraded or missing, keyed by hour start.
+ */
+export async function venueHourConditions(db: Db, venue: RecordedVenue, since: number, until: number, now: number): Promise<Map<number, HourCondition>> {
+  const window = venueJournal(await journalWindow(db, since, until), venue);
+  const runs = runSpans(window, now);
+  const { incidents } = assetIncidents(window, undefined, now);
+  return new Map(hourlyCoverage({ since, until, now, runs, subscribed: runs, lost: [], incidents }).map((hour) => [hour.hour, hour.condition]));
+}
