@@ -84,6 +84,11 @@ export class BookFanout {
     return this.#assets.size;
   }
 
+  /** True when this instance holds a live book of the asset (its updates reach this instance). */
+  hasBook(venue: string, assetId: string): boolean {
+    return this.#assets.get(key(venue, assetId))?.latest !== undefined;
+  }
+
   /** A book from the bus (a topic or the firehose subscription; duplicates and older books are dropped). */
   offer(message: BookMessage): boolean {
     const asset = this.#asset(message.venue, message.assetId, this.#firehose.active);

@@ -6,7 +6,7 @@ import { errorFields, log } from "@/lib/log";
 import { prepareCall } from "@/lib/passthrough/dispatch";
 import { findMethod, isExchangeKey } from "@/lib/venues/registry";
 import { ownerOf, StreamAccounting, StreamProtocolError, type StreamPrincipal, type StreamQuotas } from "./accounting";
-import type { LiveBus, TradeMessage, Unsubscribe } from "./bus";
+import type { LiveBus, SnapshotReply, TradeMessage, Unsubscribe } from "./bus";
 import { SharedBody, tradeData } from "./encode";
 import { BookFanout, type Feed, type FirehoseFeed, type TopicFeed } from "./fanout";
 import { Outbox, TickScheduler, type OutboxLimits, type Transport } from "./outbox";
@@ -191,6 +191,8 @@ export class StreamHub {
   readonly #stopSampling: () => void;
   readonly #bookTopics = new Map<string, { count: number; unsubscribe: Unsubscribe }>();
   readonly #tradeTopics = new Map<string, { subscriptions: Set<Subscription>; unsubscribe: Unsubscribe }>();
+  /** Snapshot requests in flight, per asset. */
+  readonly #snapshots = new Map<string, Promise<SnapshotReply | undefined>>();
   #firehoseCount = 0;
   #firehoseUnsubscribe: Unsubscribe | undefined;
   #firehoseReady: Promise<void> = Promise.resolve();
@@ -410,14 +412,7 @@ export class StreamHub {
       }
       for (const release of releases) release();
     };
-    const replies = await Promise.all(
-      subscription.symbols.map((symbol) =>
-        this.bus.requestSnapshot(RECORDED_VENUE, symbol).catch((error: unknown) => {
-          log.warn("live snapshot request failed", errorFields(error));
-          return undefined;
-        }),
-      ),
-    );
+    const replies = await Promise.all(subscription.symbols.map((symbol) => this.#snapshot(symbol)));
     if (replies.some((reply) => reply === undefined)) {
       subscription.release();
       subscription.release = () => undefined;
@@ -431,6 +426,28 @@ export class StreamHub {
       this.fanout.activate(feed);
     }
     return true;
+  }
+
+  /**
+   * The recorder's current book of an asset, or that it records it. Asked once per asset however
+   * many subscribe at once; not asked at all when this instance already has the asset's live book
+   * (another subscriber's topic brings its updates): a thousand subscribers of one market cost one
+   * request, not a thousand.
+   */
+  #snapshot(symbol: string): Promise<SnapshotReply | undefined> {
+    if (this.fanout.hasBook(RECORDED_VENUE, symbol)) return Promise.resolve({ recorded: true, book: null });
+    let pending = this.#snapshots.get(symbol);
+    if (pending === undefined) {
+      pending = this.bus
+        .requestSnapshot(RECORDED_VENUE, symbol)
+        .catch((error: unknown) => {
+          log.warn("live snapshot request failed", errorFields(error));
+          return undefined;
+        })
+        .finally(() => this.#snapshots.delete(symbol));
+      this.#snapshots.set(symbol, pending);
+    }
+    return pending;
   }
 
   #onBook(message: Parameters<BookFanout["offer"]>[0]): void {
