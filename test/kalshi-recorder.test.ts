@@ -272,7 +272,7 @@ describe("Kalshi recorder against the loopback channel", () => {
     expect(trades[0]).toMatchObject({ venue: "kalshi", side: expect.stringMatching(/^(buy|sell)$/) });
   });
 
-  it("the /ws firehose carries the recorder's Kalshi books with _source kalshi, ending on the oracle's book", async () => {
+  it("/ws serves the recorder's Kalshi books: the firehose (_source kalshi) and watchOrderBook, ending on the oracle's book", async () => {
     const bus = new InProcessBus();
     const hub = new StreamHub({ bus, limits: { subscriptions: { free: 5, pro: 100, enterprise: 1000 }, connectionsPerKey: 3, bufferBytes: 256 * 1024, maxPending: 10_000, slowConsumerMs: 5_000 } });
     const streams = createStreamServer({ hub: async () => hub });
@@ -305,6 +305,12 @@ describe("Kalshi recorder against the loopback channel", () => {
       // Updates of one book may coalesce on the way; the last one delivered is the recorder's final book.
       await until(() => JSON.stringify(latest()?.bids) === JSON.stringify(expected.bids));
       expect(latest()).toMatchObject({ _source: "kalshi", bids: expected.bids, asks: expected.asks });
+
+      // watchOrderBook on exchange kalshi is served from the recorder: its current book first.
+      expect((await client.request({ id: "wb", action: "subscribe", exchange: "kalshi", method: "watchOrderBook", args: [`${first}-NO`] })).event).toBe("subscribed");
+      const book = await client.next((m) => m.event === "data" && m.id === "wb");
+      expect(book.data).toMatchObject({ bids: expected.bids, asks: expected.asks });
+      expect(hub.counters.booksIn).toBeGreaterThan(0);
     } finally {
       await client.close();
       await streams.close();

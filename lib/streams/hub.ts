@@ -4,6 +4,7 @@ import { errorResponse } from "@/lib/http/errors";
 import { MemoryKeyLimits, type KeyLimits, type Lease } from "@/lib/limits/key-limits";
 import { errorFields, log } from "@/lib/log";
 import { prepareCall } from "@/lib/passthrough/dispatch";
+import { recordedVenueTables } from "@/lib/ticks/published";
 import { findMethod, isExchangeKey } from "@/lib/venues/registry";
 import { ownerOf, StreamAccounting, StreamProtocolError, type StreamPrincipal, type StreamQuotas } from "./accounting";
 import type { LiveBus, SnapshotReply, TradeMessage, Unsubscribe } from "./bus";
@@ -17,8 +18,11 @@ import { VenueWatchers } from "./venue-watchers";
 export type { StreamPrincipal } from "./accounting";
 export type { StreamUsageSample } from "./usage-meter";
 
-/** The venue the recorder records: its books and trades come from the live path. */
-export const RECORDED_VENUE = "polymarket";
+/** The venues the recorders record (Polymarket, Kalshi): their books and trades come from the live path. */
+export const RECORDED_VENUES: ReadonlySet<string> = new Set(Object.keys(recordedVenueTables));
+
+/** The key of an asset's bus topic: the same id could be listed by two venues. */
+const topicKey = (venue: string, symbol: string) => `${venue}\u0000${symbol}`;
 const LIVE_METHODS = new Set(["watchOrderBook", "watchOrderBooks", "watchTrades"]);
 /** pmxt's unsubscribe names for a watch method. */
 const UNWATCH: Record<string, string> = { unwatchOrderBook: "watchOrderBook", unwatchAddress: "watchAddress" };
@@ -245,11 +249,11 @@ export class StreamHub {
     const subscription = await this.#subscription(session, message, key, symbols, Math.max(1, symbols.length));
     if (subscription === undefined) return;
     const live =
-      exchange === RECORDED_VENUE &&
+      RECORDED_VENUES.has(exchange) &&
       LIVE_METHODS.has(method) &&
       prepared.credentials === undefined &&
       !(method === "watchTrades" && prepared.args[1] !== undefined) &&
-      (await this.#attachLive(subscription, bookLimit(method, prepared.args)));
+      (await this.#attachLive(subscription, exchange, bookLimit(method, prepared.args)));
     if (session.closed || !session.subscriptions.has(subscription.key)) return;
     if (!live) this.#attachWatcher(subscription, { exchange, method, args: prepared.args, credentials: prepared.credentials });
   }
@@ -384,16 +388,16 @@ export class StreamHub {
    * Serves a subscription from the recorder's live books: bus topics first (so no update falls
    * between), then the current book of each symbol from the recorder. False when an asset is not recorded.
    */
-  async #attachLive(subscription: Subscription, limit: number | undefined): Promise<boolean> {
+  async #attachLive(subscription: Subscription, venue: string, limit: number | undefined): Promise<boolean> {
     const trades = subscription.method === "watchTrades";
     const { session } = subscription;
     const releases: Unsubscribe[] = [];
-    for (const symbol of subscription.symbols) releases.push(trades ? this.#joinTrades(symbol, subscription) : this.#joinBooks(symbol));
+    for (const symbol of subscription.symbols) releases.push(trades ? this.#joinTrades(venue, symbol, subscription) : this.#joinBooks(venue, symbol));
     const feed: TopicFeed | undefined = trades
       ? undefined
       : {
           kind: "topic",
-          venue: RECORDED_VENUE,
+          venue,
           idJson: subscription.idJson,
           methodJson: subscription.methodJson,
           symbols: subscription.symbols,
@@ -412,7 +416,7 @@ export class StreamHub {
       }
       for (const release of releases) release();
     };
-    const replies = await Promise.all(subscription.symbols.map((symbol) => this.#snapshot(symbol)));
+    const replies = await Promise.all(subscription.symbols.map((symbol) => this.#snapshot(venue, symbol)));
     if (replies.some((reply) => reply === undefined)) {
       subscription.release();
       subscription.release = () => undefined;
@@ -434,18 +438,19 @@ export class StreamHub {
    * (another subscriber's topic brings its updates): a thousand subscribers of one market cost one
    * request, not a thousand.
    */
-  #snapshot(symbol: string): Promise<SnapshotReply | undefined> {
-    if (this.fanout.hasBook(RECORDED_VENUE, symbol)) return Promise.resolve({ recorded: true, book: null });
-    let pending = this.#snapshots.get(symbol);
+  #snapshot(venue: string, symbol: string): Promise<SnapshotReply | undefined> {
+    if (this.fanout.hasBook(venue, symbol)) return Promise.resolve({ recorded: true, book: null });
+    const key = topicKey(venue, symbol);
+    let pending = this.#snapshots.get(key);
     if (pending === undefined) {
       pending = this.bus
-        .requestSnapshot(RECORDED_VENUE, symbol)
+        .requestSnapshot(venue, symbol)
         .catch((error: unknown) => {
           log.warn("live snapshot request failed", errorFields(error));
           return undefined;
         })
-        .finally(() => this.#snapshots.delete(symbol));
-      this.#snapshots.set(symbol, pending);
+        .finally(() => this.#snapshots.delete(key));
+      this.#snapshots.set(key, pending);
     }
     return pending;
   }
@@ -455,35 +460,37 @@ export class StreamHub {
     this.fanout.offer(message);
   }
 
-  #joinBooks(symbol: string): Unsubscribe {
-    let topic = this.#bookTopics.get(symbol);
+  #joinBooks(venue: string, symbol: string): Unsubscribe {
+    const key = topicKey(venue, symbol);
+    let topic = this.#bookTopics.get(key);
     if (topic === undefined) {
-      topic = { count: 0, unsubscribe: this.bus.subscribeBooks(RECORDED_VENUE, symbol, (message) => this.#onBook(message)) };
-      this.#bookTopics.set(symbol, topic);
+      topic = { count: 0, unsubscribe: this.bus.subscribeBooks(venue, symbol, (message) => this.#onBook(message)) };
+      this.#bookTopics.set(key, topic);
     }
     const joined = topic;
     joined.count += 1;
     return () => {
       joined.count -= 1;
-      if (joined.count === 0 && this.#bookTopics.get(symbol) === joined) {
-        this.#bookTopics.delete(symbol);
+      if (joined.count === 0 && this.#bookTopics.get(key) === joined) {
+        this.#bookTopics.delete(key);
         joined.unsubscribe();
       }
     };
   }
 
-  #joinTrades(symbol: string, subscription: Subscription): Unsubscribe {
-    let topic = this.#tradeTopics.get(symbol);
+  #joinTrades(venue: string, symbol: string, subscription: Subscription): Unsubscribe {
+    const key = topicKey(venue, symbol);
+    let topic = this.#tradeTopics.get(key);
     if (topic === undefined) {
-      topic = { subscriptions: new Set(), unsubscribe: this.bus.subscribeTrades(RECORDED_VENUE, symbol, (message) => this.#onTrade(message)) };
-      this.#tradeTopics.set(symbol, topic);
+      topic = { subscriptions: new Set(), unsubscribe: this.bus.subscribeTrades(venue, symbol, (message) => this.#onTrade(message)) };
+      this.#tradeTopics.set(key, topic);
     }
     const joined = topic;
     joined.subscriptions.add(subscription);
     return () => {
       joined.subscriptions.delete(subscription);
-      if (joined.subscriptions.size === 0 && this.#tradeTopics.get(symbol) === joined) {
-        this.#tradeTopics.delete(symbol);
+      if (joined.subscriptions.size === 0 && this.#tradeTopics.get(key) === joined) {
+        this.#tradeTopics.delete(key);
         joined.unsubscribe();
       }
     };
@@ -492,7 +499,7 @@ export class StreamHub {
   /** Trades are never merged: each one is queued to each subscriber, in order. */
   #onTrade(message: TradeMessage): void {
     this.counters.tradesIn += 1;
-    const topic = this.#tradeTopics.get(message.assetId);
+    const topic = this.#tradeTopics.get(topicKey(message.venue, message.assetId));
     if (topic === undefined) return;
     const body = new SharedBody(tradeData(message));
     const symbolJson = JSON.stringify(message.assetId);
