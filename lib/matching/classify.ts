@@ -1,4 +1,6 @@
+import { calibrated, emptyEvidence, type Evidence } from "./confidence";
 import type { Features, Interval, TimeScope } from "./extract";
+import { countryWords } from "./places";
 import { competitionStage, contextTypes, genericWords, type ConceptType } from "./lexicon";
 
 export const relations = ["identity", "subset", "superset", "overlap", "disjoint"] as const;
@@ -9,6 +11,8 @@ export interface PairResult {
   relation: Relation;
   confidence: number;
   reasoning: string;
+  /** What the confidence was computed from (kept for fitting it, not stored). */
+  evidence: Evidence;
 }
 
 export function invertRelation(relation: Relation): Relation {
@@ -164,6 +168,66 @@ export function comparePicks(a: string[], b: string[]): "same" | "abbrev" | "dif
   return "different";
 }
 
+let homeWords: Set<string> | null = null;
+const homeCountryWords = () => (homeWords ??= countryWords("us"));
+
+/** Length of the common prefix of two words. */
+function commonPrefix(x: string, y: string): number {
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i += 1;
+  return i;
+}
+
+/** The same word, or one inflection of it ("presidency" / "presidential", "ecuador" / "ecuadorian"). */
+function sameStem(x: string, y: string): boolean {
+  if (x === y) return true;
+  const shorter = Math.min(x.length, y.length);
+  return shorter >= 5 && commonPrefix(x, y) >= Math.max(5, Math.ceil(0.7 * shorter));
+}
+
+/**
+ * The names A states that B does not: every word of every name span must be found among B's
+ * words (its question, label, event title and rule), as the same word, an inflection, or the
+ * letters of an acronym B's text spells out; a person's given names may be left out when the
+ * surname is there. An unknown name is a difference, never noise.
+ */
+export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<string> = new Set()): string[] {
+  // Both venues are US exchanges: a question that names no country is about the United States, so
+  // "the US unemployment rate" and "the unemployment rate" are one measure.
+  const bNamesNoCountry = (b.concepts.country ?? []).length === 0;
+  const other = new Set([...b.words, ...b.ruleNames, ...(bNamesNoCountry ? homeCountryWords() : [])]);
+  const otherList = b.words.filter((w) => w.length >= 5);
+  const has = (w: string) => excused.has(w) || other.has(w) || (w.length >= 5 && otherList.some((x) => sameStem(x, w))) || b.initialisms.includes(w);
+  // Given names B states for a surname: a different one there is another person ("Chris" vs "Phil").
+  const givenOnB = new Map<string, string[]>();
+  for (const span of b.names) if (span.person && span.words.length > 1) givenOnB.set(span.words.at(-1) ?? "", span.words.slice(0, -1));
+  const missing: string[] = [];
+  for (const span of a.names) {
+    // An acronym of the whole name on the other side ("DHS" for "Department of Homeland Security").
+    const initials = span.words.map((w) => w[0] ?? "").join("");
+    if (span.words.length > 1 && b.names.some((n) => n.acronym && n.words.some((w) => w.includes(initials)))) continue;
+    const surname = span.words.at(-1) ?? "";
+    span.words.forEach((w, i) => {
+      if (has(w)) return;
+      const given = givenOnB.get(surname);
+      if (span.person && i < span.words.length - 1 && has(surname) && (given === undefined || given.includes(w))) return;
+      missing.push(w);
+    });
+  }
+  return [...new Set(missing)];
+}
+
+/** Content words of A's own question that B's text has nowhere (a weaker sign than a name). */
+export function unmatchedWords(a: Features, b: Features, excused: ReadonlySet<string> = new Set()): string[] {
+  const other = new Set([...b.words, ...b.ruleWords]);
+  const otherList = [...other].filter((w) => w.length >= 5);
+  // Names are compared by unmatchedNames, with what reconciles them (acronyms, given names).
+  const named = new Set(a.names.flatMap((n) => n.words));
+  return a.outcome.filter(
+    (w) => !genericWords.has(w) && !named.has(w) && !excused.has(w) && !other.has(w) && !(w.length >= 5 && otherList.some((x) => sameStem(x, w))),
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // The pair
 // ---------------------------------------------------------------------------------------------
@@ -258,7 +322,7 @@ const cmpToRelation: Record<Cmp, Relation> = {
   overlap: "overlap",
 };
 
-const round = (v: number) => Math.round(Math.max(0, Math.min(1, v)) * 1000) / 1000;
+const scored = (relation: Relation, evidence: Evidence) => ({ confidence: calibrated(relation, evidence), evidence });
 
 /** Lowest topic similarity at which two markets are compared at all. */
 export const MIN_TOPIC_SIMILARITY = 0.3;
@@ -275,7 +339,9 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   const A = a.venue;
   const B = b.venue;
   const notes: string[] = [];
-  let penalty = 0;
+  const ev = emptyEvidence(sim);
+  ev.unmatchedWords = unmatchedWords(a, b).length + unmatchedWords(b, a).length;
+  ev.unmatchedNames = unmatchedNames(a, b).length + unmatchedNames(b, a).length;
 
   const context = compareContexts(a, b);
   if (context.agreed.length > 0) notes.push(`same ${[...new Set(context.agreed)].slice(0, 4).join(", ")}`);
@@ -287,7 +353,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
     const other = (v: string[]) => (v.length === 0 ? "none" : v.join("/"));
     return {
       relation: "overlap",
-      confidence: round(0.5 + 0.3 * sim),
+      ...scored("overlap", { ...ev, contextDiff: 1 }),
       reasoning: `Different ${typeLabel[d.type]}: ${A} ${other(d.a)} vs ${B} ${other(d.b)}; ${notes.join("; ") || "same topic"}. Related questions that can both resolve Yes.`,
     };
   }
@@ -301,7 +367,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
       notes.push(`different option: ${A} ${a.pick.join(" ")} vs ${B} ${b.pick.join(" ")}`);
     } else {
       notes.push(`same option: ${a.pick.join(" ")}${p === "abbrev" ? ` = ${b.pick.join(" ")}` : ""}`);
-      if (p === "abbrev") penalty += 0.04;
+      if (p === "abbrev") ev.abbreviated = 1;
     }
   } else if (a.pick !== null || b.pick !== null) {
     const named = (a.pick ?? b.pick ?? []).join(" ");
@@ -312,7 +378,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
     const last = pickTokens.at(-1) ?? "";
     if (pickTokens.length > 0 && (pickTokens.every((t) => other.topic.includes(t)) || (last.length > 3 && other.topic.includes(last)))) {
       notes.push(`option ${named} named on both sides`);
-      penalty += 0.05;
+      ev.optionOneSide = 1;
     } else {
       return null;
     }
@@ -325,7 +391,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
     if (r.cmp === "incomparable") return null;
     numCmp = r.cmp;
     notes.push(`${r.cmp === "equal" ? "same threshold" : "thresholds"}: ${A} ${describeInterval(a.interval)} vs ${B} ${describeInterval(b.interval)}${r.tick ? " (one tick apart)" : ""}`);
-    if (r.tick) penalty += 0.02;
+    if (r.tick) ev.tick = 1;
   } else if (a.interval !== null || b.interval !== null) {
     return null;
   }
@@ -341,11 +407,11 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
         notes.push(`different time: ${A} ${describeTime(a.time)} vs ${B} ${describeTime(b.time)}`);
         return {
           relation: "overlap",
-          confidence: round(0.45 + 0.3 * sim - penalty),
+          ...scored("overlap", { ...ev, timeDiff: 1 }),
           reasoning: `${capitalize(notes.join("; "))}. The same measure at another time: both can resolve Yes.`,
         };
       }
-      if (t.loose) penalty += 0.04;
+      if (t.loose) ev.looseTime = 1;
       notes.push(`same time ${describeTime(a.time)}`);
     } else {
       timeCmp = compareEventTimes(a.time, b.time);
@@ -367,7 +433,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
         notes.push(`different time: ${A} ${describeTime(a.time)} vs ${B} ${describeTime(b.time)}`);
         return {
           relation: "overlap",
-          confidence: round(0.4 + 0.3 * sim - penalty),
+          ...scored("overlap", { ...ev, timeDiff: 1 }),
           reasoning: `${capitalize(notes.join("; "))}. Related: both can resolve Yes.`,
         };
       } else {
@@ -375,13 +441,13 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
       }
     }
   } else if (a.time !== null || b.time !== null) {
-    penalty += 0.08;
+    ev.dateOneSide = 1;
     notes.push("a date on one side only");
   }
   if (a.seasons.length > 0 && b.seasons.length > 0 && !a.seasons.some((s) => b.seasons.includes(s))) {
     return {
       relation: "overlap",
-      confidence: round(0.4 + 0.3 * sim),
+      ...scored("overlap", { ...ev, timeDiff: 1 }),
       reasoning: `Different season: ${A} ${a.seasons.join("/")} vs ${B} ${b.seasons.join("/")}.`,
     };
   }
@@ -402,8 +468,33 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   }
   if (cmp === "equal" && a.disjunctive !== b.disjunctive) {
     cmp = a.disjunctive ? "sup" : "sub";
-    penalty += 0.15;
+    ev.disjunctive = 1;
     notes.push(`${a.disjunctive ? A : B} resolves Yes on any of several criteria, the other on one`);
+  }
+
+  // Identity fails closed: a name, an ordinal, a date or wording that one side states and the
+  // other does not is a difference, and the pair is at most related.
+  const pickWords = new Set([...(a.pick ?? []), ...(b.pick ?? [])]);
+  // Options already compared as the same (an abbreviation of one another) are not differences.
+  const excused = new Set(pickCmp === "equal" ? pickWords : []);
+  // Words of the typed concepts were compared above (a different place, office or stage returned).
+  for (const f of [a, b]) for (const values of Object.values(f.concepts)) for (const v of values ?? []) for (const w of v.split(" ")) excused.add(w);
+  const nameDiff = { a: unmatchedNames(a, b, excused), b: unmatchedNames(b, a, excused) };
+  ev.unmatchedNames = nameDiff.a.length + nameDiff.b.length;
+  // The options were compared as options: their words are not wording.
+  const wordExcused = new Set([...excused, ...pickWords]);
+  const wordDiff = { a: unmatchedWords(a, b, wordExcused), b: unmatchedWords(b, a, wordExcused) };
+  const differences: string[] = [];
+  const said = (v: string, ws: string[]) => (ws.length === 0 ? "" : `${v} says ${ws.join(", ")}`);
+  if (ev.unmatchedNames > 0 && (cmp !== "disjoint" || [...nameDiff.a, ...nameDiff.b].some((w) => !pickWords.has(w)))) {
+    differences.push(`names differ (${[said(A, nameDiff.a), said(B, nameDiff.b)].filter((x) => x !== "").join("; ")}, the other does not)`);
+  }
+  if (a.ordinals.join(",") !== b.ordinals.join(",")) differences.push(`positions differ (${A} ${a.ordinals.join("/") || "none"} vs ${B} ${b.ordinals.join("/") || "none"})`);
+  if (wordDiff.a.length > 0 || wordDiff.b.length > 0) differences.push(`wording differs (${[said(A, wordDiff.a), said(B, wordDiff.b)].filter((x) => x !== "").join("; ")}, the other does not)`);
+  if (ev.dateOneSide === 1 && cmp !== "disjoint") differences.push("a date on one side only");
+  if (differences.length > 0 && cmp !== "overlap") {
+    notes.push(`not the same question: ${differences.join("; ")}`);
+    cmp = "overlap";
   }
 
   // Sources: informative, not decisive (two price feeds of one asset are the same question).
@@ -412,13 +503,11 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
     if (shared.length > 0) notes.push(`same source ${shared.join(", ")}`);
     else {
       notes.push(`sources differ (${A} ${a.sources.join(", ")} vs ${B} ${b.sources.join(", ")})`);
-      penalty += 0.03;
+      ev.sourcesDiffer = 1;
     }
   }
 
-  penalty += Math.max(0, 0.7 - sim) * 0.4;
   const relation = cmpToRelation[cmp];
-  const base = relation === "identity" ? 0.99 : relation === "overlap" ? 0.6 : 0.93;
   const tail =
     relation === "identity"
       ? "Yes on one is Yes on the other."
@@ -429,7 +518,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
           : relation === "disjoint"
             ? "They cannot both resolve Yes."
             : "Related: both can resolve Yes, neither implies the other.";
-  return { relation, confidence: round(base - penalty), reasoning: `${capitalize(notes.join("; "))}. ${tail}` };
+  return { relation, confidence: calibrated(relation, ev), reasoning: `${capitalize(notes.join("; "))}. ${tail}`, evidence: ev };
 }
 
 function capitalize(s: string): string {

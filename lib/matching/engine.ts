@@ -8,7 +8,7 @@ import { classifyPair, type PairResult } from "./classify";
 import { extractFeatures, type Features } from "./extract";
 
 /** Bumped whenever extraction or classification changes what it concludes. */
-export const ENGINE_VERSION = "brier-match-3";
+export const ENGINE_VERSION = "brier-match-4";
 
 export interface MatchProgress {
   phase: "reading" | "extracting" | "indexing" | "matching" | "storing" | "done";

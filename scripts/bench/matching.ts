@@ -26,12 +26,13 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { loadSet, pairId, setNames, type LabelledSet, type SetName, type Split } from "../matching/labelled";
+import { claimIsRight, loadSet, pairId, setNames, type LabelledSet, type SetName, type Split } from "../matching/labelled";
 
 const { values } = parseArgs({
   options: {
     sets: { type: "string", default: setNames.join(",") },
     speed: { type: "boolean", default: false },
+    explain: { type: "boolean", default: false },
     markets: { type: "string", default: "100000" },
     changed: { type: "string", default: "1000" },
   },
@@ -54,7 +55,7 @@ if (process.env.BRIER_BENCH_MATCHING_PART === undefined) {
   process.exit(status);
 }
 
-type Predicted = { relation: string; confidence: number };
+type Predicted = { relation: string; confidence: number; reasoning: string };
 
 /** Every labelled Polymarket market's matches, through the route an analyst calls. */
 async function predict(set: LabelledSet): Promise<{ predictions: Map<string, Predicted>; failed: number; callMs: number; fullMs: number }> {
@@ -79,8 +80,10 @@ async function predict(set: LabelledSet): Promise<{ predictions: Map<string, Pre
       failed += 1;
       continue;
     }
-    const body = (await res.json()) as { data: { matches: Array<{ market: { exchange: string; venueMarketId: string }; relation: string; confidence: number }> } };
-    for (const m of body.data.matches) if (m.market.exchange === "kalshi") predictions.set(pairId(cid, m.market.venueMarketId), { relation: m.relation, confidence: m.confidence });
+    const body = (await res.json()) as { data: { matches: Array<{ market: { exchange: string; venueMarketId: string }; relation: string; confidence: number; reasoning: string }> } };
+    for (const m of body.data.matches) {
+      if (m.market.exchange === "kalshi") predictions.set(pairId(cid, m.market.venueMarketId), { relation: m.relation, confidence: m.confidence, reasoning: m.reasoning });
+    }
   }
   return { predictions, failed, callMs: Date.now() - started, fullMs: full.durationMs };
 }
@@ -124,7 +127,7 @@ function report(set: LabelledSet, predictions: Map<string, Predicted>) {
     const nested = set.pairs.filter((p) => (p.relation === "subset" || p.relation === "superset") && inPart(p.polymarket.conditionId, split));
     const nestedOk = nested.filter((p) => predictions.get(pairId(p.polymarket.conditionId, p.kalshi.ticker))?.relation === p.relation).length;
     console.log(`  subset/superset relation accuracy: ${nestedOk}/${nested.length}${nested.length > 0 ? ` = ${f(nestedOk / nested.length)}` : ""}`);
-    // Reliability: of the claims of identity, subset or superset, how many are the labelled relation.
+    // Reliability: of the claims of identity, subset or superset, how many agree with the label.
     const buckets = [0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0001];
     const counts = buckets.slice(1).map(() => ({ n: 0, right: 0, sum: 0 }));
     for (const [pair, p] of predictions) {
@@ -134,7 +137,7 @@ function report(set: LabelledSet, predictions: Map<string, Predicted>) {
       if (cell === undefined) continue;
       cell.n += 1;
       cell.sum += p.confidence;
-      if (set.labelOf.get(pair)?.relation === p.relation) cell.right += 1;
+      if (claimIsRight(set.labelOf.get(pair), p.relation)) cell.right += 1;
     }
     console.log(`  reliability (identity/subset/superset claims): confidence bucket -> observed precision (count, mean confidence)`);
     counts.forEach((c, i) => {
@@ -145,6 +148,30 @@ function report(set: LabelledSet, predictions: Map<string, Predicted>) {
   }
 }
 
+/** --explain: every false identity and every missed one, with what the engine said. */
+function explain(set: LabelledSet, predictions: Map<string, Predicted>) {
+  console.log(`\n[${set.name}] false identities`);
+  for (const [pair, p] of predictions) {
+    if (p.relation !== "identity" || set.labelOf.get(pair)?.relation === "identity") continue;
+    const l = set.labelOf.get(pair);
+    console.log(`  ${set.splitOf.get(pair.split("|")[0] ?? "")} ${pair.split("|")[1]} (labelled ${l?.relation ?? "unrelated"}${l !== undefined ? `: ${l.polymarket.question} <> ${l.kalshi.title}` : ""}) ${p.confidence}: ${p.reasoning}`);
+  }
+  console.log(`\n[${set.name}] missed identities`);
+  for (const l of set.pairs) {
+    if (l.relation !== "identity") continue;
+    const p = predictions.get(pairId(l.polymarket.conditionId, l.kalshi.ticker));
+    if (p?.relation === "identity") continue;
+    console.log(`  ${set.splitOf.get(l.polymarket.conditionId)} ${l.polymarket.question} <> ${l.kalshi.ticker} ${l.kalshi.title}: ${p === undefined ? "not matched" : `${p.relation} ${p.confidence}: ${p.reasoning}`}`);
+  }
+  console.log(`\n[${set.name}] subset/superset pairs read otherwise`);
+  for (const l of set.pairs) {
+    if (l.relation !== "subset" && l.relation !== "superset") continue;
+    const p = predictions.get(pairId(l.polymarket.conditionId, l.kalshi.ticker));
+    if (p?.relation === l.relation) continue;
+    console.log(`  ${l.relation} ${l.polymarket.question} <> ${l.kalshi.ticker}: ${p === undefined ? "not matched" : `${p.relation} ${p.confidence}: ${p.reasoning}`}`);
+  }
+}
+
 async function quality(name: SetName) {
   const { closeDatabase } = await import("@/lib/db");
   const set = loadSet(name);
@@ -152,6 +179,7 @@ async function quality(name: SetName) {
   console.log(`
 ==== ${name} set (${path.relative(process.cwd(), set.dir)}): ${set.categoryOf.size} Polymarket markets queried in ${callMs} ms, failed calls: ${failed}; full pass ${fullMs} ms`);
   report(set, predictions);
+  if (values.explain === true) explain(set, predictions);
   await closeDatabase();
 }
 

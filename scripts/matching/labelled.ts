@@ -24,6 +24,18 @@ export interface LabelledPair {
   kalshi: { ticker: string; event_ticker: string; title: string };
   relation: string;
   category: string;
+  differs_in?: string[];
+}
+
+/**
+ * Whether a stated relation agrees with the label. The real set labels a pair where one implies the
+ * other as a related pair ("overlap", differs_in "implication") without saying which way: a
+ * subset or superset claim on such a pair agrees with it. An unlisted pair is unrelated.
+ */
+export function claimIsRight(label: LabelledPair | undefined, relation: string): boolean {
+  if (label === undefined) return false;
+  if (label.relation === relation) return true;
+  return (relation === "subset" || relation === "superset") && label.relation === "overlap" && (label.differs_in ?? []).includes("implication");
 }
 
 interface LabelsFile {
