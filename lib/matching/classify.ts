@@ -171,6 +171,35 @@ export function comparePicks(a: string[], b: string[]): "same" | "abbrev" | "dif
 let homeWords: Set<string> | null = null;
 const homeCountryWords = () => (homeWords ??= countryWords("us"));
 
+interface Lookup {
+  other: Set<string>;
+  /** The longer words, for inflections. */
+  stems: string[];
+}
+
+/** Lookups built once per market and pass (a market is compared with a dozen others). */
+const namesCache = new WeakMap<Features, Lookup>();
+const wordsCache = new WeakMap<Features, Lookup>();
+
+function lookup(cache: WeakMap<Features, Lookup>, f: Features, words: () => Iterable<string>): Lookup {
+  let l = cache.get(f);
+  if (l === undefined) {
+    const other = new Set(words());
+    l = { other, stems: [...other].filter((w) => w.length >= 5) };
+    cache.set(f, l);
+  }
+  return l;
+}
+
+/** B's words where A's names are looked for. Both venues are US exchanges: a question that names no
+ * country is about the United States, so "the US unemployment rate" and "the unemployment rate" are
+ * one measure. */
+const namesLookup = (b: Features) =>
+  lookup(namesCache, b, () => [...b.words, ...b.ruleNames, ...((b.concepts.country ?? []).length === 0 ? homeCountryWords() : [])]);
+
+/** B's words and rule words, where A's content words are looked for. */
+const wordsLookup = (b: Features) => lookup(wordsCache, b, () => [...b.words, ...b.ruleWords]);
+
 /** Length of the common prefix of two words. */
 function commonPrefix(x: string, y: string): number {
   let i = 0;
@@ -192,12 +221,8 @@ function sameStem(x: string, y: string): boolean {
  * surname is there. An unknown name is a difference, never noise.
  */
 export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<string> = new Set()): string[] {
-  // Both venues are US exchanges: a question that names no country is about the United States, so
-  // "the US unemployment rate" and "the unemployment rate" are one measure.
-  const bNamesNoCountry = (b.concepts.country ?? []).length === 0;
-  const other = new Set([...b.words, ...b.ruleNames, ...(bNamesNoCountry ? homeCountryWords() : [])]);
-  const otherList = b.words.filter((w) => w.length >= 5);
-  const has = (w: string) => excused.has(w) || other.has(w) || (w.length >= 5 && otherList.some((x) => sameStem(x, w))) || b.initialisms.includes(w);
+  const { other, stems } = namesLookup(b);
+  const has = (w: string) => excused.has(w) || other.has(w) || (w.length >= 5 && stems.some((x) => sameStem(x, w))) || b.initialisms.includes(w);
   // Given names B states for a surname: a different one there is another person ("Chris" vs "Phil").
   const givenOnB = new Map<string, string[]>();
   for (const span of b.names) if (span.person && span.words.length > 1) givenOnB.set(span.words.at(-1) ?? "", span.words.slice(0, -1));
@@ -219,8 +244,7 @@ export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<st
 
 /** Content words of A's own question that B's text has nowhere (a weaker sign than a name). */
 export function unmatchedWords(a: Features, b: Features, excused: ReadonlySet<string> = new Set()): string[] {
-  const other = new Set([...b.words, ...b.ruleWords]);
-  const otherList = [...other].filter((w) => w.length >= 5);
+  const { other, stems: otherList } = wordsLookup(b);
   // Names are compared by unmatchedNames, with what reconciles them (acronyms, given names).
   const named = new Set(a.names.flatMap((n) => n.words));
   return a.outcome.filter(

@@ -1,14 +1,12 @@
 /**
  * The names a question states: people, organisations, places, teams, titles of laws and works,
- * acronyms. Read with compromise (a maintained English NLP library that ships its lexicon and
- * tagger in the package) plus the written case: a word is a name when compromise tags it a proper
- * noun, person, place, organisation or acronym, or when it is capitalised inside the sentence.
+ * acronyms. Read with compromise's lexicon (a maintained English NLP library that ships its
+ * lexicon of people's names, places, organisations and sports teams in the package) plus the
+ * written case.
  * No list of names is kept: a name the engine has never seen is still a name, and a name one side
  * states that the other does not is a difference (identity fails closed).
  */
 import nlp from "compromise";
-
-const nameTags = ["ProperNoun", "Person", "Place", "Organization", "Acronym"];
 
 /** Words that are capitalised for other reasons: the calendar, and the question's own verb. */
 const notNames = new Set([
@@ -35,52 +33,63 @@ export const foldWord = (w: string) =>
     .replace(/[’']s$/, "")
     .replace(/[^a-z0-9&]+/g, "");
 
-interface Term {
-  text: string;
-  tags: string[];
-  pre: string;
-  post: string;
-}
+/** compromise's lexicon: word -> its tags (people's names, places, organisations, sports teams, ...). */
+const lexicon = (nlp as unknown as { model: () => { one: { lexicon: Record<string, string | string[] | undefined> } } }).model().one.lexicon;
+
+const tagsOf = (word: string): string[] => {
+  const t = lexicon[word];
+  return t === undefined ? [] : Array.isArray(t) ? t : t.split(",");
+};
+
+const personTags = ["Person", "FirstName", "LastName", "MaleName", "FemaleName"];
+const placeOrOrgTags = ["Place", "City", "Country", "Region", "Organization", "SportsTeam", "Company"];
 
 /**
- * Name spans of `text`: runs of consecutive name words. A leading "Will" is the question's verb,
- * never a first name; a sentence's first word counts only when compromise tags it a name.
+ * Name spans of `text`: runs of consecutive name words. A word is a name when it is written in
+ * capitals inside a sentence, is an acronym, or (first in its sentence) is one compromise's lexicon
+ * knows as a person, place, organisation or team. A leading "Will" is the question's verb.
+ * Reading the lexicon word by word, rather than running compromise's tagger over every sentence,
+ * keeps a full pass over a catalog of 200,000 markets within minutes (the tagger took ~1.8 ms a
+ * question; docs/matching.md).
  */
 export function findNames(text: string): NameSpan[] {
-  const doc = nlp(text.replace(/^(\s*)Will\b/, "$1will").replace(/([.?!]\s+)Will\b/g, "$1will"));
-  const sentences = doc.json({ terms: { normal: false } }) as Array<{ terms: Term[] }>;
   const spans: NameSpan[] = [];
-  for (const sentence of sentences) {
-    let current: { words: string[]; person: boolean; acronym: boolean; placeOrOrg: boolean } | null = null;
-    const close = () => {
-      if (current !== null && current.words.length > 0) {
-        // Two or three capitalised words compromise cannot place are read as a person's name too
-        // (a name it has never seen): "Given Surname".
-        const unknownPerson = !current.placeOrOrg && !current.acronym && current.words.length >= 2 && current.words.length <= 3;
-        spans.push({ words: current.words, person: current.person || unknownPerson, acronym: current.acronym });
-      }
-      current = null;
-    };
-    sentence.terms.forEach((term, i) => {
-      const raw = term.text;
-      const word = foldWord(raw);
-      const tagged = nameTags.some((t) => term.tags.includes(t));
-      const capitalised = /^\p{Lu}/u.test(raw) && i > 0;
-      const acronym = /^\p{Lu}{2,}s?$/u.test(raw.replace(/[.’']/g, ""));
-      const isName = word !== "" && !/^\d/.test(word) && !notNames.has(word) && (tagged || capitalised || acronym);
-      if (!isName) {
-        close();
-        return;
-      }
+  let current: { words: string[]; person: boolean; acronym: boolean; placeOrOrg: boolean } | null = null;
+  const close = () => {
+    if (current !== null && current.words.length > 0) {
+      // Two or three capitalised words the lexicon cannot place are read as a person's name too
+      // (a name it has never seen): "Given Surname".
+      const unknownPerson = !current.placeOrOrg && !current.acronym && current.words.length >= 2 && current.words.length <= 3;
+      spans.push({ words: current.words, person: current.person || unknownPerson, acronym: current.acronym });
+    }
+    current = null;
+  };
+  let sentenceStart = true;
+  for (const token of text.split(/\s+/)) {
+    if (token === "" || token === "-") {
+      close();
+      sentenceStart = token === "-" || sentenceStart;
+      continue;
+    }
+    const raw = token.replace(/^[^\p{L}\d]+|[^\p{L}\d.]+$/gu, "").replace(/\.$/, "");
+    const word = foldWord(raw);
+    const tags = tagsOf(word);
+    const capitalised = /^\p{Lu}/u.test(raw);
+    const acronym = /^\p{Lu}{2,}s?$/u.test(raw.replace(/[.’']/g, ""));
+    const known = tags.some((t) => personTags.includes(t) || placeOrOrgTags.includes(t) || t === "ProperNoun");
+    const isName = word !== "" && !/^\d/.test(word) && !notNames.has(word) && (acronym || (capitalised && (!sentenceStart || known)));
+    if (isName) {
       current ??= { words: [], person: false, acronym: false, placeOrOrg: false };
       current.words.push(word);
-      if (term.tags.includes("Person")) current.person = true;
-      if (term.tags.includes("Place") || term.tags.includes("Organization")) current.placeOrOrg = true;
+      if (tags.some((t) => personTags.includes(t))) current.person = true;
+      if (tags.some((t) => placeOrOrgTags.includes(t))) current.placeOrOrg = true;
       if (acronym) current.acronym = true;
-      // Punctuation after a word ends the name ("Putin, Zelensky").
-      if (/[,;:()?!]/.test(term.post)) close();
-    });
-    close();
+    } else close();
+    // Punctuation after a word ends the name ("Putin, Zelensky") and a sentence ends at . ? !
+    if (/[,;:()?!]$/.test(token) || /[^A-Z]\.$/.test(token)) close();
+    // "U.S." and "H.R." end in a full stop without ending the sentence.
+    sentenceStart = /[?!:]$/.test(token) || (/\.$/.test(token) && !/^(\p{L}\.)+$/u.test(token.replace(/^[^\p{L}]+/u, "")));
   }
+  close();
   return spans;
 }
