@@ -127,24 +127,25 @@ function report(set: LabelledSet, predictions: Map<string, Predicted>) {
     const nested = set.pairs.filter((p) => (p.relation === "subset" || p.relation === "superset") && inPart(p.polymarket.conditionId, split));
     const nestedOk = nested.filter((p) => predictions.get(pairId(p.polymarket.conditionId, p.kalshi.ticker))?.relation === p.relation).length;
     console.log(`  subset/superset relation accuracy: ${nestedOk}/${nested.length}${nested.length > 0 ? ` = ${f(nestedOk / nested.length)}` : ""}`);
-    // Reliability: of the claims of identity, subset or superset, how many agree with the label.
-    const buckets = [0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0001];
-    const counts = buckets.slice(1).map(() => ({ n: 0, right: 0, sum: 0 }));
-    for (const [pair, p] of predictions) {
-      if (!inPart(pair.split("|")[0] ?? "", split) || !["identity", "subset", "superset"].includes(p.relation)) continue;
-      const b = buckets.findIndex((lo, i) => p.confidence >= lo && p.confidence < (buckets[i + 1] ?? 2));
-      const cell = counts[b];
-      if (cell === undefined) continue;
-      cell.n += 1;
-      cell.sum += p.confidence;
-      if (claimIsRight(set.labelOf.get(pair), p.relation)) cell.right += 1;
+    // Reliability: of the claims of identity (then of subset/superset), how many agree with the label.
+    for (const [kind, claims] of [["identity", ["identity"]], ["subset/superset", ["subset", "superset"]]] as const) {
+      const buckets = [0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0001];
+      const counts = buckets.slice(1).map(() => ({ n: 0, right: 0, sum: 0 }));
+      for (const [pair, p] of predictions) {
+        if (!inPart(pair.split("|")[0] ?? "", split) || !(claims as readonly string[]).includes(p.relation)) continue;
+        const cell = counts[buckets.findIndex((lo, i) => p.confidence >= lo && p.confidence < (buckets[i + 1] ?? 2))];
+        if (cell === undefined) continue;
+        cell.n += 1;
+        cell.sum += p.confidence;
+        if (claimIsRight(set.labelOf.get(pair), p.relation)) cell.right += 1;
+      }
+      console.log(`  reliability of ${kind} claims: confidence bucket -> observed precision (count, mean confidence)`);
+      counts.forEach((c, i) => {
+        const lo = buckets[i] ?? 0;
+        const hi = Math.min(1, buckets[i + 1] ?? 1);
+        if (c.n > 0) console.log(`    [${lo.toFixed(2)}, ${hi.toFixed(2)}${hi === 1 ? "]" : ")"}  ${f(c.right / c.n)}  (${c.n}, ${f(c.sum / c.n)})`);
+      });
     }
-    console.log(`  reliability (identity/subset/superset claims): confidence bucket -> observed precision (count, mean confidence)`);
-    counts.forEach((c, i) => {
-      const lo = buckets[i] ?? 0;
-      const hi = Math.min(1, buckets[i + 1] ?? 1);
-      console.log(`    [${lo.toFixed(2)}, ${hi.toFixed(2)}${hi === 1 ? "]" : ")"}  ${c.n === 0 ? "  -  " : f(c.right / c.n)}  (${c.n}${c.n === 0 ? "" : `, ${f(c.sum / c.n)}`})`);
-    });
   }
 }
 
