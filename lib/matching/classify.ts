@@ -184,7 +184,12 @@ const wordsCache = new WeakMap<Features, Lookup>();
 function lookup(cache: WeakMap<Features, Lookup>, f: Features, words: () => Iterable<string>): Lookup {
   let l = cache.get(f);
   if (l === undefined) {
-    const other = new Set(words());
+    const other = new Set<string>();
+    // A hyphenated word also stands for its parts ("gpt-6" holds "gpt", "ocasio-cortez" "cortez").
+    for (const w of words()) {
+      other.add(w);
+      if (w.includes("-")) for (const part of w.split("-")) if (part !== "") other.add(part);
+    }
     l = { other, stems: [...other].filter((w) => w.length >= 5) };
     cache.set(f, l);
   }

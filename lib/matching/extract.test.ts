@@ -264,3 +264,17 @@ describe("numbers joined to words are names, not thresholds", () => {
     expect(parseInterval(text)).toMatchObject(expected);
   });
 });
+
+describe("names and ranks are not thresholds", () => {
+  it("reads a number after a capitalised word as part of a name, a rank as a position", () => {
+    expect(parseInterval("Will the Zephyr 500 index close above 7,000 in May?")).toMatchObject({ unit: "count", lo: 7000, loStrict: true });
+    expect(parseInterval("Will the album debut at #1 on the Top 40?")).toBeNull();
+    expect(extractFeatures(pm("Chart", "Will the album debut at #1 on the Top 40?")).ordinals).toEqual([1]);
+  });
+
+  it("a hyphenated name stands for its parts", () => {
+    const a = pm("Model release", "Will Quillon release Q-9 by June 30, 2030?");
+    const b = kx("Q-9 released before Jul 1, 2030?", "Before Jul 1, 2030", "Quillon releases Q-9 before Jul 1, 2030");
+    expect(relate(a, b)).toBe("identity");
+  });
+});

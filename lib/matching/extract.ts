@@ -134,11 +134,11 @@ function ruleNames(description: string | null): string[] {
 
 const ordinalWords: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10 };
 
-/** Ordinal positions ("first round", "2nd place"); quarters are dates, not ordinals. */
+/** Ordinal positions ("first round", "2nd place", "#1"); quarters are dates, not ordinals. */
 function ordinals(text: string): number[] {
   const out = new Set<number>();
-  for (const m of clean(text).toLowerCase().matchAll(/\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|(\d{1,2})(?:st|nd|rd|th))\b(?!\s+quarter)/g)) {
-    out.add(m[2] !== undefined ? Number(m[2]) : (ordinalWords[m[1] ?? ""] ?? 0));
+  for (const m of clean(text).toLowerCase().matchAll(/\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|(\d{1,2})(?:st|nd|rd|th))\b(?!\s+quarter)|#(\d{1,3})\b/g)) {
+    out.add(m[3] !== undefined ? Number(m[3]) : m[2] !== undefined ? Number(m[2]) : (ordinalWords[m[1] ?? ""] ?? 0));
   }
   return [...out].sort((a, b) => a - b);
 }

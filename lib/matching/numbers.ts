@@ -31,7 +31,7 @@ interface Quantity {
   plus: boolean;
 }
 
-function findQuantities(text: string): Quantity[] {
+function findQuantities(text: string, original: string = text): Quantity[] {
   const out: Quantity[] = [];
   for (const m of text.matchAll(quantityRe)) {
     const [all, dollar, digits = "", scale, plus, unitRaw] = m;
@@ -39,6 +39,10 @@ function findQuantities(text: string): Quantity[] {
     // A number joined to a word is part of a name, not a quantity ("U-3", "Q4", "COVID-19", "H.R. 22" is kept).
     const at = index + all.indexOf(digits);
     if (dollar === undefined && /[a-z][-/]?$/i.test(text.slice(Math.max(0, at - 2), at))) continue;
+    // A rank ("#1") is a position, not a quantity; a bare number after a capitalised word is part
+    // of a name ("Billboard 200", "Section 702"), unless a unit or scale says it is a quantity.
+    if (text[at - 1] === "#") continue;
+    if (dollar === undefined && unitRaw === undefined && scale === undefined && /(?:^|[^.?!]\s)\p{Lu}[\p{L}&.]*\s$/u.test(original.slice(Math.max(0, at - 30), at))) continue;
     const raw = digits.replace(/,/g, "");
     let value = Number(raw);
     if (!Number.isFinite(value)) continue;
@@ -96,8 +100,9 @@ export const moveNone = /\b(no change|maintain|maintains|unchanged|pause|pauses|
 
 /** A threshold, range or exact value of one quantity, with direction; null when the text has none. */
 export function parseInterval(text: string): Interval | null {
-  const t = symbolsToWords(text).toLowerCase();
-  const quantities = findQuantities(t);
+  const cased = symbolsToWords(text);
+  const t = cased.toLowerCase();
+  const quantities = findQuantities(t, t.length === cased.length ? cased : t);
   const bps = quantities.filter((q) => q.unit === "bps");
   if (bps.length > 0 || (quantities.length === 0 && moveNone.test(t) && /\b(rates?|fed|bps)\b|no change/.test(t))) {
     return parseMove(t, bps[0]);
