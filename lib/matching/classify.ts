@@ -97,6 +97,16 @@ function compareIntervals(a: Interval, b: Interval): { cmp: Cmp | "incomparable"
   return { cmp: "overlap", tick: false };
 }
 
+/** Two one-sided intervals that meet with nothing between them ("≤ 4.4%" and "> 4.4%"): together every value. */
+function complements(a: Interval, b: Interval): boolean {
+  const g = step(a, b);
+  const [low, high] = a.hi !== null && a.lo === null ? [a, b] : [b, a];
+  if (low.lo !== null || low.hi === null || high.hi !== null || high.lo === null) return false;
+  const L = closed(low, g);
+  const H = closed(high, g);
+  return Math.abs(H.lo - L.hi - g) <= g * 1e-3;
+}
+
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export function describeTime(t: TimeScope): string {
@@ -415,12 +425,14 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
 
   // Threshold or range.
   let numCmp: Cmp = "equal";
+  let complement = false;
   if (a.interval !== null && b.interval !== null) {
     const r = compareIntervals(a.interval, b.interval);
     if (r.cmp === "incomparable") return null;
     numCmp = r.cmp;
     notes.push(`${r.cmp === "equal" ? "same threshold" : "thresholds"}: ${A} ${describeInterval(a.interval)} vs ${B} ${describeInterval(b.interval)}${r.tick ? " (one tick apart)" : ""}`);
     if (r.tick) ev.tick = 1;
+    if (r.cmp === "disjoint" && complements(a.interval, b.interval)) complement = true;
   } else if (a.interval !== null || b.interval !== null) {
     return null;
   }
@@ -545,7 +557,9 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
         : relation === "superset"
           ? `Yes on ${B} implies Yes on ${A}.`
           : relation === "disjoint"
-            ? "They cannot both resolve Yes."
+            ? complement
+              ? "They cannot both resolve Yes: one is the other's No."
+              : "They cannot both resolve Yes."
             : "Related: both can resolve Yes, neither implies the other.";
   return { relation, confidence: calibrated(relation, ev), reasoning: `${capitalize(notes.join("; "))}. ${tail}`, evidence: ev };
 }

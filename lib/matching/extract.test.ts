@@ -190,6 +190,7 @@ describe("pairs that differ in exactly one attribute", () => {
     const b = kx("Unemployment rate in Mar 2030?", "Above 5.1%", "the unemployment rate is above 5.1% for March 2030");
     const result = classifyPair(extractFeatures(a), extractFeatures(b), idf);
     expect(result?.relation).toBe("disjoint");
+    expect(result?.reasoning).toContain("one is the other's No");
   });
   it("disjoint for non-overlapping ranges of one quantity, overlap for another date", () => {
     const a = pm("Highest temperature in Lisbon on July 15?", "Will the highest temperature in Lisbon be 31-32°C on July 15?", "31-32°C", { resolutionDate: new Date("2030-07-16T12:00:00Z") });

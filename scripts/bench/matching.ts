@@ -164,9 +164,9 @@ function explain(set: LabelledSet, predictions: Map<string, Predicted>) {
     if (p?.relation === "identity") continue;
     console.log(`  ${set.splitOf.get(l.polymarket.conditionId)} ${l.polymarket.question} <> ${l.kalshi.ticker} ${l.kalshi.title}: ${p === undefined ? "not matched" : `${p.relation} ${p.confidence}: ${p.reasoning}`}`);
   }
-  console.log(`\n[${set.name}] subset/superset pairs read otherwise`);
+  console.log(`\n[${set.name}] subset, superset and disjoint pairs read otherwise`);
   for (const l of set.pairs) {
-    if (l.relation !== "subset" && l.relation !== "superset") continue;
+    if (l.relation !== "subset" && l.relation !== "superset" && l.relation !== "disjoint") continue;
     const p = predictions.get(pairId(l.polymarket.conditionId, l.kalshi.ticker));
     if (p?.relation === l.relation) continue;
     console.log(`  ${l.relation} ${l.polymarket.question} <> ${l.kalshi.ticker}: ${p === undefined ? "not matched" : `${p.relation} ${p.confidence}: ${p.reasoning}`}`);
