@@ -3,8 +3,9 @@ import type { Features, Interval, TimeScope } from "./extract";
 import { countryWords } from "./places";
 import { competitionStage, contextTypes, genericWords, type ConceptType } from "./lexicon";
 
-export const relations = ["identity", "subset", "superset", "overlap", "disjoint"] as const;
-export type Relation = (typeof relations)[number];
+import { type Relation } from "./relations";
+
+export { invertRelation, relations, type Relation } from "./relations";
 
 export interface PairResult {
   /** Read from market A to market B: subset = Yes on A implies Yes on B. */
@@ -13,10 +14,6 @@ export interface PairResult {
   reasoning: string;
   /** What the confidence was computed from (kept for fitting it, not stored). */
   evidence: Evidence;
-}
-
-export function invertRelation(relation: Relation): Relation {
-  return relation === "subset" ? "superset" : relation === "superset" ? "subset" : relation;
 }
 
 type Cmp = "equal" | "sub" | "sup" | "disjoint" | "overlap";

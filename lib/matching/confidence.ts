@@ -5,7 +5,7 @@
  * nothing here is a hand-set score.
  */
 import calibration from "./data/calibration.json";
-import type { Relation } from "./classify";
+import type { Relation } from "./relations";
 
 /** What the engine saw when it compared two markets (all numbers; flags are 0/1). */
 export interface Evidence {

