@@ -234,7 +234,9 @@ function sameStem(x: string, y: string): boolean {
  */
 export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<string> = new Set()): string[] {
   const { other, stems } = namesLookup(b);
-  const has = (w: string) => excused.has(w) || other.has(w) || (w.length >= 5 && stems.some((x) => sameStem(x, w))) || b.initialisms.includes(w);
+  // Words that carry no topic ("Winner", "Title", "Election" in a title-case heading) are not names.
+  const has = (w: string) =>
+    genericWords.has(w) || excused.has(w) || other.has(w) || (w.length >= 5 && stems.some((x) => sameStem(x, w))) || b.initialisms.includes(w);
   // Given names B states for a surname: a different one there is another person ("Chris" vs "Phil").
   const givenOnB = new Map<string, string[]>();
   for (const span of b.names) if (span.person && span.words.length > 1) givenOnB.set(span.words.at(-1) ?? "", span.words.slice(0, -1));

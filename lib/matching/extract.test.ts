@@ -279,3 +279,11 @@ describe("names and ranks are not thresholds", () => {
     expect(relate(a, b)).toBe("identity");
   });
 });
+
+describe("title-case headings", () => {
+  it("a generic word capitalised in a heading is not a name one side lacks", () => {
+    const a = pm("Who will win the 2030 Arden Open men's singles?", "Will Odile Varga win the 2030 Arden Open men's singles?", "Odile Varga");
+    const b = kx("2030 Arden Open Men's Singles Winner?", "Odile Varga", "Odile Varga wins the 2030 Arden Open Men's Singles");
+    expect(relate(a, b)).toBe("identity");
+  });
+});
