@@ -42,9 +42,17 @@ const yearRe = /\b(20\d{2})\b(?!\s*[-/]\s*\d{2}\b)(?!\s*%)/g;
 const quarterRe = /\b(?:q([1-4])|(first|second|third|fourth)\s+quarter(?:\s+of)?)\s*,?\s*(20\d{2})\b/gi;
 const ordinalQuarter: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4 };
 
+/**
+ * Amounts blanked out (same length, so positions hold) before chrono reads a text: it would read
+ * "$3.00 on January 5" as 3 o'clock and "above 4.5 on May 1" as half past four.
+ */
+function maskAmounts(text: string): string {
+  return text.replace(/\$\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*\.\d+(?!\s*(?:a\.?m|p\.?m))|\d+(?:\.\d+)?\s*%/gi, (m) => " ".repeat(m.length));
+}
+
 /** Date spans chrono reads in `text` (weekday-only and time-only readings are dropped). */
 function chronoDates(text: string, reference: Date) {
-  return chrono.parse(text, reference).filter((r) => r.start.isCertain("day") || r.start.isCertain("month") || r.start.isCertain("year"));
+  return chrono.parse(maskAmounts(text), reference).filter((r) => r.start.isCertain("day") || r.start.isCertain("month") || r.start.isCertain("year"));
 }
 
 /** Every date in `text`; a year left out is taken from the market's resolution date. */
@@ -104,7 +112,7 @@ export function withoutDates(text: string, reference: Date): string {
 
 /** The hour of day a text states ("12pm EST", "noon", "5:00 PM ET"), as written. */
 export function findHour(text: string, reference: Date): number | null {
-  for (const r of chrono.parse(clean(text), reference)) if (r.start.isCertain("hour")) return r.start.get("hour");
+  for (const r of chrono.parse(maskAmounts(clean(text)), reference)) if (r.start.isCertain("hour")) return r.start.get("hour");
   return null;
 }
 

@@ -287,3 +287,11 @@ describe("title-case headings", () => {
     expect(relate(a, b)).toBe("identity");
   });
 });
+
+describe("amounts are not times", () => {
+  it("reads $3.00 before a date as a threshold, not as 3 o'clock", () => {
+    const f = extractFeatures(pm("Token above ___ on January 5?", "Will the price of Solana be above $3.00 on January 5?", "3.00", { resolutionDate: new Date("2031-01-06T12:00:00Z") }));
+    expect(f.interval).toMatchObject({ unit: "usd", lo: 3, loStrict: true, hi: null });
+    expect(f.time).toMatchObject({ kind: "instant", hour: null });
+  });
+});
