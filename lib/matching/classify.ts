@@ -1,7 +1,8 @@
 import { calibrated, emptyEvidence, type Evidence } from "./confidence";
 import type { Features, Interval, TimeScope } from "./extract";
+import { teamCityOf } from "./names";
 import { countryWords } from "./places";
-import { competitionStage, contextTypes, genericWords, type ConceptType } from "./lexicon";
+import { contextTypes, genericWords, type ConceptType } from "./lexicon";
 
 import { type Relation } from "./relations";
 
@@ -236,7 +237,13 @@ export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<st
   const { other, stems } = namesLookup(b);
   // Words that carry no topic ("Winner", "Title", "Election" in a title-case heading) are not names.
   const has = (w: string) =>
-    genericWords.has(w) || excused.has(w) || other.has(w) || (w.length >= 5 && stems.some((x) => sameStem(x, w))) || b.initialisms.includes(w);
+    genericWords.has(w) ||
+    excused.has(w) ||
+    other.has(w) ||
+    (w.length >= 5 && stems.some((x) => sameStem(x, w))) ||
+    b.initialisms.includes(w) ||
+    // A team's nickname where the other side names its city ("Spurs" for "San Antonio").
+    teamCityOf(w).some((city) => city.every((c) => other.has(c)));
   // Given names B states for a surname: a different one there is another person ("Chris" vs "Phil").
   const givenOnB = new Map<string, string[]>();
   for (const span of b.names) if (span.person && span.words.length > 1) givenOnB.set(span.words.at(-1) ?? "", span.words.slice(0, -1));
@@ -286,6 +293,21 @@ export function topicSimilarity(a: Features, b: Features, idf: Idf): number {
   for (const t of b.topic) sumB += w(t);
   const denominator = Math.min(sumA, sumB);
   return denominator <= 0 ? 0 : Math.min(1, shared / denominator);
+}
+
+/**
+ * The one undated side's time, read from the Yes paragraph of its rules, when the other side's
+ * question states a time. (Its resolution date is not used: venues set it to a placeholder, such as
+ * the year's last day for a final played in June.)
+ */
+function inferTime(a: Features, b: Features): { a: TimeScope | null; b: TimeScope | null; note: string | null } {
+  if ((a.time === null) === (b.time === null)) return { a: a.time, b: b.time, note: null };
+  const undated = a.time === null ? a : b;
+  // Features stored by an older engine lack the field.
+  const found = undated.ruleTime ?? null;
+  if (found === null) return { a: a.time, b: b.time, note: null };
+  const note = `${undated.venue}'s rules state ${describeTime(found)}`;
+  return a.time === null ? { a: found, b: b.time, note } : { a: a.time, b: found, note };
 }
 
 const typeLabel: Record<ConceptType, string> = {
@@ -340,7 +362,6 @@ function compareContexts(a: Features, b: Features): { diffs: ContextDiff[]; agre
     }
     diffs.push({ type, a: va, b: vb });
   }
-  void competitionStage;
   return { diffs, agreed, stage };
 }
 
@@ -436,15 +457,23 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
     return null;
   }
 
-  // Time.
+  // Time. A date one question states and the other leaves out may be stated in the other's rules,
+  // or be where the other resolves: the undated question is then about the same time.
+  const inferred = inferTime(a, b);
+  const timeA = inferred.a;
+  const timeB = inferred.b;
+  if (inferred.note !== null) {
+    ev.dateInferred = 1;
+    notes.push(inferred.note);
+  }
   let timeCmp: Cmp = "equal";
   const valueQuestion = a.interval !== null && b.interval !== null;
-  if (a.time !== null && b.time !== null) {
+  if (timeA !== null && timeB !== null) {
     const touchVsAt = valueQuestion && a.mode !== b.mode;
     if (valueQuestion && !touchVsAt) {
-      const t = compareValueTimes(a.time, b.time);
+      const t = compareValueTimes(timeA, timeB);
       if (t.cmp === "disjoint") {
-        notes.push(`different time: ${A} ${describeTime(a.time)} vs ${B} ${describeTime(b.time)}`);
+        notes.push(`different time: ${A} ${describeTime(timeA)} vs ${B} ${describeTime(timeB)}`);
         return {
           relation: "overlap",
           ...scored("overlap", { ...ev, timeDiff: 1 }),
@@ -452,13 +481,13 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
         };
       }
       if (t.loose) ev.looseTime = 1;
-      notes.push(`same time ${describeTime(a.time)}`);
+      notes.push(`same time ${describeTime(timeA)}`);
     } else {
-      timeCmp = compareEventTimes(a.time, b.time);
+      timeCmp = compareEventTimes(timeA, timeB);
       if (touchVsAt) {
         // A level held at one instant inside the window implies the level was reached in it.
-        const at = a.mode === "at" ? a.time : b.time;
-        const touch = a.mode === "at" ? b.time : a.time;
+        const at = a.mode === "at" ? timeA : timeB;
+        const touch = a.mode === "at" ? timeB : timeA;
         const inside = (at.start ?? at.end) < touch.end && (touch.start === null || (at.start ?? at.end) >= touch.start);
         if (!inside) return null;
         const aNum = numCmp;
@@ -470,17 +499,17 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
         numCmp = timeCmp === "overlap" ? "overlap" : "equal";
         notes.push(`the price ${describeTime(at)} (${a.mode === "at" ? A : B}) vs reaching a level ${describeTime(touch)} (${a.mode === "at" ? B : A})`);
       } else if (timeCmp === "disjoint") {
-        notes.push(`different time: ${A} ${describeTime(a.time)} vs ${B} ${describeTime(b.time)}`);
+        notes.push(`different time: ${A} ${describeTime(timeA)} vs ${B} ${describeTime(timeB)}`);
         return {
           relation: "overlap",
           ...scored("overlap", { ...ev, timeDiff: 1 }),
           reasoning: `${capitalize(notes.join("; "))}. Related: both can resolve Yes.`,
         };
       } else {
-        notes.push(timeCmp === "equal" ? `same time ${describeTime(a.time)}` : `${A} ${describeTime(a.time)} vs ${B} ${describeTime(b.time)}`);
+        notes.push(timeCmp === "equal" ? `same time ${describeTime(timeA)}` : `${A} ${describeTime(timeA)} vs ${B} ${describeTime(timeB)}`);
       }
     }
-  } else if (a.time !== null || b.time !== null) {
+  } else if (timeA !== null || timeB !== null) {
     ev.dateOneSide = 1;
     notes.push("a date on one side only");
   }

@@ -25,6 +25,8 @@ export interface Evidence {
   looseTime: number;
   /** A date on one side only. */
   dateOneSide: number;
+  /** A date the question states on one side only, found in the other's rules. */
+  dateInferred: number;
   /** One side resolves on any of several criteria. */
   disjunctive: number;
   /** Both name resolution sources and none is shared. */
@@ -36,7 +38,7 @@ export interface Evidence {
 }
 
 export function emptyEvidence(similarity: number): Evidence {
-  return { similarity, unmatchedNames: 0, unmatchedWords: 0, abbreviated: 0, optionOneSide: 0, tick: 0, looseTime: 0, dateOneSide: 0, disjunctive: 0, sourcesDiffer: 0, contextDiff: 0, timeDiff: 0 };
+  return { similarity, unmatchedNames: 0, unmatchedWords: 0, abbreviated: 0, optionOneSide: 0, tick: 0, looseTime: 0, dateOneSide: 0, dateInferred: 0, disjunctive: 0, sourcesDiffer: 0, contextDiff: 0, timeDiff: 0 };
 }
 
 export const relationGroups = ["identity", "nesting", "related"] as const;
@@ -59,6 +61,7 @@ export const featureNames = [
   "tick",
   "looseTime",
   "dateOneSide",
+  "dateInferred",
   "disjunctive",
   "sourcesDiffer",
   "contextDiff",

@@ -249,6 +249,25 @@ describe("identity fails closed", () => {
     expect(said(dated, undated)?.relation).not.toBe("identity");
   });
 
+  it("a date one question leaves out is read from the Yes paragraph of its rules", () => {
+    const dated = pm("Xandor recognition", "Will Zorbia recognise Xandor before 2031?");
+    const rules = (deadline: string) =>
+      kx("Xandor recognition", "Will Zorbia recognise Xandor?", "", {
+        description: `If Zorbia formally recognises Xandor as a sovereign state after Issuance and before ${deadline}, the market resolves to Yes.\nOpening an embassy counts.`,
+      });
+    const same = said(dated, rules("Jan 1, 2031"));
+    expect(same?.relation).toBe("identity");
+    expect(same?.reasoning).toMatch(/kalshi's rules state before 2031-01-01/i);
+    expect(said(dated, rules("Jan 1, 2032"))?.relation).not.toBe("identity");
+  });
+
+  it("a team's nickname is matched by its city only when one team of the lexicon has that city", () => {
+    const cup = (team: string) => pm("Northern Cup 2030", `Will the ${team} win the 2030 Northern Cup?`);
+    const city = (name: string) => kx("2030 Northern Cup winner", `Will ${name} win the 2030 Northern Cup?`, `${name} wins the 2030 Northern Cup`);
+    expect(said(cup("Utah Jazz"), city("Utah"))?.relation).toBe("identity");
+    expect(said(cup("Los Angeles Lakers"), city("Los Angeles"))?.relation).not.toBe("identity");
+  });
+
   it("confidence is the fitted probability, not a fixed score", () => {
     const r = said(nominee("Odile Varga"), kNominee("Odile Varga"));
     expect(r?.confidence).toBeGreaterThan(0);
@@ -258,6 +277,11 @@ describe("identity fails closed", () => {
 });
 
 describe("numbers joined to words are names, not thresholds", () => {
+  it("a number joined to letters stays one word of the question", () => {
+    expect(extractFeatures(pm("Cup", "Will the Springfield 49ers win the 2030 Northern Cup?")).outcome).not.toContain("ers");
+  });
+
+
   it.each([
     ["Will the jobless rate (U-6) be above 7.5% in May?", { unit: "pct", lo: 7.5 }],
     ["Will COVID-19 admissions exceed 40% in May?", { unit: "pct", lo: 40 }],

@@ -42,6 +42,8 @@ export interface Features {
   /** `touch`: the quantity reaches the level at any time in the window; `at`: its value at one time. */
   mode: "touch" | "at";
   time: TimeScope | null;
+  /** For an undated question, the time the rules' Yes paragraph states (a date the question leaves out may be stated there). */
+  ruleTime: TimeScope | null;
   /** Season keys like "2026-27". */
   seasons: string[];
   negated: boolean;
@@ -132,6 +134,17 @@ function ruleNames(description: string | null): string[] {
   return [...out].map(rewriteWord);
 }
 
+/** The paragraph of the rules that says when the market resolves Yes (else their first paragraph). */
+function yesParagraph(description: string | null): string | null {
+  if (description === null) return null;
+  const paragraphs = clean(description.slice(0, 4000))
+    .split(/\n+/)
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+  const yes = paragraphs.find((p) => /\bresolves?\s+to\W{0,2}yes\b/i.test(p)) ?? paragraphs[0];
+  return yes === undefined ? null : yes.slice(0, 600);
+}
+
 const ordinalWords: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10 };
 
 /** Ordinal positions ("first round", "2nd place", "#1"); quarters are dates, not ordinals. */
@@ -172,8 +185,9 @@ function remove(text: string, part: string): string {
   return idx === -1 ? text : `${text.slice(0, idx)} ${text.slice(idx + part.length)}`;
 }
 
+/** Numbers and dates removed; a number joined to letters ("76ers", "Q4", "3rd") is a word and stays whole. */
 function stripNumbersAndDates(text: string, reference: Date): string {
-  return withoutDates(text, reference).replace(/\$?\d[\d,.]*(?:\s*(?:k|m|b|bn|million|billion|thousand|bps)(?![a-z])|\s*%|\s*°\s*[fc]?)?/gi, " ");
+  return withoutDates(text, reference).replace(/(?<![a-z\d])\$?\d[\d,.]*(?:\s*(?:k|m|b|bn|million|billion|thousand|bps)(?![a-z])|\s*%|\s*°\s*[fc]?)?(?![a-z\d])/gi, " ");
 }
 
 /**
@@ -244,6 +258,9 @@ export function extractFeatures(input: MatchInput): Features {
   if (time !== null && time.kind === "instant") {
     time.hour = findHour(timeText, reference) ?? findHour(rule ?? "", reference) ?? findHour((input.description ?? "").slice(0, 2000), reference);
   }
+  // Read only for an undated question (chrono over the rules is the costly part of extraction).
+  const yes = time === null ? yesParagraph(input.description) : null;
+  const ruleTime = yes === null ? null : scopeFromDates(findDates(yes, reference, defaultYear), yes.toLowerCase());
   const seasons = [...clean(`${question} ${input.eventTitle}`).matchAll(/\b(20\d{2})\s*[-/]\s*(\d{2})\b/g)].map((m) => `${m[1]}-${m[2]}`);
 
   const lowerAll = clean(`${question} ${label ?? ""} ${input.eventTitle}`).toLowerCase();
@@ -284,6 +301,7 @@ export function extractFeatures(input: MatchInput): Features {
     interval,
     mode,
     time,
+    ruleTime,
     seasons,
     negated,
     disjunctive,

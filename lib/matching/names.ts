@@ -41,6 +41,33 @@ const tagsOf = (word: string): string[] => {
   return t === undefined ? [] : Array.isArray(t) ? t : t.split(",");
 };
 
+let teamCities: Map<string, string[][]> | null = null;
+
+/**
+ * The city words that stand for a team's nickname word, from compromise's sports teams
+ * ("san antonio spurs": "spurs" -> ["san", "antonio"]). A city counts only when exactly one team
+ * of the lexicon starts with it: "Los Angeles" (several teams) never stands for "Lakers".
+ */
+export function teamCityOf(word: string): string[][] {
+  if (teamCities === null) {
+    const teams = Object.entries(lexicon)
+      .filter(([, t]) => t !== undefined && (Array.isArray(t) ? t : t.split(",")).includes("SportsTeam"))
+      .map(([name]) => name.split(" "))
+      .filter((words) => words.length >= 2);
+    const byPrefix = new Map<string, number>();
+    for (const words of teams) for (let k = 1; k < words.length; k += 1) byPrefix.set(words.slice(0, k).join(" "), (byPrefix.get(words.slice(0, k).join(" ")) ?? 0) + 1);
+    teamCities = new Map();
+    for (const words of teams) {
+      for (let k = 1; k < words.length; k += 1) {
+        const prefix = words.slice(0, k);
+        if (byPrefix.get(prefix.join(" ")) !== 1) continue;
+        for (const nick of words.slice(k)) teamCities.set(nick, [...(teamCities.get(nick) ?? []), prefix]);
+      }
+    }
+  }
+  return teamCities.get(word) ?? [];
+}
+
 const personTags = ["Person", "FirstName", "LastName", "MaleName", "FemaleName"];
 const placeOrOrgTags = ["Place", "City", "Country", "Region", "Organization", "SportsTeam", "Company"];
 
