@@ -46,7 +46,8 @@ let teamCities: Map<string, string[][]> | null = null;
 /**
  * The city words that stand for a team's nickname word, from compromise's sports teams
  * ("san antonio spurs": "spurs" -> ["san", "antonio"]). A city counts only when exactly one team
- * of the lexicon starts with it: "Los Angeles" (several teams) never stands for "Lakers".
+ * of the lexicon starts with it ("Los Angeles", several teams, never stands for "Lakers") and only for
+ * a nickname word no other team uses ("City" of "Manchester City" is not one).
  */
 export function teamCityOf(word: string): string[][] {
   if (teamCities === null) {
@@ -56,12 +57,15 @@ export function teamCityOf(word: string): string[][] {
       .filter((words) => words.length >= 2);
     const byPrefix = new Map<string, number>();
     for (const words of teams) for (let k = 1; k < words.length; k += 1) byPrefix.set(words.slice(0, k).join(" "), (byPrefix.get(words.slice(0, k).join(" ")) ?? 0) + 1);
+    // A nickname word several teams share ("City", "Giants") names none of them.
+    const nickCount = new Map<string, number>();
+    for (const words of teams) for (const w of new Set(words.slice(1))) nickCount.set(w, (nickCount.get(w) ?? 0) + 1);
     teamCities = new Map();
     for (const words of teams) {
       for (let k = 1; k < words.length; k += 1) {
         const prefix = words.slice(0, k);
         if (byPrefix.get(prefix.join(" ")) !== 1) continue;
-        for (const nick of words.slice(k)) teamCities.set(nick, [...(teamCities.get(nick) ?? []), prefix]);
+        for (const nick of words.slice(k)) if (nickCount.get(nick) === 1) teamCities.set(nick, [...(teamCities.get(nick) ?? []), prefix]);
       }
     }
   }
