@@ -88,6 +88,24 @@ describe("matching engine and endpoints over the catalog", () => {
     expect(await db.select().from(matchesTable)).toHaveLength(1);
   });
 
+  it("keeps no identity when a market reads the same as two markets of the other venue", async () => {
+    const db = await getDb();
+    await seedCatalog([kalshiCeasefire("Oct 1, 2026", "KXUKR-26OCT01-B", 0.3)]);
+    await runMatching(db, { full: true });
+    const res = await callRoute(marketMatches, { path: `/v0/markets/${PM_CID}/matches`, params: { id: PM_CID }, key });
+    const body = res.body as MatchBody;
+    expect(body.data.matches.map((m) => m.relation)).toEqual(["overlap", "overlap"]);
+    expect(body.data.matches[0]?.reasoning).toMatch(/ambiguous/);
+    // The duplicate delisted: the one left is the identity again.
+    await db.delete(matchesTable);
+    await db.delete(matchFeatures);
+    await clearCatalog();
+    await seedCatalog([polymarketCeasefire(), kalshiCeasefire("Oct 1, 2026")]);
+    await runMatching(db, { full: true });
+    const again = (await callRoute(marketMatches, { path: `/v0/markets/${PM_CID}/matches`, params: { id: PM_CID }, key })).body as MatchBody;
+    expect(again.data.matches.map((m) => m.relation)).toEqual(["identity"]);
+  });
+
   it("closes a changed match and keeps the old verdict for asOf", async () => {
     const db = await getDb();
     const before = new Date();

@@ -1,18 +1,20 @@
+import { calibrated, emptyEvidence, type Evidence } from "./confidence";
 import type { Features, Interval, TimeScope } from "./extract";
-import { competitionStage, contextTypes, genericWords, type ConceptType } from "./lexicon";
+import { teamCityOf } from "./names";
+import { countryWords } from "./places";
+import { contextTypes, genericWords, type ConceptType } from "./lexicon";
 
-export const relations = ["identity", "subset", "superset", "overlap", "disjoint"] as const;
-export type Relation = (typeof relations)[number];
+import { type Relation } from "./relations";
+
+export { invertRelation, relations, type Relation } from "./relations";
 
 export interface PairResult {
   /** Read from market A to market B: subset = Yes on A implies Yes on B. */
   relation: Relation;
   confidence: number;
   reasoning: string;
-}
-
-export function invertRelation(relation: Relation): Relation {
-  return relation === "subset" ? "superset" : relation === "superset" ? "subset" : relation;
+  /** What the confidence was computed from (kept for fitting it, not stored). */
+  evidence: Evidence;
 }
 
 type Cmp = "equal" | "sub" | "sup" | "disjoint" | "overlap";
@@ -93,6 +95,16 @@ function compareIntervals(a: Interval, b: Interval): { cmp: Cmp | "incomparable"
   return { cmp: "overlap", tick: false };
 }
 
+/** Two one-sided intervals that meet with nothing between them ("≤ 4.4%" and "> 4.4%"): together every value. */
+function complements(a: Interval, b: Interval): boolean {
+  const g = step(a, b);
+  const [low, high] = a.hi !== null && a.lo === null ? [a, b] : [b, a];
+  if (low.lo !== null || low.hi === null || high.hi !== null || high.lo === null) return false;
+  const L = closed(low, g);
+  const H = closed(high, g);
+  return Math.abs(H.lo - L.hi - g) <= g * 1e-3;
+}
+
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export function describeTime(t: TimeScope): string {
@@ -164,6 +176,103 @@ export function comparePicks(a: string[], b: string[]): "same" | "abbrev" | "dif
   return "different";
 }
 
+let homeWords: Set<string> | null = null;
+const homeCountryWords = () => (homeWords ??= countryWords("us"));
+
+interface Lookup {
+  other: Set<string>;
+  /** The longer words, for inflections. */
+  stems: string[];
+}
+
+/** Lookups built once per market and pass (a market is compared with a dozen others). */
+const namesCache = new WeakMap<Features, Lookup>();
+const wordsCache = new WeakMap<Features, Lookup>();
+
+function lookup(cache: WeakMap<Features, Lookup>, f: Features, words: () => Iterable<string>): Lookup {
+  let l = cache.get(f);
+  if (l === undefined) {
+    const other = new Set<string>();
+    // A hyphenated word also stands for its parts ("gpt-6" holds "gpt", "ocasio-cortez" "cortez").
+    for (const w of words()) {
+      other.add(w);
+      if (w.includes("-")) for (const part of w.split("-")) if (part !== "") other.add(part);
+    }
+    l = { other, stems: [...other].filter((w) => w.length >= 5) };
+    cache.set(f, l);
+  }
+  return l;
+}
+
+/** B's words where A's names are looked for. Both venues are US exchanges: a question that names no
+ * country is about the United States, so "the US unemployment rate" and "the unemployment rate" are
+ * one measure. */
+const namesLookup = (b: Features) =>
+  lookup(namesCache, b, () => [...b.words, ...b.ruleNames, ...((b.concepts.country ?? []).length === 0 ? homeCountryWords() : [])]);
+
+/** B's words and rule words, where A's content words are looked for. */
+const wordsLookup = (b: Features) => lookup(wordsCache, b, () => [...b.words, ...b.ruleWords]);
+
+/** Length of the common prefix of two words. */
+function commonPrefix(x: string, y: string): number {
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i += 1;
+  return i;
+}
+
+/** The same word, or one inflection of it ("presidency" / "presidential", "ecuador" / "ecuadorian"). */
+function sameStem(x: string, y: string): boolean {
+  if (x === y) return true;
+  const shorter = Math.min(x.length, y.length);
+  return shorter >= 5 && commonPrefix(x, y) >= Math.max(5, Math.ceil(0.7 * shorter));
+}
+
+/**
+ * The names A states that B does not: every word of every name span must be found among B's
+ * words (its question, label, event title and rule), as the same word, an inflection, or the
+ * letters of an acronym B's text spells out; a person's given names may be left out when the
+ * surname is there. An unknown name is a difference, never noise.
+ */
+export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<string> = new Set()): string[] {
+  const { other, stems } = namesLookup(b);
+  // Words that carry no topic ("Winner", "Title", "Election" in a title-case heading) are not names.
+  const has = (w: string) =>
+    genericWords.has(w) ||
+    excused.has(w) ||
+    other.has(w) ||
+    (w.length >= 5 && stems.some((x) => sameStem(x, w))) ||
+    b.initialisms.includes(w) ||
+    // A team's nickname where the other side names its city ("Spurs" for "San Antonio").
+    teamCityOf(w).some((city) => city.every((c) => other.has(c)));
+  // Given names B states for a surname: a different one there is another person ("Chris" vs "Phil").
+  const givenOnB = new Map<string, string[]>();
+  for (const span of b.names) if (span.person && span.words.length > 1) givenOnB.set(span.words.at(-1) ?? "", span.words.slice(0, -1));
+  const missing: string[] = [];
+  for (const span of a.names) {
+    // An acronym of the whole name on the other side ("DHS" for "Department of Homeland Security").
+    const initials = span.words.map((w) => w[0] ?? "").join("");
+    if (span.words.length > 1 && b.names.some((n) => n.acronym && n.words.some((w) => w.includes(initials)))) continue;
+    const surname = span.words.at(-1) ?? "";
+    span.words.forEach((w, i) => {
+      if (has(w)) return;
+      const given = givenOnB.get(surname);
+      if (span.person && i < span.words.length - 1 && has(surname) && (given === undefined || given.includes(w))) return;
+      missing.push(w);
+    });
+  }
+  return [...new Set(missing)];
+}
+
+/** Content words of A's own question that B's text has nowhere (a weaker sign than a name). */
+export function unmatchedWords(a: Features, b: Features, excused: ReadonlySet<string> = new Set()): string[] {
+  const { other, stems: otherList } = wordsLookup(b);
+  // Names are compared by unmatchedNames, with what reconciles them (acronyms, given names).
+  const named = new Set(a.names.flatMap((n) => n.words));
+  return a.outcome.filter(
+    (w) => !genericWords.has(w) && !named.has(w) && !excused.has(w) && !other.has(w) && !(w.length >= 5 && otherList.some((x) => sameStem(x, w))),
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // The pair
 // ---------------------------------------------------------------------------------------------
@@ -184,6 +293,21 @@ export function topicSimilarity(a: Features, b: Features, idf: Idf): number {
   for (const t of b.topic) sumB += w(t);
   const denominator = Math.min(sumA, sumB);
   return denominator <= 0 ? 0 : Math.min(1, shared / denominator);
+}
+
+/**
+ * The one undated side's time, read from the Yes paragraph of its rules, when the other side's
+ * question states a time. (Its resolution date is not used: venues set it to a placeholder, such as
+ * the year's last day for a final played in June.)
+ */
+function inferTime(a: Features, b: Features): { a: TimeScope | null; b: TimeScope | null; note: string | null } {
+  if ((a.time === null) === (b.time === null)) return { a: a.time, b: b.time, note: null };
+  const undated = a.time === null ? a : b;
+  // Features stored by an older engine lack the field.
+  const found = undated.ruleTime ?? null;
+  if (found === null) return { a: a.time, b: b.time, note: null };
+  const note = `${undated.venue}'s rules state ${describeTime(found)}`;
+  return a.time === null ? { a: found, b: b.time, note } : { a: a.time, b: found, note };
 }
 
 const typeLabel: Record<ConceptType, string> = {
@@ -238,7 +362,6 @@ function compareContexts(a: Features, b: Features): { diffs: ContextDiff[]; agre
     }
     diffs.push({ type, a: va, b: vb });
   }
-  void competitionStage;
   return { diffs, agreed, stage };
 }
 
@@ -258,7 +381,7 @@ const cmpToRelation: Record<Cmp, Relation> = {
   overlap: "overlap",
 };
 
-const round = (v: number) => Math.round(Math.max(0, Math.min(1, v)) * 1000) / 1000;
+const scored = (relation: Relation, evidence: Evidence) => ({ confidence: calibrated(relation, evidence), evidence });
 
 /** Lowest topic similarity at which two markets are compared at all. */
 export const MIN_TOPIC_SIMILARITY = 0.3;
@@ -275,7 +398,9 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   const A = a.venue;
   const B = b.venue;
   const notes: string[] = [];
-  let penalty = 0;
+  const ev = emptyEvidence(sim);
+  ev.unmatchedWords = unmatchedWords(a, b).length + unmatchedWords(b, a).length;
+  ev.unmatchedNames = unmatchedNames(a, b).length + unmatchedNames(b, a).length;
 
   const context = compareContexts(a, b);
   if (context.agreed.length > 0) notes.push(`same ${[...new Set(context.agreed)].slice(0, 4).join(", ")}`);
@@ -287,7 +412,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
     const other = (v: string[]) => (v.length === 0 ? "none" : v.join("/"));
     return {
       relation: "overlap",
-      confidence: round(0.5 + 0.3 * sim),
+      ...scored("overlap", { ...ev, contextDiff: 1 }),
       reasoning: `Different ${typeLabel[d.type]}: ${A} ${other(d.a)} vs ${B} ${other(d.b)}; ${notes.join("; ") || "same topic"}. Related questions that can both resolve Yes.`,
     };
   }
@@ -301,7 +426,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
       notes.push(`different option: ${A} ${a.pick.join(" ")} vs ${B} ${b.pick.join(" ")}`);
     } else {
       notes.push(`same option: ${a.pick.join(" ")}${p === "abbrev" ? ` = ${b.pick.join(" ")}` : ""}`);
-      if (p === "abbrev") penalty += 0.04;
+      if (p === "abbrev") ev.abbreviated = 1;
     }
   } else if (a.pick !== null || b.pick !== null) {
     const named = (a.pick ?? b.pick ?? []).join(" ");
@@ -312,7 +437,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
     const last = pickTokens.at(-1) ?? "";
     if (pickTokens.length > 0 && (pickTokens.every((t) => other.topic.includes(t)) || (last.length > 3 && other.topic.includes(last)))) {
       notes.push(`option ${named} named on both sides`);
-      penalty += 0.05;
+      ev.optionOneSide = 1;
     } else {
       return null;
     }
@@ -320,39 +445,49 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
 
   // Threshold or range.
   let numCmp: Cmp = "equal";
+  let complement = false;
   if (a.interval !== null && b.interval !== null) {
     const r = compareIntervals(a.interval, b.interval);
     if (r.cmp === "incomparable") return null;
     numCmp = r.cmp;
     notes.push(`${r.cmp === "equal" ? "same threshold" : "thresholds"}: ${A} ${describeInterval(a.interval)} vs ${B} ${describeInterval(b.interval)}${r.tick ? " (one tick apart)" : ""}`);
-    if (r.tick) penalty += 0.02;
+    if (r.tick) ev.tick = 1;
+    if (r.cmp === "disjoint" && complements(a.interval, b.interval)) complement = true;
   } else if (a.interval !== null || b.interval !== null) {
     return null;
   }
 
-  // Time.
+  // Time. A date one question states and the other leaves out may be stated in the other's rules,
+  // or be where the other resolves: the undated question is then about the same time.
+  const inferred = inferTime(a, b);
+  const timeA = inferred.a;
+  const timeB = inferred.b;
+  if (inferred.note !== null) {
+    ev.dateInferred = 1;
+    notes.push(inferred.note);
+  }
   let timeCmp: Cmp = "equal";
   const valueQuestion = a.interval !== null && b.interval !== null;
-  if (a.time !== null && b.time !== null) {
+  if (timeA !== null && timeB !== null) {
     const touchVsAt = valueQuestion && a.mode !== b.mode;
     if (valueQuestion && !touchVsAt) {
-      const t = compareValueTimes(a.time, b.time);
+      const t = compareValueTimes(timeA, timeB);
       if (t.cmp === "disjoint") {
-        notes.push(`different time: ${A} ${describeTime(a.time)} vs ${B} ${describeTime(b.time)}`);
+        notes.push(`different time: ${A} ${describeTime(timeA)} vs ${B} ${describeTime(timeB)}`);
         return {
           relation: "overlap",
-          confidence: round(0.45 + 0.3 * sim - penalty),
+          ...scored("overlap", { ...ev, timeDiff: 1 }),
           reasoning: `${capitalize(notes.join("; "))}. The same measure at another time: both can resolve Yes.`,
         };
       }
-      if (t.loose) penalty += 0.04;
-      notes.push(`same time ${describeTime(a.time)}`);
+      if (t.loose) ev.looseTime = 1;
+      notes.push(`same time ${describeTime(timeA)}`);
     } else {
-      timeCmp = compareEventTimes(a.time, b.time);
+      timeCmp = compareEventTimes(timeA, timeB);
       if (touchVsAt) {
         // A level held at one instant inside the window implies the level was reached in it.
-        const at = a.mode === "at" ? a.time : b.time;
-        const touch = a.mode === "at" ? b.time : a.time;
+        const at = a.mode === "at" ? timeA : timeB;
+        const touch = a.mode === "at" ? timeB : timeA;
         const inside = (at.start ?? at.end) < touch.end && (touch.start === null || (at.start ?? at.end) >= touch.start);
         if (!inside) return null;
         const aNum = numCmp;
@@ -364,24 +499,24 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
         numCmp = timeCmp === "overlap" ? "overlap" : "equal";
         notes.push(`the price ${describeTime(at)} (${a.mode === "at" ? A : B}) vs reaching a level ${describeTime(touch)} (${a.mode === "at" ? B : A})`);
       } else if (timeCmp === "disjoint") {
-        notes.push(`different time: ${A} ${describeTime(a.time)} vs ${B} ${describeTime(b.time)}`);
+        notes.push(`different time: ${A} ${describeTime(timeA)} vs ${B} ${describeTime(timeB)}`);
         return {
           relation: "overlap",
-          confidence: round(0.4 + 0.3 * sim - penalty),
+          ...scored("overlap", { ...ev, timeDiff: 1 }),
           reasoning: `${capitalize(notes.join("; "))}. Related: both can resolve Yes.`,
         };
       } else {
-        notes.push(timeCmp === "equal" ? `same time ${describeTime(a.time)}` : `${A} ${describeTime(a.time)} vs ${B} ${describeTime(b.time)}`);
+        notes.push(timeCmp === "equal" ? `same time ${describeTime(timeA)}` : `${A} ${describeTime(timeA)} vs ${B} ${describeTime(timeB)}`);
       }
     }
-  } else if (a.time !== null || b.time !== null) {
-    penalty += 0.08;
+  } else if (timeA !== null || timeB !== null) {
+    ev.dateOneSide = 1;
     notes.push("a date on one side only");
   }
   if (a.seasons.length > 0 && b.seasons.length > 0 && !a.seasons.some((s) => b.seasons.includes(s))) {
     return {
       relation: "overlap",
-      confidence: round(0.4 + 0.3 * sim),
+      ...scored("overlap", { ...ev, timeDiff: 1 }),
       reasoning: `Different season: ${A} ${a.seasons.join("/")} vs ${B} ${b.seasons.join("/")}.`,
     };
   }
@@ -402,8 +537,33 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   }
   if (cmp === "equal" && a.disjunctive !== b.disjunctive) {
     cmp = a.disjunctive ? "sup" : "sub";
-    penalty += 0.15;
+    ev.disjunctive = 1;
     notes.push(`${a.disjunctive ? A : B} resolves Yes on any of several criteria, the other on one`);
+  }
+
+  // Identity fails closed: a name, an ordinal, a date or wording that one side states and the
+  // other does not is a difference, and the pair is at most related.
+  const pickWords = new Set([...(a.pick ?? []), ...(b.pick ?? [])]);
+  // Options already compared as the same (an abbreviation of one another) are not differences.
+  const excused = new Set(pickCmp === "equal" ? pickWords : []);
+  // Words of the typed concepts were compared above (a different place, office or stage returned).
+  for (const f of [a, b]) for (const values of Object.values(f.concepts)) for (const v of values ?? []) for (const w of v.split(" ")) excused.add(w);
+  const nameDiff = { a: unmatchedNames(a, b, excused), b: unmatchedNames(b, a, excused) };
+  ev.unmatchedNames = nameDiff.a.length + nameDiff.b.length;
+  // The options were compared as options: their words are not wording.
+  const wordExcused = new Set([...excused, ...pickWords]);
+  const wordDiff = { a: unmatchedWords(a, b, wordExcused), b: unmatchedWords(b, a, wordExcused) };
+  const differences: string[] = [];
+  const said = (v: string, ws: string[]) => (ws.length === 0 ? "" : `${v} says ${ws.join(", ")}`);
+  if (ev.unmatchedNames > 0 && (cmp !== "disjoint" || [...nameDiff.a, ...nameDiff.b].some((w) => !pickWords.has(w)))) {
+    differences.push(`names differ (${[said(A, nameDiff.a), said(B, nameDiff.b)].filter((x) => x !== "").join("; ")}, the other does not)`);
+  }
+  if (a.ordinals.join(",") !== b.ordinals.join(",")) differences.push(`positions differ (${A} ${a.ordinals.join("/") || "none"} vs ${B} ${b.ordinals.join("/") || "none"})`);
+  if (wordDiff.a.length > 0 || wordDiff.b.length > 0) differences.push(`wording differs (${[said(A, wordDiff.a), said(B, wordDiff.b)].filter((x) => x !== "").join("; ")}, the other does not)`);
+  if (ev.dateOneSide === 1 && cmp !== "disjoint") differences.push("a date on one side only");
+  if (differences.length > 0 && cmp !== "overlap") {
+    notes.push(`not the same question: ${differences.join("; ")}`);
+    cmp = "overlap";
   }
 
   // Sources: informative, not decisive (two price feeds of one asset are the same question).
@@ -412,13 +572,11 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
     if (shared.length > 0) notes.push(`same source ${shared.join(", ")}`);
     else {
       notes.push(`sources differ (${A} ${a.sources.join(", ")} vs ${B} ${b.sources.join(", ")})`);
-      penalty += 0.03;
+      ev.sourcesDiffer = 1;
     }
   }
 
-  penalty += Math.max(0, 0.7 - sim) * 0.4;
   const relation = cmpToRelation[cmp];
-  const base = relation === "identity" ? 0.99 : relation === "overlap" ? 0.6 : 0.93;
   const tail =
     relation === "identity"
       ? "Yes on one is Yes on the other."
@@ -427,9 +585,11 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
         : relation === "superset"
           ? `Yes on ${B} implies Yes on ${A}.`
           : relation === "disjoint"
-            ? "They cannot both resolve Yes."
+            ? complement
+              ? "They cannot both resolve Yes: one is the other's No."
+              : "They cannot both resolve Yes."
             : "Related: both can resolve Yes, neither implies the other.";
-  return { relation, confidence: round(base - penalty), reasoning: `${capitalize(notes.join("; "))}. ${tail}` };
+  return { relation, confidence: calibrated(relation, ev), reasoning: `${capitalize(notes.join("; "))}. ${tail}`, evidence: ev };
 }
 
 function capitalize(s: string): string {

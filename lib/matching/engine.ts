@@ -5,10 +5,11 @@ import { events, marketMatches, markets, matchFeatures } from "@/lib/db/schema";
 import { errorFields, log } from "@/lib/log";
 import { CandidateIndex } from "./candidates";
 import { classifyPair, type PairResult } from "./classify";
+import { calibrated } from "./confidence";
 import { extractFeatures, type Features } from "./extract";
 
 /** Bumped whenever extraction or classification changes what it concludes. */
-export const ENGINE_VERSION = "brier-match-3";
+export const ENGINE_VERSION = "brier-match-5";
 
 export interface MatchProgress {
   phase: "reading" | "extracting" | "indexing" | "matching" | "storing" | "done";
@@ -271,6 +272,26 @@ export async function runMatching(db: Db, options: MatchRunOptions = {}): Promis
     if (fa === undefined || fb === undefined || fa.venue === fb.venue) continue;
     const result = classifyPair(fa, fb, idf);
     if (result !== null) verdicts.set(key, { a, b, ...result });
+  }
+
+  // One question is listed once per venue: a market identical to two markets of the same other
+  // venue is ambiguous, and neither pair is kept as an identity (identity fails closed).
+  const identitiesOf = new Map<string, Verdict[]>();
+  for (const v of verdicts.values()) {
+    if (v.relation !== "identity") continue;
+    for (const [id, other] of [[v.a, v.b], [v.b, v.a]] as const) {
+      const key = `${id}|${featuresOf(other)?.venue ?? ""}`;
+      identitiesOf.set(key, [...(identitiesOf.get(key) ?? []), v]);
+    }
+  }
+  for (const list of identitiesOf.values()) {
+    if (list.length < 2) continue;
+    for (const v of list) {
+      if (v.relation !== "identity") continue;
+      v.relation = "overlap";
+      v.confidence = calibrated("overlap", v.evidence);
+      v.reasoning = `${v.reasoning.replace(/ Yes on one is Yes on the other\.$/, "")} Not an identity: one of the two markets reads the same as ${list.length - 1} other market(s) of the other venue, so which one is the same question is ambiguous.`;
+    }
   }
 
   // Every identity and nesting is kept; of the weaker "related" verdicts (overlap, disjoint) each

@@ -5,7 +5,7 @@ import { containsPattern, getEventOrThrow, getMarketOrThrow, toMarketPublic } fr
 import type { EventPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
 import { marketMatches, markets, type MarketMatchRow, type MarketRow } from "@/lib/db/schema";
-import { invertRelation, type Relation } from "./classify";
+import { invertRelation, type Relation } from "./relations";
 import {
   arbitrageResponse,
   browseEventMatchesResponse,

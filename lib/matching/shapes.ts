@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { categories } from "@/lib/catalog/categories";
 import { eventPublic, marketPublic } from "@/lib/catalog/shapes";
-import { relations } from "./classify";
+import { relations } from "./relations";
 
 /**
  * Request and response shapes of the matching endpoints (pmxt's hosted paths and shapes): one

@@ -1,115 +1,112 @@
 /**
  * bench:matching — how often the matching engine is right, and how fast it is.
  *
- * 1. Quality: the labelled development set (test/fixtures/matching) is served by the loopback fake
- *    venue in the venues' wire formats and ingested through the real catalog path (pmxt-core ->
- *    normalize -> upsert; the ingestion runs the incremental matching pass). Then a full pass, and
- *    GET /v0/markets/{conditionId}/matches?limit=50 (the route handler, in-process, with a real key)
- *    for every labelled Polymarket market. Prints identity precision/recall/F1 overall, per category
- *    and at minConfidence 0.9, relation accuracy on the subset/superset pairs, failed calls.
- * 2. Speed: synthetic catalogs of N markets per venue (default 100,000) in a throwaway PostgreSQL
- *    database (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres): a full pass,
- *    then an incremental pass after 1,000 markets changed. Peak RSS.
+ * 1. Quality, on both labelled sets: the template set (test/fixtures/matching) and the set of real
+ *    listings (test/fixtures/matching-real). Each is served by the loopback fake venue in the
+ *    venues' wire formats and ingested through the real catalog path (pmxt-core -> normalize ->
+ *    upsert; the ingestion runs the incremental matching pass), in its own store. Then a full pass,
+ *    and GET /v0/markets/{conditionId}/matches?limit=50 (the route handler, in-process, with a real
+ *    key) for every labelled Polymarket market. Per set and per split (all; the topics the
+ *    confidence was fitted on; the topics kept for validation): identity precision/recall/F1, per
+ *    category, at minConfidence 0.5/0.8/0.9/0.95, subset/superset relation accuracy, and a
+ *    reliability table (confidence bucket -> observed precision of the claims, count).
+ * 2. Speed (only with --speed): synthetic catalogs of N markets per venue (default 100,000) in a
+ *    throwaway PostgreSQL database (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres):
+ *    a full pass, then an incremental pass after 1,000 markets changed. Peak RSS.
  *
- *   npm run bench:matching [-- --markets 100000 --changed 1000]
+ *   npm run bench:matching [-- --sets template,real] [-- --speed --markets 100000 --changed 1000]
  *
- * Targets: identity precision >= 0.95 with recall >= 0.85; full <= 10 min; incremental <= 10 s.
+ * Targets on data the engine never saw: identity precision >= 0.97 with recall >= 0.90 on
+ * template-style sets, >= 0.95 with recall >= 0.60 on real listings, >= 0.98 at minConfidence 0.9;
+ * full <= 10 min; incremental <= 10 s.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+import { claimIsRight, loadSet, pairId, setNames, type LabelledSet, type SetName, type Split } from "../matching/labelled";
 
-const { values } = parseArgs({ options: { markets: { type: "string", default: "100000" }, changed: { type: "string", default: "1000" } } });
+const { values } = parseArgs({
+  options: {
+    sets: { type: "string", default: setNames.join(",") },
+    speed: { type: "boolean", default: false },
+    explain: { type: "boolean", default: false },
+    markets: { type: "string", default: "100000" },
+    changed: { type: "string", default: "1000" },
+  },
+});
 const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
-// The embedded store is opened from DATA_DIR at first use: run the measurement in a child with its own.
-if (process.env.BRIER_BENCH_MATCHING_CHILD !== "1") {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-matching-"));
-  const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: "inherit",
-    env: { ...process.env, DATA_DIR: dir, BRIER_BENCH_MATCHING_CHILD: "1", LOG_LEVEL: "warn" },
-  });
-  rmSync(dir, { recursive: true, force: true });
-  process.exit(child.status ?? 1);
+// The embedded store is opened from DATA_DIR at first use: each part runs in a child with its own.
+if (process.env.BRIER_BENCH_MATCHING_PART === undefined) {
+  const parts = [...(values.sets ?? "").split(",").filter((s) => s !== ""), ...(values.speed === true ? ["speed"] : [])];
+  let status = 0;
+  for (const part of parts) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "bench-matching-"));
+    const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+      stdio: "inherit",
+      env: { ...process.env, DATA_DIR: dir, BRIER_BENCH_MATCHING_PART: part, LOG_LEVEL: "warn" },
+    });
+    rmSync(dir, { recursive: true, force: true });
+    if (child.status !== 0) status = child.status ?? 1;
+  }
+  process.exit(status);
 }
 
-async function main() {
+type Predicted = { relation: string; confidence: number; reasoning: string };
+
+/** Every labelled Polymarket market's matches, through the route an analyst calls. */
+async function predict(set: LabelledSet): Promise<{ predictions: Map<string, Predicted>; failed: number; callMs: number; fullMs: number }> {
   const { ensureAccount, setPlan } = await import("@/lib/auth/accounts");
   const { createApiKey } = await import("@/lib/auth/api-keys");
-  const { ingestVenues } = await import("@/lib/catalog/ingest");
-  const { upsertCatalog } = await import("@/lib/catalog/store");
-  const { eventUuid, marketUuid } = await import("@/lib/catalog/ids");
-  const { closeDatabase, getDb, openDatabase } = await import("@/lib/db");
   const { runMatching } = await import("@/lib/matching/engine");
-  const { marketMatches: matchesTable } = await import("@/lib/db/schema");
-  const { and, eq, isNull, sql } = await import("drizzle-orm");
-  const { createExchange } = await import("@/lib/venues/factory");
-  const { createFakeVenues } = await import("../../test/fakes/venue-server");
   const { GET: marketMatches } = await import("@/app/v0/markets/[id]/matches/route");
-
-  // ---------------------------------------------------------------- quality on the labelled set
-  const dir = path.resolve(__dirname, "../../test/fixtures/matching");
-  const read = (name: string) => JSON.parse(readFileSync(path.join(dir, name), "utf8"));
-  const fake = createFakeVenues();
-  fake.data.gammaEvents = read("polymarket_gamma_events.json");
-  fake.data.kalshiEvents = read("kalshi_events.json").events;
-  fake.data.kalshiSeries = read("kalshi_series.json").series;
-  await fake.listen();
-  const db = await getDb();
-  const ingest = await ingestVenues(db, {
-    venues: ["polymarket", "kalshi"],
-    trigger: "cli",
-    attempts: 1,
-    exchangeFor: (venue) => createExchange(venue, { redirectUrl: fake.url }),
-  });
-  await fake.close();
-  for (const run of ingest) if (run.outcome !== "succeeded") throw new Error(`${run.venue} ingestion ${run.outcome}: ${run.error ?? ""}`);
-  const fullDev = await runMatching(db, { full: true });
+  const { ingestSet } = await import("../matching/ingest");
+  const db = await ingestSet(set);
+  const full = await runMatching(db, { full: true });
   const email = `bench-matching-${Date.now()}@example.test`;
   const { account } = await ensureAccount(db, email);
   await setPlan(db, email, "enterprise");
   const key = (await createApiKey(db, account.id, "bench")).key;
-
-  type Label = { polymarket: { conditionId: string }; kalshi: { ticker: string }; relation: string; category: string };
-  const labels = read("LABELS.json") as { pairs: Label[]; polymarket_without_identity: Array<{ conditionId: string; category: string }> };
-  const labelOf = new Map(labels.pairs.map((p) => [`${p.polymarket.conditionId}|${p.kalshi.ticker}`, p]));
-  const categoryOf = new Map<string, string>();
-  for (const p of labels.pairs) categoryOf.set(p.polymarket.conditionId, p.category);
-  for (const p of labels.polymarket_without_identity) categoryOf.set(p.conditionId, p.category);
-
-  type Predicted = { relation: string; confidence: number };
   const predictions = new Map<string, Predicted>();
   let failed = 0;
   const started = Date.now();
-  for (const cid of categoryOf.keys()) {
+  for (const cid of set.categoryOf.keys()) {
     const request = new Request(`http://localhost/v0/markets/${cid}/matches?limit=50`, { headers: { authorization: `Bearer ${key}` } });
     const res = await marketMatches(request, { params: Promise.resolve({ id: cid }) });
     if (res.status !== 200) {
       failed += 1;
       continue;
     }
-    const body = (await res.json()) as { data: { matches: Array<{ market: { exchange: string; venueMarketId: string }; relation: string; confidence: number }> } };
-    for (const m of body.data.matches) if (m.market.exchange === "kalshi") predictions.set(`${cid}|${m.market.venueMarketId}`, { relation: m.relation, confidence: m.confidence });
+    const body = (await res.json()) as { data: { matches: Array<{ market: { exchange: string; venueMarketId: string }; relation: string; confidence: number; reasoning: string }> } };
+    for (const m of body.data.matches) {
+      if (m.market.exchange === "kalshi") predictions.set(pairId(cid, m.market.venueMarketId), { relation: m.relation, confidence: m.confidence, reasoning: m.reasoning });
+    }
   }
-  const callMs = Date.now() - started;
+  return { predictions, failed, callMs: Date.now() - started, fullMs: full.durationMs };
+}
 
-  const score = (minConfidence: number, category?: string) => {
+const f = (v: number) => v.toFixed(3);
+
+/** Prints the quality figures of one set, overall and per split. */
+function report(set: LabelledSet, predictions: Map<string, Predicted>) {
+  const inPart = (cid: string, split: Split | "all", category?: string) =>
+    (split === "all" || set.splitOf.get(cid) === split) && (category === undefined || set.categoryOf.get(cid) === category);
+  const score = (split: Split | "all", minConfidence: number, category?: string) => {
     let tp = 0;
     let fp = 0;
     let fn = 0;
     for (const [pair, p] of predictions) {
       const cid = pair.split("|")[0] ?? "";
-      if (category !== undefined && categoryOf.get(cid) !== category) continue;
-      if (p.relation !== "identity" || p.confidence < minConfidence) continue;
-      if (labelOf.get(pair)?.relation === "identity") tp += 1;
+      if (!inPart(cid, split, category) || p.relation !== "identity" || p.confidence < minConfidence) continue;
+      if (set.labelOf.get(pair)?.relation === "identity") tp += 1;
       else fp += 1;
     }
-    for (const l of labels.pairs) {
-      if (l.relation !== "identity" || (category !== undefined && l.category !== category)) continue;
-      const p = predictions.get(`${l.polymarket.conditionId}|${l.kalshi.ticker}`);
+    for (const l of set.pairs) {
+      if (l.relation !== "identity" || !inPart(l.polymarket.conditionId, split, category)) continue;
+      const p = predictions.get(pairId(l.polymarket.conditionId, l.kalshi.ticker));
       if (p === undefined || p.relation !== "identity" || p.confidence < minConfidence) fn += 1;
     }
     const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
@@ -117,27 +114,83 @@ async function main() {
     const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
     return { tp, fp, fn, precision, recall, f1 };
   };
-  const f = (v: number) => v.toFixed(3);
   const row = (name: string, s: ReturnType<typeof score>) =>
-    console.log(`${name.padEnd(22)} ${String(s.tp).padStart(4)} ${String(s.fp).padStart(4)} ${String(s.fn).padStart(4)}   ${f(s.precision)}     ${f(s.recall)}  ${f(s.f1)}`);
-  console.log(`\nLabelled dev set: ${categoryOf.size} Polymarket markets queried in ${callMs} ms, failed calls: ${failed}; full pass over it ${fullDev.durationMs} ms`);
-  console.log(`${"identity".padEnd(22)}   TP   FP   FN   precision  recall  F1`);
-  row("overall", score(0));
-  row("minConfidence 0.9", score(0.9));
-  for (const category of [...new Set(labels.pairs.map((p) => p.category))].sort()) row(`  ${category}`, score(0, category));
-  const nested = labels.pairs.filter((p) => p.relation === "subset" || p.relation === "superset");
-  const nestedOk = nested.filter((p) => predictions.get(`${p.polymarket.conditionId}|${p.kalshi.ticker}`)?.relation === p.relation).length;
-  const nestedOk09 = nested.filter((p) => {
-    const got = predictions.get(`${p.polymarket.conditionId}|${p.kalshi.ticker}`);
-    return got?.relation === p.relation && got.confidence >= 0.9;
-  }).length;
-  console.log(`subset/superset relation accuracy: ${nestedOk}/${nested.length} = ${f(nestedOk / nested.length)} (at minConfidence 0.9: ${nestedOk09}/${nested.length})`);
-  const others = labels.pairs.filter((p) => p.relation === "overlap" || p.relation === "disjoint");
-  const othersOk = others.filter((p) => predictions.get(`${p.polymarket.conditionId}|${p.kalshi.ticker}`)?.relation === p.relation).length;
-  console.log(`overlap/disjoint relation accuracy (informative): ${othersOk}/${others.length}`);
-  await closeDatabase();
+    console.log(`  ${name.padEnd(24)} ${String(s.tp).padStart(4)} ${String(s.fp).padStart(4)} ${String(s.fn).padStart(4)}   ${f(s.precision)}     ${f(s.recall)}  ${f(s.f1)}`);
+  for (const split of ["all", "fit", "validation"] as const) {
+    const markets = [...set.categoryOf.keys()].filter((cid) => inPart(cid, split)).length;
+    console.log(`
+[${set.name} / ${split}] ${markets} labelled Polymarket markets`);
+    console.log(`  ${"identity".padEnd(24)}   TP   FP   FN   precision  recall  F1`);
+    row("overall", score(split, 0));
+    for (const c of [0.5, 0.8, 0.9, 0.95]) row(`minConfidence ${c}`, score(split, c));
+    if (split === "all") for (const category of [...new Set(set.pairs.map((p) => p.category))].sort()) row(`  ${category}`, score(split, 0, category));
+    const nested = set.pairs.filter((p) => (p.relation === "subset" || p.relation === "superset") && inPart(p.polymarket.conditionId, split));
+    const nestedOk = nested.filter((p) => predictions.get(pairId(p.polymarket.conditionId, p.kalshi.ticker))?.relation === p.relation).length;
+    console.log(`  subset/superset relation accuracy: ${nestedOk}/${nested.length}${nested.length > 0 ? ` = ${f(nestedOk / nested.length)}` : ""}`);
+    // Reliability: of the claims of identity (then of subset/superset), how many agree with the label.
+    for (const [kind, claims] of [["identity", ["identity"]], ["subset/superset", ["subset", "superset"]]] as const) {
+      const buckets = [0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0001];
+      const counts = buckets.slice(1).map(() => ({ n: 0, right: 0, sum: 0 }));
+      for (const [pair, p] of predictions) {
+        if (!inPart(pair.split("|")[0] ?? "", split) || !(claims as readonly string[]).includes(p.relation)) continue;
+        const cell = counts[buckets.findIndex((lo, i) => p.confidence >= lo && p.confidence < (buckets[i + 1] ?? 2))];
+        if (cell === undefined) continue;
+        cell.n += 1;
+        cell.sum += p.confidence;
+        if (claimIsRight(set.labelOf.get(pair), p.relation)) cell.right += 1;
+      }
+      console.log(`  reliability of ${kind} claims: confidence bucket -> observed precision (count, mean confidence)`);
+      counts.forEach((c, i) => {
+        const lo = buckets[i] ?? 0;
+        const hi = Math.min(1, buckets[i + 1] ?? 1);
+        if (c.n > 0) console.log(`    [${lo.toFixed(2)}, ${hi.toFixed(2)}${hi === 1 ? "]" : ")"}  ${f(c.right / c.n)}  (${c.n}, ${f(c.sum / c.n)})`);
+      });
+    }
+  }
+}
 
-  // ---------------------------------------------------------------- speed on synthetic catalogs
+/** --explain: every false identity and every missed one, with what the engine said. */
+function explain(set: LabelledSet, predictions: Map<string, Predicted>) {
+  console.log(`\n[${set.name}] false identities`);
+  for (const [pair, p] of predictions) {
+    if (p.relation !== "identity" || set.labelOf.get(pair)?.relation === "identity") continue;
+    const l = set.labelOf.get(pair);
+    console.log(`  ${set.splitOf.get(pair.split("|")[0] ?? "")} ${pair.split("|")[1]} (labelled ${l?.relation ?? "unrelated"}${l !== undefined ? `: ${l.polymarket.question} <> ${l.kalshi.title}` : ""}) ${p.confidence}: ${p.reasoning}`);
+  }
+  console.log(`\n[${set.name}] missed identities`);
+  for (const l of set.pairs) {
+    if (l.relation !== "identity") continue;
+    const p = predictions.get(pairId(l.polymarket.conditionId, l.kalshi.ticker));
+    if (p?.relation === "identity") continue;
+    console.log(`  ${set.splitOf.get(l.polymarket.conditionId)} ${l.polymarket.question} <> ${l.kalshi.ticker} ${l.kalshi.title}: ${p === undefined ? "not matched" : `${p.relation} ${p.confidence}: ${p.reasoning}`}`);
+  }
+  console.log(`\n[${set.name}] subset, superset and disjoint pairs read otherwise`);
+  for (const l of set.pairs) {
+    if (l.relation !== "subset" && l.relation !== "superset" && l.relation !== "disjoint") continue;
+    const p = predictions.get(pairId(l.polymarket.conditionId, l.kalshi.ticker));
+    if (p?.relation === l.relation) continue;
+    console.log(`  ${l.relation} ${l.polymarket.question} <> ${l.kalshi.ticker}: ${p === undefined ? "not matched" : `${p.relation} ${p.confidence}: ${p.reasoning}`}`);
+  }
+}
+
+async function quality(name: SetName) {
+  const { closeDatabase } = await import("@/lib/db");
+  const set = loadSet(name);
+  const { predictions, failed, callMs, fullMs } = await predict(set);
+  console.log(`
+==== ${name} set (${path.relative(process.cwd(), set.dir)}): ${set.categoryOf.size} Polymarket markets queried in ${callMs} ms, failed calls: ${failed}; full pass ${fullMs} ms`);
+  report(set, predictions);
+  if (values.explain === true) explain(set, predictions);
+  await closeDatabase();
+}
+
+async function speed() {
+  const { upsertCatalog } = await import("@/lib/catalog/store");
+  const { eventUuid, marketUuid } = await import("@/lib/catalog/ids");
+  const { openDatabase } = await import("@/lib/db");
+  const { runMatching } = await import("@/lib/matching/engine");
+  const { marketMatches: matchesTable } = await import("@/lib/db/schema");
+  const { and, eq, isNull, sql } = await import("drizzle-orm");
   const perVenue = Number(values.markets);
   const changedCount = Number(values.changed);
   // At catalog scale the service runs on PostgreSQL (the embedded PGlite is the single-process demo
@@ -239,6 +292,13 @@ async function main() {
     await admin.unsafe(`drop database if exists ${database} with (force)`);
     await admin.end();
   }
+}
+
+async function main() {
+  const part = process.env.BRIER_BENCH_MATCHING_PART ?? "";
+  if (part === "speed") await speed();
+  else if ((setNames as readonly string[]).includes(part)) await quality(part as SetName);
+  else throw new Error(`unknown part ${part}`);
 }
 
 main().then(
