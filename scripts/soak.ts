@@ -423,6 +423,7 @@ function report(started: number, finalEqual: number, recorded: Map<number, numbe
   let recordedRowsTotal = 0;
   let lostInWindow = 0;
   let lostBeyond = 0;
+  let sentToKilled = 0;
   let duplicated = 0;
   /** Rows lost beyond the window, by how long before the next recorder kill their frame was sent. */
   const beyond = new Map<string, number>();
@@ -434,7 +435,10 @@ function report(started: number, finalEqual: number, recorded: Map<number, numbe
     if (got > expected) duplicated += got - expected;
     if (got < expected) {
       const recorderKill = kills.some((k) => k.part === "recorder" && frame.timestamp <= k.at && frame.timestamp >= k.at - 1_000);
+      // The channel learns of a killed recorder when its socket closes: a frame sent in between reached no recorder.
+      const toDead = kills.some((k) => k.part === "recorder" && frame.timestamp > k.at && frame.timestamp <= (k.readyAt ?? Number.POSITIVE_INFINITY));
       if (recorderKill) lostInWindow += expected - got;
+      else if (toDead) sentToKilled += expected - got;
       else {
         lostBeyond += expected - got;
         const next = kills.find((k) => k.part === "recorder" && k.at >= frame.timestamp);
@@ -448,7 +452,8 @@ function report(started: number, finalEqual: number, recorded: Map<number, numbe
   lines.push(`| rows those frames make | ${expectedRows} |`);
   lines.push(`| rows recorded | ${recordedRowsTotal} |`);
   lines.push(`| lost within the flush window (<= 1 s before a recorder kill) | ${lostInWindow} |`);
-  lines.push(`| lost beyond it | ${lostBeyond} |`);
+  lines.push(`| not received: sent after a recorder kill, before the channel saw its socket close | ${sentToKilled} |`);
+  lines.push(`| lost beyond the window | ${lostBeyond} |`);
   for (const [when, n] of beyond) lines.push(`| … of which sent ${when} | ${n} |`);
   lines.push(`| duplicated | ${duplicated} |`);
 
