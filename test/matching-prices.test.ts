@@ -12,12 +12,11 @@ const { GET: marketMatches } = await import("@/app/v0/markets/[id]/matches/route
 const { GET: matchedMarkets } = await import("@/app/v0/matched-markets/route");
 const { AssetBook } = await import("@/lib/books/book-state");
 const { getDb } = await import("@/lib/db");
-const { marketMatches: matchesTable, matchFeatures } = await import("@/lib/db/schema");
 const { clearBookPriceCache } = await import("@/lib/matching/book-prices");
 const { runMatching } = await import("@/lib/matching/engine");
 const { getLiveBus } = await import("@/lib/streams/live");
 const { LivePublisher } = await import("@/lib/streams/publisher");
-const { clearCatalog, makeEvent, seedCatalog } = await import("./helpers/catalog");
+const { clearCatalogAndMatches, makeEvent, seedCatalog } = await import("./helpers/catalog");
 const { makeKey } = await import("./helpers/keys");
 const { callRoute } = await import("./helpers/routes");
 
@@ -40,10 +39,7 @@ async function pricesOf() {
 
 beforeAll(async () => {
   key = (await makeKey("free")).key;
-  const db = await getDb();
-  await db.delete(matchesTable);
-  await db.delete(matchFeatures);
-  await clearCatalog();
+  await clearCatalogAndMatches();
   await seedCatalog([
     makeEvent({ venue: "polymarket", venueEventId: "pm-truce", title: "Russia x Ukraine ceasefire in 2026?", category: "World" }, [
       {
@@ -71,7 +67,7 @@ beforeAll(async () => {
       },
     ]),
   ]);
-  await runMatching(db, { full: true });
+  await runMatching(await getDb(), { full: true });
 });
 
 beforeEach(() => {
