@@ -70,7 +70,9 @@ async function fromVenue(venue: string, outcomeId: string, deadline: number): Pr
   const key = `${venue}\u0000${outcomeId}`;
   const hit = cache.get(key);
   if (hit !== undefined && Date.now() - hit.at < CACHE_MS) return hit.prices;
-  const remaining = Math.max(0, deadline - Date.now());
+  const remaining = deadline - Date.now();
+  // The request's budget is spent: no venue call is started only to be abandoned.
+  if (remaining <= 0) return { bestBid: null, bestAsk: null, priceSource: "venue_timeout" };
   let prices: BookPrices;
   try {
     const book = await passthroughPool().with({ kind: "shared", venue }, (exchange) =>
