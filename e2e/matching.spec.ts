@@ -5,7 +5,8 @@ import { signInAnalyst } from "./sign-in";
  * Cross-venue matching in the dashboard: the market page's "Same question elsewhere"
  * panel and the Compare page with its filters. The e2e seed lists only the mock venue (Kalshi is
  * kept empty on purpose for the catalog's empty-venue state), so there is no counterpart: the
- * panel and the page must say so, and the filters must reach /v0/matched-markets.
+ * panel and the page must say so, and the filters must reach /v0/matched-markets; how a pair reads
+ * is checked on one pair in the API's shape.
  */
 
 test.describe.configure({ mode: "serial" });
@@ -39,4 +40,60 @@ test("the Compare page filters matched pairs through /v0/matched-markets", async
   await page.getByLabel("Category").selectOption("Crypto");
   await asked;
   await expect(page.getByText("No matched pairs with these filters.")).toBeVisible();
+});
+
+/** One market of /v0/matched-markets as the API shapes it (invented questions, not catalog data). */
+function side(exchange: string, venueMarketId: string, title: string, yes: string, price: number) {
+  const id = (n: number) => `00000000-0000-5000-8000-${String(n).padStart(12, "0")}`;
+  const n = exchange === "kalshi" ? 1 : 2;
+  const outcome = (label: string, p: number, suffix: string) => ({ outcomeId: `${venueMarketId}${suffix}`, label, price: p, priceChange24h: 0 });
+  return {
+    marketId: id(n),
+    eventId: id(n + 10),
+    exchange,
+    sourceExchange: exchange,
+    venueMarketId,
+    title,
+    slug: null,
+    description: null,
+    category: "Politics",
+    outcomes: [outcome(yes, price, "-yes"), outcome(`Not ${yes}`, 1 - price, "-no")],
+    volume24h: 1000,
+    volume: null,
+    liquidity: null,
+    openInterest: null,
+    status: "active",
+    closed: false,
+    resolutionDate: null,
+    contractAddress: null,
+    url: null,
+    image: null,
+    firstSeenAt: "2026-01-01T00:00:00.000Z",
+    updatedAt: "2026-01-01T00:00:00.000Z",
+  };
+}
+
+test("Compare shows what Yes stands for on both sides, the probability, the reasoning and why an overlap is not an identity", async () => {
+  // The e2e catalog has one venue, so it has no pair: the page is fed one overlap in the API's shape.
+  const marketA = side("kalshi", "KXMAYOR-30-QX", "Mayor of Exampletown in 2030?", "Quinn Example", 0.41);
+  const marketB = side("polymarket", "pm-mayor-30", "Will Rowan Sample be Mayor of Exampletown in 2030?", "Rowan Sample", 0.35);
+  const reasoning =
+    "Same office, same time 2030; different option: Kalshi Quinn Example vs Polymarket Rowan Sample. Related: both can resolve Yes, neither implies the other.";
+  await page.route("**/v0/matched-markets?*", (route) =>
+    route.fulfill({
+      json: {
+        data: [{ marketA, marketB, venueA: "kalshi", venueB: "polymarket", priceA: 0.41, priceB: 0.35, priceDifference: 0.06, relation: "overlap", confidence: 0.87, reasoning }],
+        meta: { count: 1, limit: 200 },
+      },
+    }),
+  );
+  await page.goto("/compare");
+  const pair = page.getByTestId("compare-pair");
+  await expect(pair).toHaveCount(1);
+  await expect(pair.getByTestId("yes-stands-for")).toHaveText(["Yes = Quinn Example", "Yes = Rowan Sample"]);
+  await expect(pair.getByTestId("match-confidence")).toHaveText("87%");
+  await expect(pair.getByTestId("why-not-identity")).toHaveText("Why not identity: Different option: Kalshi Quinn Example vs Polymarket Rowan Sample");
+  await expect(pair.getByTestId("match-reasoning")).toContainText(reasoning);
+  await page.screenshot({ path: "e2e-artifacts/compare-page.png", fullPage: true });
+  await page.unroute("**/v0/matched-markets?*");
 });

@@ -1,8 +1,8 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/query-state";
+import { MarketSide, MatchConfidence, MatchReasoning } from "./match-parts";
 import { getJson } from "@/lib/browser/api-client";
 import { categories } from "@/lib/catalog/categories";
 import { formatPrice } from "@/lib/format";
@@ -15,8 +15,9 @@ const relationChoices = ["identity", "subset", "superset", "overlap", "disjoint"
 
 /**
  * The Compare page: matched pairs across venues from GET /v0/matched-markets, filtered by
- * relation, category, minimum confidence and minimum price difference, largest difference first,
- * each side linking to its market page.
+ * relation, category, minimum confidence and minimum price difference, largest difference first.
+ * Each side links to its market page and says what Yes stands for on it; each pair shows its
+ * confidence as a probability, its reasoning, and for an overlap why it is not an identity.
  */
 export function CompareView() {
   const [relation, setRelation] = useState<(typeof relationChoices)[number]>("identity");
@@ -87,31 +88,37 @@ export function CompareView() {
                 <th className="num">Yes B</th>
                 <th className="num">Difference</th>
                 <th>Relation</th>
-                <th className="num">Confidence</th>
+                <th className="num" title="The fitted probability that the relation is right">
+                  Probability
+                </th>
               </tr>
             </thead>
-            <tbody>
-              {pairs.data.data.map((p) => (
-                <tr key={`${p.marketA.marketId}|${p.marketB.marketId}`}>
+            {pairs.data.data.map((p) => (
+              <tbody key={`${p.marketA.marketId}|${p.marketB.marketId}`} data-testid="compare-pair" data-relation={p.relation}>
+                <tr>
                   <td>
-                    <span className="badge">{p.venueA}</span> <Link href={`/markets/${p.marketA.marketId}`}>{p.marketA.title}</Link>
+                    <MarketSide market={p.marketA} />
                   </td>
                   <td className="num">{formatPrice(p.priceA)}</td>
                   <td>
-                    <span className="badge">{p.venueB}</span> <Link href={`/markets/${p.marketB.marketId}`}>{p.marketB.title}</Link>
-                    {p.marketB.outcomes[0] !== undefined && <span className="muted small"> · Yes = {p.marketB.outcomes[0].label}</span>}
+                    <MarketSide market={p.marketB} />
                   </td>
                   <td className="num">{formatPrice(p.priceB)}</td>
                   <td className="num">{formatPrice(p.priceDifference)}</td>
                   <td>
                     <span className="badge">{p.relation}</span>
                   </td>
-                  <td className="num" title={p.reasoning ?? ""}>
-                    {Math.round(p.confidence * 100)}%
+                  <td className="num">
+                    <MatchConfidence confidence={p.confidence} relation={p.relation} />
                   </td>
                 </tr>
-              ))}
-            </tbody>
+                <tr className="match-why">
+                  <td colSpan={7}>
+                    <MatchReasoning relation={p.relation} reasoning={p.reasoning} />
+                  </td>
+                </tr>
+              </tbody>
+            ))}
           </table>
         </section>
       )}

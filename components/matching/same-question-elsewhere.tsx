@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/query-state";
+import { MarketSide, MatchConfidence, MatchReasoning } from "./match-parts";
 import { getJson } from "@/lib/browser/api-client";
 import { formatPrice } from "@/lib/format";
 import type { z } from "zod";
@@ -16,10 +16,23 @@ export function formatDifference(self: number | null | undefined, other: number 
   return `${cents > 0 ? "+" : cents < 0 ? "−" : ""}${Math.abs(cents)}¢`;
 }
 
+type Matched = Body["data"]["matches"][number]["market"];
+
+/** The other venue's best bid/ask and where they came from, on hover of its Yes price. */
+function bookTitle(market: Matched): string {
+  if (market.priceSource === undefined) return "";
+  const bid = formatPrice(market.bestBid);
+  const ask = formatPrice(market.bestAsk);
+  return market.priceSource === "recorder" || market.priceSource === "venue"
+    ? `Bid ${bid} / ask ${ask} (${market.priceSource === "recorder" ? "Brier's live book" : "the venue's book"})`
+    : `No bid/ask: ${market.priceSource.replaceAll("_", " ")}`;
+}
+
 /**
  * "Same question elsewhere": what other venues list about this market's question, from
- * GET /v0/markets/{id}/matches (venue, title, relation, confidence with the reasoning on hover,
- * Yes prices side by side and their difference, links to both markets).
+ * GET /v0/markets/{id}/matches: venue, title and what Yes stands for, relation, confidence as a
+ * probability with its reasoning (and for an overlap why it is not an identity), Yes prices side by
+ * side and their difference, links to both markets.
  */
 export function SameQuestionElsewhere({ marketId }: { marketId: string }) {
   const matches = useQuery({
@@ -39,50 +52,44 @@ export function SameQuestionElsewhere({ marketId }: { marketId: string }) {
         <table className="data">
           <thead>
             <tr>
-              <th>Venue</th>
-              <th>Market</th>
+              <th colSpan={2}>Market</th>
               <th>Relation</th>
-              <th className="num">Confidence</th>
+              <th className="num" title="The fitted probability that the relation is right">
+                Probability
+              </th>
               <th className="num">Yes here</th>
               <th className="num">Yes there</th>
               <th className="num">Difference</th>
             </tr>
           </thead>
-          <tbody>
-            {matches.data.data.matches.map((m) => (
-              <tr key={m.market.marketId} data-relation={m.relation}>
-                <td>
-                  <span className="badge">{m.market.exchange}</span>
-                </td>
-                <td>
-                  <Link href={`/markets/${m.market.marketId}`}>{m.market.title}</Link>
-                  {m.market.outcomes[0] !== undefined && m.market.outcomes[0].label !== m.market.title && (
-                    <span className="muted small"> · Yes = {m.market.outcomes[0].label}</span>
-                  )}
-                  {m.market.url !== null && (
-                    <>
-                      {" "}
-                      <a className="small" href={m.market.url} target="_blank" rel="noreferrer">
-                        on {m.market.exchange} ↗
-                      </a>
-                    </>
-                  )}
+          {matches.data.data.matches.map((m) => (
+            <tbody key={m.market.marketId} data-relation={m.relation}>
+              <tr>
+                <td colSpan={2}>
+                  <MarketSide market={m.market} venueLink />
                 </td>
                 <td>
                   <span className="badge">{m.relation}</span>
                 </td>
-                <td className="num" title={m.reasoning ?? ""} data-testid="match-confidence">
-                  {Math.round(m.confidence * 100)}%
+                <td className="num">
+                  <MatchConfidence confidence={m.confidence} relation={m.relation} />
                 </td>
                 <td className="num">{formatPrice(matches.data.data.market.lastPrice)}</td>
-                <td className="num">{formatPrice(m.market.lastPrice)}</td>
+                <td className="num" title={bookTitle(m.market)}>
+                  {formatPrice(m.market.lastPrice)}
+                </td>
                 <td className="num">{formatDifference(matches.data.data.market.lastPrice, m.market.lastPrice)}</td>
               </tr>
-            ))}
-          </tbody>
+              <tr className="match-why">
+                <td colSpan={7}>
+                  <MatchReasoning relation={m.relation} reasoning={m.reasoning} />
+                </td>
+              </tr>
+            </tbody>
+          ))}
         </table>
       )}
-      <p className="muted small">Relations read from this market: subset = Yes here implies Yes there. Hover a confidence for what was compared.</p>
+      <p className="muted small">Relations read from this market: subset = Yes here implies Yes there. Probability: how often a match with this evidence was right on labelled pairs.</p>
     </section>
   );
 }

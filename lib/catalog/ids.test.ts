@@ -26,3 +26,16 @@ describe("catalog ids", () => {
     expect(syntheticContractAddress("mock", "mock-m0")).not.toBe(syntheticContractAddress("mock", "mock-m1"));
   });
 });
+
+describe("venue page URLs", () => {
+  it("reads Polymarket and Kalshi page URLs, encoded or not, and nothing else", async () => {
+    const { parseVenueUrl } = await import("./ids");
+    expect(parseVenueUrl("https://polymarket.com/event/some-event/some-market?tid=3#x")).toEqual({ venue: "polymarket", eventSlug: "some-event", marketSlug: "some-market" });
+    expect(parseVenueUrl(encodeURIComponent("https://polymarket.com/market/some-market"))).toEqual({ venue: "polymarket", eventSlug: undefined, marketSlug: "some-market" });
+    expect(parseVenueUrl("https://kalshi.com/markets/kxseries/some-words/kxseries-27jan-b4")).toEqual({ venue: "kalshi", series: "KXSERIES", ticker: "KXSERIES-27JAN-B4" });
+    expect(parseVenueUrl("https://kalshi.com/markets/kxseries")).toEqual({ venue: "kalshi", series: "KXSERIES", ticker: undefined });
+    for (const other of ["some-slug", "https://example.com/event/x", "https://polymarket.com/profile/x", "https://kalshi.com/portfolio", "https%3A%2F%2F%zz"]) {
+      expect(parseVenueUrl(other)).toBeUndefined();
+    }
+  });
+});

@@ -30,3 +30,58 @@ export const syntheticContractAddress = (venue: string, venueMarketId: string): 
   `0x${createHash("sha256").update(`${venue}\u0000${venueMarketId}`).digest("hex")}`;
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A market or event named by its page on the venue, as an analyst copies it from the browser:
+ * - Polymarket `https://polymarket.com/event/<event-slug>[/<market-slug>]` or `/market/<market-slug>`;
+ * - Kalshi `https://kalshi.com/markets/<series>[/<words>]/<ticker>` (the last segment is the event
+ *   or market ticker, lower-cased in the URL; the venue's ids are upper case).
+ * A query string, a fragment and a trailing slash are ignored. Undefined for anything else.
+ */
+export type VenueUrlRef =
+  | { venue: "polymarket"; eventSlug: string | undefined; marketSlug: string | undefined }
+  | { venue: "kalshi"; series: string; ticker: string | undefined };
+
+const VENUE_HOSTS: Record<string, VenueUrlRef["venue"]> = {
+  "polymarket.com": "polymarket",
+  "www.polymarket.com": "polymarket",
+  "kalshi.com": "kalshi",
+  "www.kalshi.com": "kalshi",
+};
+
+export function parseVenueUrl(ref: string): VenueUrlRef | undefined {
+  let text = ref.trim();
+  // A path parameter may arrive still percent-encoded (https%3A%2F%2F...).
+  if (/^https?%3A/i.test(text)) {
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!/^https?:\/\//i.test(text)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  const venue = VENUE_HOSTS[url.hostname.toLowerCase()];
+  const segments = url.pathname
+    .split("/")
+    .filter((s) => s !== "")
+    .map((s) => decodeURIComponent(s));
+  if (venue === "polymarket") {
+    const [kind, first, second] = segments;
+    if (kind === "event" && first !== undefined) return { venue, eventSlug: first, marketSlug: second };
+    if (kind === "market" && first !== undefined) return { venue, eventSlug: undefined, marketSlug: first };
+    return undefined;
+  }
+  if (venue === "kalshi") {
+    const [kind, series, ...rest] = segments;
+    if (kind !== "markets" || series === undefined) return undefined;
+    const last = rest.at(-1);
+    return { venue, series: series.toUpperCase(), ticker: last === undefined ? undefined : last.toUpperCase() };
+  }
+  return undefined;
+}

@@ -104,7 +104,7 @@ export const catalogOpenApi: OpenApiSectionBuilder = () => {
         get: {
           operationId: "getMarket",
           summary: "One market",
-          parameters: [idParameter("Catalog UUID, slug, venue market id, contractAddress or an outcomeId.")],
+          parameters: [idParameter("Catalog UUID, slug, venue market id, contractAddress, an outcomeId, or the market's page URL on Polymarket or Kalshi (percent-encoded).")],
           responses: lookupResponses("MarketResponse", "market"),
         },
       },
@@ -120,7 +120,7 @@ export const catalogOpenApi: OpenApiSectionBuilder = () => {
         get: {
           operationId: "getEvent",
           summary: "One event with all its markets",
-          parameters: [idParameter("Catalog UUID, slug or venue event id.")],
+          parameters: [idParameter("Catalog UUID, slug, venue event id, or a page URL of the event (or one of its markets) on Polymarket or Kalshi (percent-encoded).")],
           responses: lookupResponses("EventResponse", "event"),
         },
       },

@@ -30,7 +30,7 @@ const idParameter = (what: string) => ({
   name: "id",
   required: true,
   schema: { type: "string" },
-  description: `${what} catalog UUID, slug or venue id (every form GET /v0/${what === "Market" ? "markets" : "events"}/{id} accepts${what === "Market" ? ", also contract address or outcome id" : ""}).`,
+  description: `${what} catalog UUID, slug or venue id (every form GET /v0/${what === "Market" ? "markets" : "events"}/{id} accepts${what === "Market" ? ", also contract address or outcome id" : ""}, and a percent-encoded Polymarket or Kalshi page URL).`,
 });
 
 const ok = (description: string, schema: string) => ({ description, content: { "application/json": { schema: ref(schema) } } });

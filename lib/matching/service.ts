@@ -5,6 +5,7 @@ import { containsPattern, getEventOrThrow, getMarketOrThrow, toMarketPublic } fr
 import type { EventPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
 import { marketMatches, markets, type MarketMatchRow, type MarketRow } from "@/lib/db/schema";
+import { bookPrices, type BookPrices } from "./book-prices";
 import { invertRelation, type Relation } from "./relations";
 import {
   arbitrageResponse,
@@ -29,16 +30,21 @@ function validAt(asOf: Date | undefined): SQL {
 
 const yesPrice = (row: MarketRow): number => row.outcomes[0]?.price ?? 0;
 
-/** A catalog market in the matching endpoints' shape; `includePrices` adds the catalog's prices. */
-function publicMarket(row: MarketRow, includePrices: boolean): MatchedMarketPublic {
+/** Best bid/ask per market id when `includePrices=true` was asked; undefined otherwise. */
+type Prices = Map<string, BookPrices> | undefined;
+
+const pricesFor = async (includePrices: boolean, rows: Iterable<MarketRow>): Promise<Prices> => (includePrices ? bookPrices([...rows]) : undefined);
+
+/** A catalog market in the matching endpoints' shape; with prices, the book's best Yes bid/ask and the catalog's last price. */
+function publicMarket(row: MarketRow, prices: Prices): MatchedMarketPublic {
   const base = toMarketPublic(row);
   const out: MatchedMarketPublic = { ...base, sourceExchange: base.exchange };
-  if (includePrices) {
-    // The catalog keeps the last Yes price and no book: bid/ask stay null rather than invented.
-    // No venue call here, so a venue being down never fails the request.
+  if (prices !== undefined) {
+    const book = prices.get(row.id) ?? { bestBid: null, bestAsk: null, priceSource: "no_outcome" as const };
     out.lastPrice = row.outcomes[0]?.price ?? null;
-    out.bestBid = null;
-    out.bestAsk = null;
+    out.bestBid = book.bestBid;
+    out.bestAsk = book.bestAsk;
+    out.priceSource = book.priceSource;
   }
   return out;
 }
@@ -88,15 +94,16 @@ export async function getMarketMatches(db: Db, ref: string, query: MarketMatches
     .slice(0, query.limit);
   const rows = await loadMarkets(db, [market.marketId, ...found.map((m) => m.other)]);
   const self = rows.get(market.marketId);
+  const prices = await pricesFor(query.includePrices, rows.values());
   return marketMatchesResponse.parse({
     data: {
-      market: self === undefined ? { ...market, sourceExchange: market.exchange } : publicMarket(self, query.includePrices),
+      market: self === undefined ? { ...market, sourceExchange: market.exchange } : publicMarket(self, prices),
       matches: found.flatMap((m) => {
         const other = rows.get(m.other);
         if (other === undefined) return [];
         return [
           {
-            market: publicMarket(other, query.includePrices),
+            market: publicMarket(other, prices),
             relation: m.relation,
             confidence: m.row.confidence,
             reasoning: m.row.reasoning,
@@ -137,6 +144,8 @@ export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQ
   }
   const eventIds = [...byEvent.keys()].slice(0, query.limit);
   const others = await eventsFor(db, eventIds);
+  const shownEvents = new Set(eventIds);
+  const prices = await pricesFor(query.includePrices, [...rows.values()].filter((r) => shownEvents.has(r.eventId)));
   return eventMatchesResponse.parse({
     data: {
       event,
@@ -147,14 +156,14 @@ export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQ
         const matchedIds = new Set(list.map((m) => m.other));
         return [
           {
-            event: { ...e, markets: [...matchedIds].flatMap((id) => { const r = rows.get(id); return r === undefined ? [] : [publicMarket(r, query.includePrices)]; }) },
+            event: { ...e, markets: [...matchedIds].flatMap((id) => { const r = rows.get(id); return r === undefined ? [] : [publicMarket(r, prices)]; }) },
             marketMatches: list.flatMap((m) => {
               const other = rows.get(m.other);
               if (other === undefined) return [];
               return [
                 {
                   sourceMarket: { id: m.self, title: titles.get(m.self) ?? "" },
-                  market: publicMarket(other, query.includePrices),
+                  market: publicMarket(other, prices),
                   relation: m.relation,
                   confidence: m.row.confidence,
                   reasoning: m.row.reasoning,
@@ -219,9 +228,10 @@ export async function browseMatchedMarkets(db: Db, query: MatchedMarketsQuery) {
     sql`abs(${priceA} - ${priceB}) desc`,
     query.limit,
   );
+  const prices = await pricesFor(query.includePrices, rows.flatMap((r) => [r.a, r.b]));
   const data = rows.map((row) => orient(row, relations)).map(({ match, a, b, relation }) => ({
-    marketA: publicMarket(a, query.includePrices),
-    marketB: publicMarket(b, query.includePrices),
+    marketA: publicMarket(a, prices),
+    marketB: publicMarket(b, prices),
     venueA: a.venue,
     venueB: b.venue,
     priceA: yesPrice(a),
@@ -260,10 +270,10 @@ export async function browseEventMatches(db: Db, query: EventsMatchesQuery) {
     if (first === undefined || event === undefined) return [];
     return [
       {
-        event: { ...event, markets: group.map((r) => publicMarket(r.a, false)) },
+        event: { ...event, markets: group.map((r) => publicMarket(r.a, undefined)) },
         marketMatches: group.map((r) => ({
-          sourceMarket: publicMarket(r.a, false),
-          market: publicMarket(r.b, false),
+          sourceMarket: publicMarket(r.a, undefined),
+          market: publicMarket(r.b, undefined),
           relation: r.match.relation,
           confidence: r.match.confidence,
           reasoning: r.match.reasoning,
@@ -288,7 +298,7 @@ export async function findArbitrage(db: Db, query: ArbitrageQuery) {
       ? []
       : await pairs(db, { relations, minConfidence: query.minConfidence ?? 0, category: query.category, asOf: query.asOf }, sql`${marketMatches.confidence} desc`, 5000);
   const minSpread = query.minSpread ?? 0;
-  const data = rows
+  const found = rows
     .flatMap(({ match, a, b }) => {
       const pa = yesPrice(a);
       const pb = yesPrice(b);
@@ -316,8 +326,8 @@ export async function findArbitrage(db: Db, query: ArbitrageQuery) {
       if (spread <= 0 || spread < minSpread) return [];
       return [
         {
-          marketA: publicMarket(a, query.includePrices),
-          marketB: publicMarket(b, query.includePrices),
+          a,
+          b,
           buyVenue: buy.venue,
           sellVenue: sell.venue,
           buyPrice: yesPrice(buy),
@@ -331,5 +341,7 @@ export async function findArbitrage(db: Db, query: ArbitrageQuery) {
     })
     .sort((x, y) => y.spread - x.spread || y.confidence - x.confidence)
     .slice(0, query.limit);
+  const prices = await pricesFor(query.includePrices, found.flatMap((o) => [o.a, o.b]));
+  const data = found.map(({ a, b, ...rest }) => ({ marketA: publicMarket(a, prices), marketB: publicMarket(b, prices), ...rest }));
   return arbitrageResponse.parse({ data, meta: { count: data.length, limit: query.limit } });
 }

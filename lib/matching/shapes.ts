@@ -73,7 +73,7 @@ export const marketMatchesQuery = z.object({
   relation: relation.describe("Only matches with this relation (read from the requested market)."),
   minConfidence: unitNumber("minConfidence").describe("Minimum confidence, 0..1."),
   limit,
-  includePrices: bool("includePrices").describe("Attach bestBid, bestAsk and lastPrice (catalog prices) to each market."),
+  includePrices: bool("includePrices").describe("Attach bestBid and bestAsk (live book, else the venue's book, else null; priceSource says which) and lastPrice to each market."),
   asOf,
 });
 
@@ -88,7 +88,7 @@ export const matchedMarketsQuery = z.object({
   minDifference: unitNumber("minDifference").describe("Minimum Yes price difference, 0..1."),
   maxDifference: unitNumber("maxDifference").describe("Maximum Yes price difference, 0..1; default 0.20 when minDifference > 0, else 1."),
   limit,
-  includePrices: bool("includePrices").describe("Attach bestBid, bestAsk and lastPrice to both markets."),
+  includePrices: bool("includePrices").describe("Attach bestBid and bestAsk (live book, else the venue's book, else null; priceSource says which) and lastPrice to both markets."),
   asOf,
 });
 
@@ -107,7 +107,7 @@ export const arbitrageQuery = z.object({
   category,
   minConfidence: unitNumber("minConfidence").describe("Minimum confidence, 0..1."),
   limit,
-  includePrices: bool("includePrices").describe("Attach bestBid, bestAsk and lastPrice to both markets."),
+  includePrices: bool("includePrices").describe("Attach bestBid and bestAsk (live book, else the venue's book, else null; priceSource says which) and lastPrice to both markets."),
   asOf,
 });
 
@@ -116,11 +116,21 @@ export type MatchedMarketsQuery = z.output<typeof matchedMarketsQuery>;
 export type EventsMatchesQuery = z.output<typeof eventsMatchesQuery>;
 export type ArbitrageQuery = z.output<typeof arbitrageQuery>;
 
+/** Where includePrices' bestBid/bestAsk came from, or why they are null. */
+export const priceSources = ["recorder", "venue", "venue_timeout", "venue_error", "venue_needs_credentials", "no_outcome"] as const;
+export type PriceSource = (typeof priceSources)[number];
+
 export const matchedMarketPublic = marketPublic.extend({
   sourceExchange: z.string().describe("pmxt's name for `exchange`."),
-  bestBid: z.number().nullable().optional().describe("With includePrices: best Yes bid, when known."),
-  bestAsk: z.number().nullable().optional().describe("With includePrices: best Yes ask, when known."),
+  bestBid: z.number().nullable().optional().describe("With includePrices: best Yes bid, when known (see priceSource)."),
+  bestAsk: z.number().nullable().optional().describe("With includePrices: best Yes ask, when known (see priceSource)."),
   lastPrice: z.number().nullable().optional().describe("With includePrices: the catalog's Yes price."),
+  priceSource: z
+    .enum(priceSources)
+    .optional()
+    .describe(
+      "With includePrices: where bestBid/bestAsk come from. recorder: Brier's live book of the outcome; venue: the venue's order book (cached a few seconds); venue_timeout / venue_error: the venue did not answer in time / answered an error, so both are null; venue_needs_credentials: the venue's client signs its book requests (Kalshi), which needs the caller's own keys (use /api/kalshi/fetchOrderBook with credentials), so both are null; no_outcome: the market has no outcome id to read a book of.",
+    ),
 });
 export type MatchedMarketPublic = z.infer<typeof matchedMarketPublic>;
 

@@ -2,7 +2,7 @@ import { eventUuid, marketUuid } from "@/lib/catalog/ids";
 import type { NormalizedEvent } from "@/lib/catalog/normalize";
 import { upsertCatalog } from "@/lib/catalog/store";
 import { getDb } from "@/lib/db";
-import { events, markets, type NewMarketRow } from "@/lib/db/schema";
+import { events, marketMatches, markets, matchFeatures, type NewMarketRow } from "@/lib/db/schema";
 
 let sequence = 0;
 
@@ -79,4 +79,12 @@ export async function clearCatalog(): Promise<void> {
   const db = await getDb();
   await db.delete(markets);
   await db.delete(events);
+}
+
+/** Empties the catalog and everything matching derived from it. */
+export async function clearCatalogAndMatches(): Promise<void> {
+  const db = await getDb();
+  await db.delete(marketMatches);
+  await db.delete(matchFeatures);
+  await clearCatalog();
 }

@@ -1,0 +1,126 @@
+import "server-only";
+import { AuthenticationError } from "pmxt-core";
+import { withDeadline } from "@/lib/async";
+import { config } from "@/lib/config";
+import type { MarketRow } from "@/lib/db/schema";
+import { errorFields, log } from "@/lib/log";
+import { passthroughPool } from "@/lib/passthrough";
+import { getLiveBus } from "@/lib/streams/live";
+import { RECORDED_VENUES } from "@/lib/streams/hub";
+import type { PriceSource } from "./shapes";
+
+/**
+ * Best Yes bid and ask of matched markets (`includePrices=true`), from the freshest source there
+ * is: the recorder's live book where Brier records the outcome, else the venue's own book through
+ * the pass-through's shared instance (short deadline, short cache), else nothing, with the reason.
+ * Nothing here throws: a venue that errs or is slow costs its two prices, never the request.
+ */
+
+
+export interface BookPrices {
+  bestBid: number | null;
+  bestAsk: number | null;
+  priceSource: PriceSource;
+}
+
+/** How long a venue book (or a venue failure) is reused: a matches page reloaded soon asks the venue once. */
+const CACHE_MS = 5_000;
+const CACHE_MAX = 5_000;
+/**
+ * One request's venue books share this budget; what is not back by then is `venue_timeout`. Under
+ * the pass-through's own venue deadline, so a slow venue reads as slow, not as an error.
+ */
+const deadlineMs = () => Math.min(2_000, Math.floor(config.venueTimeoutMs * 0.8));
+/** Venue books one request fetches at once (a page of 500 pairs must not open 1,000 venue calls). */
+const CONCURRENCY = 8;
+
+const globalStore = globalThis as typeof globalThis & { __brierBookPriceCache?: Map<string, { at: number; prices: BookPrices }> };
+const cache = (globalStore.__brierBookPriceCache ??= new Map());
+
+interface Level {
+  price: number;
+}
+
+const top = (levels: readonly unknown[] | undefined, highest: boolean): number | null => {
+  let best: number | null = null;
+  for (const level of levels ?? []) {
+    const price = (level as Partial<Level> | null)?.price;
+    if (typeof price !== "number" || !Number.isFinite(price)) continue;
+    if (best === null || (highest ? price > best : price < best)) best = price;
+  }
+  return best;
+};
+
+/** The recorder's live book of a recorded outcome; undefined when it is not recorded or has no in-sync book yet. */
+async function fromRecorder(venue: string, outcomeId: string): Promise<BookPrices | undefined> {
+  if (!RECORDED_VENUES.has(venue)) return undefined;
+  try {
+    const bus = await getLiveBus();
+    const reply = await withDeadline(bus.requestSnapshot(venue, outcomeId), deadlineMs(), () => new Error("live snapshot timed out"));
+    const book = reply?.book;
+    if (book === null || book === undefined || !book.inSync) return undefined;
+    return { bestBid: top(book.bids.map(([price]) => ({ price })), true), bestAsk: top(book.asks.map(([price]) => ({ price })), false), priceSource: "recorder" };
+  } catch (error) {
+    log.warn("live book unavailable for includePrices", errorFields(error));
+    return undefined;
+  }
+}
+
+async function fromVenue(venue: string, outcomeId: string, deadline: number): Promise<BookPrices> {
+  const key = `${venue}\u0000${outcomeId}`;
+  const hit = cache.get(key);
+  if (hit !== undefined && Date.now() - hit.at < CACHE_MS) return hit.prices;
+  const remaining = deadline - Date.now();
+  // The request's budget is spent: no venue call is started only to be abandoned.
+  if (remaining <= 0) return { bestBid: null, bestAsk: null, priceSource: "venue_timeout" };
+  let prices: BookPrices;
+  try {
+    const book = await passthroughPool().with({ kind: "shared", venue }, (exchange) =>
+      withDeadline(exchange.fetchOrderBook(outcomeId), remaining, () => new BookTimeout()),
+    );
+    prices = { bestBid: top(book.bids, true), bestAsk: top(book.asks, false), priceSource: "venue" };
+  } catch (error) {
+    prices = { bestBid: null, bestAsk: null, priceSource: failureSource(error) };
+    if (prices.priceSource === "venue_error") log.warn("venue book unavailable for includePrices", { venue, ...errorFields(error) });
+  }
+  if (cache.size >= CACHE_MAX) cache.clear();
+  cache.set(key, { at: Date.now(), prices });
+  return prices;
+}
+
+class BookTimeout extends Error {}
+
+/** Why a venue book could not be read. A venue whose client signs even its book reads (pmxt's Kalshi) needs the caller's credentials, which this endpoint never has. */
+function failureSource(error: unknown): PriceSource {
+  if (error instanceof BookTimeout) return "venue_timeout";
+  if (error instanceof AuthenticationError) return "venue_needs_credentials";
+  return "venue_error";
+}
+
+/** Best Yes bid/ask of each market (by catalog id), every market answered. */
+export async function bookPrices(rows: readonly MarketRow[]): Promise<Map<string, BookPrices>> {
+  const out = new Map<string, BookPrices>();
+  const unique = [...new Map(rows.map((row) => [row.id, row])).values()];
+  const deadline = Date.now() + deadlineMs();
+  let next = 0;
+  const worker = async () => {
+    while (next < unique.length) {
+      const row = unique[next];
+      next += 1;
+      if (row === undefined) continue;
+      const outcomeId = row.outcomes[0]?.outcomeId;
+      if (outcomeId === undefined || outcomeId === "") {
+        out.set(row.id, { bestBid: null, bestAsk: null, priceSource: "no_outcome" });
+        continue;
+      }
+      out.set(row.id, (await fromRecorder(row.venue, outcomeId)) ?? (await fromVenue(row.venue, outcomeId, deadline)));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, unique.length) }, worker));
+  return out;
+}
+
+/** Forgets every cached venue book (tests, and an operator who wants the next read fresh). */
+export function clearBookPriceCache(): void {
+  cache.clear();
+}
