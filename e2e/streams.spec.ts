@@ -59,7 +59,12 @@ test("npm start serves /ws: admission before the upgrade, pmxt's protocol after 
   expect(((await plain.json()) as { error: { message: string } }).error.message).toMatch(/npm start/);
 
   const cookies = await context.cookies();
-  const { socket, messages } = await connect({ cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") });
+  const cookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+  // A session is admitted only from the dashboard's own origin (a browser always sends Origin on a
+  // WebSocket): the same cookie from another origin, or with none, is cross-site WebSocket hijacking.
+  await expect(connect({ cookie, origin: "https://sibling.example" })).rejects.toThrow("status 403");
+  await expect(connect({ cookie })).rejects.toThrow("status 403");
+  const { socket, messages } = await connect({ cookie, origin: new URL(E2E_BASE_URL).origin });
   const answer = async (id: string, event: "subscribed" | "error") => {
     await expect.poll(() => messages.some((m) => m.id === id && m.event === event)).toBe(true);
     return messages.find((m) => m.id === id && m.event === event);
