@@ -18,7 +18,10 @@
  * Options (env): BENCH_RATE (5000), BENCH_SECONDS (10), BENCH_SUBSCRIBERS ("100,1000,5000"),
  * BENCH_MODES ("firehose,market"), BENCH_SETUPS ("bare,inproc,nats"), STREAM_TICK_MS (20),
  * NATS_URL (nats://127.0.0.1:4222), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_PROFILE=1 (a CPU profile of each Brier server process, summarized at the end).
+ * BENCH_PROFILE=1 (a CPU profile of each Brier server process, summarized at the end),
+ * BENCH_DIAG_FILE=<path> (once a second, a JSON line per process appended there: a web instance's
+ * books in from the bus and their age on arrival, event-loop delay and bytes unsent in its sockets;
+ * a subscriber process's event-loop delay and messages received).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";

@@ -13,7 +13,9 @@
  * delivered is its publish time). Reports JSON lines on stdout: ready, then stats every second
  * (with the process's CPU time, so the bench can give CPU use over its window).
  */
+import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
@@ -149,6 +151,56 @@ async function startProfiling(dir: string): Promise<void> {
   });
 }
 
+const diagSockets = new Set<Duplex>();
+
+/**
+ * BENCH_DIAG_FILE: once a second, a line of where a web instance's time goes: books in from the bus
+ * and how old they are on arrival (publish to the bus callback), event-loop delay, bytes unsent in
+ * this process's sockets.
+ */
+function watchDiagnostics(bus: LiveBus, file: string): void {
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  let booksIn = 0;
+  let lagSum = 0;
+  let lagMax = 0;
+  const subscribeBooks = bus.subscribeBooks.bind(bus);
+  bus.subscribeBooks = (venue, assetId, handler) =>
+    subscribeBooks(venue, assetId, (message) => {
+      const lag = Date.now() - message.timestamp;
+      booksIn += 1;
+      lagSum += lag;
+      lagMax = Math.max(lagMax, lag);
+      handler(message);
+    });
+  setInterval(() => {
+    let buffered = 0;
+    let bufferedMax = 0;
+    for (const socket of diagSockets) {
+      if (socket.destroyed) diagSockets.delete(socket);
+      buffered += socket.writableLength;
+      bufferedMax = Math.max(bufferedMax, socket.writableLength);
+    }
+    const line = {
+      t: new Date().toISOString(),
+      pid: process.pid,
+      booksIn,
+      inLagAvgMs: booksIn === 0 ? 0 : Math.round(lagSum / booksIn),
+      inLagMaxMs: lagMax,
+      loopP99Ms: Math.round(loop.percentile(99) / 1e6),
+      loopMaxMs: Math.round(loop.max / 1e6),
+      sockets: diagSockets.size,
+      bufferedMB: Math.round(buffered / 1e5) / 10,
+      bufferedMaxKB: Math.round(bufferedMax / 1024),
+    };
+    appendFileSync(file, `${JSON.stringify(line)}\n`);
+    booksIn = 0;
+    lagSum = 0;
+    lagMax = 0;
+    loop.reset();
+  }, 1000).unref();
+}
+
 async function main(): Promise<void> {
   const profileDir = process.env.BENCH_PROFILE_DIR;
   if (profileDir !== undefined) await startProfiling(profileDir);
@@ -168,10 +220,13 @@ async function main(): Promise<void> {
     return;
   }
   await getDb();
+  const diagFile = process.env.BENCH_DIAG_FILE;
+  if (diagFile !== undefined) watchDiagnostics(bus, diagFile);
   const hub = new StreamHub({ bus });
   const streams = createStreamServer({ hub: async () => hub });
   const server = createServer((_req, res) => res.writeHead(404).end());
   server.on("upgrade", streams.upgrade);
+  if (diagFile !== undefined) server.on("upgrade", (_request, socket: Duplex) => diagSockets.add(socket));
   await new Promise<void>((resolve) => server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => resolve()));
   if (role === "inproc") startPublisher(bus);
   emit({ type: "ready", role, port: (server.address() as AddressInfo).port });

@@ -8,6 +8,8 @@
  * sends its subscription: all connect first, so connecting is not slowed by the flow), `reset`
  * (start the measured window), `report` (print the window's figures as one JSON line), `close`.
  */
+import { appendFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import WebSocket from "ws";
 import { benchAssets } from "./stream-assets";
 
@@ -100,6 +102,20 @@ setInterval(() => {
     staleness[bucket] = (staleness[bucket] ?? 0) + 1;
   }
 }, 100).unref();
+
+// BENCH_DIAG_FILE: once a second, this subscriber process's event-loop delay and what it received.
+const diagFile = process.env.BENCH_DIAG_FILE;
+if (diagFile !== undefined) {
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  let lastReceived = 0;
+  setInterval(() => {
+    const line = { t: new Date().toISOString(), pid: process.pid, role: "subscribers", clients: sockets.length, msgs: received - lastReceived, loopP99Ms: Math.round(loop.percentile(99) / 1e6), loopMaxMs: Math.round(loop.max / 1e6) };
+    appendFileSync(diagFile, `${JSON.stringify(line)}\n`);
+    lastReceived = received;
+    loop.reset();
+  }, 1000).unref();
+}
 
 let input = "";
 process.stdin.on("data", (chunk: Buffer) => {
