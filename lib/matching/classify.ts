@@ -153,7 +153,7 @@ function compareValueTimes(a: TimeScope, b: TimeScope): { cmp: "equal" | "disjoi
   return { cmp: inside ? "equal" : "disjoint", loose: true };
 }
 
-/** Named options: same, the same written shorter ("Los Angeles D" for "Los Angeles Dodgers"), or different. */
+/** Named options: same, the same written shorter ("Springfield A" for "Springfield Atoms"), or different. */
 export function comparePicks(a: string[], b: string[]): "same" | "abbrev" | "different" {
   if (a.join(" ") === b.join(" ")) return "same";
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
@@ -205,7 +205,7 @@ function lookup(cache: WeakMap<Features, Lookup>, f: Features, words: () => Iter
 }
 
 /** B's words where A's names are looked for. Both venues are US exchanges: a question that names no
- * country is about the United States, so "the US unemployment rate" and "the unemployment rate" are
+ * country is about the United States, so "the US savings rate" and "the savings rate" are
  * one measure. */
 const namesLookup = (b: Features) =>
   lookup(namesCache, b, () => [...b.words, ...b.ruleNames, ...((b.concepts.country ?? []).length === 0 ? homeCountryWords() : [])]);

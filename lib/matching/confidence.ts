@@ -15,7 +15,7 @@ export interface Evidence {
   unmatchedNames: number;
   /** Content words of one outcome's question the other's text lacks (both directions). */
   unmatchedWords: number;
-  /** The option is written shorter on one side ("Los Angeles D"). */
+  /** The option is written shorter on one side ("Springfield A"). */
   abbreviated: number;
   /** The option is a label on one side and inside the question on the other. */
   optionOneSide: number;

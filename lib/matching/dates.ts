@@ -1,6 +1,6 @@
 /**
  * Dates, deadlines, windows and hours, read with chrono-node (a maintained natural-language date
- * parser: "Dec 31, 2026 at 12pm EST", "end of April", "this year", "Jul 2026"). Two forms chrono
+ * parser: "Mar 3, 2031 at 9am PST", "end of October", "this year", "Jul 2026"). Two forms chrono
  * does not read are added here: a bare year ("in 2026", "before 2027") and a quarter ("Q2 2026").
  * The words around a date say what it bounds: "by"/"before" make a deadline, "end of" an instant.
  */
@@ -124,13 +124,13 @@ export function scopeFromDates(dates: DateMention[], lower: string): TimeScope |
   const endOf = /end of\s*$/;
   const deadlines = dates.filter((d) => deadlinePreps.has(d.prep));
   if (deadlines.length > 0) {
-    // "before Jan 1, 2027" ends at that day; "by Dec 31, 2026" and "before 2027" include/exclude as written.
+    // "before Feb 1, 2031" ends at that day; "by Jan 31, 2031" and "before 2031" include/exclude as written.
     const ends = deadlines.map((d) => (d.prep === "before" ? d.start : d.end));
     const end = Math.max(...ends);
     const year = dates.find((d) => d.granularity === "year" && d.prep === "in" && d.end === end);
     return { kind: "window", start: year ? year.start : null, end, hour: null, label: deadlines.map((d) => d.text.trim()).join(", ") };
   }
-  // "at the end of 2026" / "end of June": the last day of the period.
+  // "at the end of 2031" / "end of October": the last day of the period.
   for (const d of dates) {
     const prefix = lower.slice(Math.max(0, d.index - 12), d.index);
     if (d.prep === "end of" || d.prep === "ending" || endOf.test(prefix)) {

@@ -45,7 +45,7 @@ let teamCities: Map<string, string[][]> | null = null;
 
 /**
  * The city words that stand for a team's nickname word, from compromise's sports teams
- * ("san antonio spurs": "spurs" -> ["san", "antonio"]). A city counts only when exactly one team
+ * (a nickname word -> the words of the one city whose team it names). A city counts only when exactly one team
  * of the lexicon starts with it ("Los Angeles", several teams, never stands for "Lakers") and only for
  * a nickname word no other team uses ("City" of "Manchester City" is not one).
  */

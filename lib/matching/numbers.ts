@@ -112,7 +112,7 @@ export function parseInterval(text: string): Interval | null {
   if (q === undefined) return null;
   const before = t.slice(0, q.index);
   const after = t.slice(q.index + q.length);
-  // Ranges: "91-92°", "91 to 92°", "between 3% and 4%".
+  // Ranges: "61-62°", "61 to 62°", "between 5% and 6%".
   const rangeMatch = /^\s*(?:-|to|and)\s*(\$)?\s*(\d[\d,]*(?:\.\d+)?)/.exec(after);
   if (rangeMatch !== null) {
     const second = quantities[1];
