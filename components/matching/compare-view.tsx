@@ -114,7 +114,7 @@ export function CompareView() {
                 </tr>
                 <tr className="match-why">
                   <td colSpan={7}>
-                    <MatchReasoning relation={p.relation} reasoning={p.reasoning} />
+                    <MatchReasoning relation={p.relation} reasoning={p.reasoning} ruleDifferences={p.ruleDifferences} venueA={p.venueA} venueB={p.venueB} />
                   </td>
                 </tr>
               </tbody>

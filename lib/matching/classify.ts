@@ -1,4 +1,7 @@
 import { calibrated, emptyEvidence, type Evidence } from "./confidence";
+import { identityProbability, identityThreshold } from "./decision";
+import { compareRuleTerms, describeRuleDifference, type RuleDifference } from "./rules";
+import { baseForm, paraphraseIn } from "./wordnet";
 import type { Features, Interval, TimeScope } from "./extract";
 import { teamCityOf } from "./names";
 import { countryWords } from "./places";
@@ -15,6 +18,10 @@ export interface PairResult {
   reasoning: string;
   /** What the confidence was computed from (kept for fitting it, not stored). */
   evidence: Evidence;
+  /** Rule terms both markets state differently, each side's wording (A, then B). */
+  ruleDifferences: RuleDifference[];
+  /** Nothing conflicts and the relation was decided by the fitted identity model (kept for fitting it). */
+  identityCandidate: boolean;
 }
 
 type Cmp = "equal" | "sub" | "sup" | "disjoint" | "overlap";
@@ -273,6 +280,36 @@ export function unmatchedWords(a: Features, b: Features, excused: ReadonlySet<st
   );
 }
 
+/** B's words and rule words in their WordNet base forms ("raises" -> "raise"). */
+const baseCache = new WeakMap<Features, Set<string>>();
+function baseWords(b: Features): Set<string> {
+  let set = baseCache.get(b);
+  if (set === undefined) {
+    set = new Set<string>();
+    for (const w of wordsLookup(b).other) {
+      set.add(w);
+      set.add(baseForm(w));
+    }
+    baseCache.set(b, set);
+  }
+  return set;
+}
+
+/**
+ * A's unmatched words split into those B states in other words (a WordNet synonym or derived
+ * form: "visit" / "travel to") and those it does not state at all.
+ */
+export function wordDifferences(a: Features, b: Features, excused: ReadonlySet<string> = new Set()): { missing: string[]; paraphrased: Array<{ word: string; as: string }> } {
+  const missing: string[] = [];
+  const paraphrased: Array<{ word: string; as: string }> = [];
+  for (const w of unmatchedWords(a, b, excused)) {
+    const as = paraphraseIn(w, baseWords(b));
+    if (as === null) missing.push(w);
+    else paraphrased.push({ word: w, as });
+  }
+  return { missing, paraphrased };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The pair
 // ---------------------------------------------------------------------------------------------
@@ -300,14 +337,26 @@ export function topicSimilarity(a: Features, b: Features, idf: Idf): number {
  * question states a time. (Its resolution date is not used: venues set it to a placeholder, such as
  * the year's last day for a final played in June.)
  */
-function inferTime(a: Features, b: Features): { a: TimeScope | null; b: TimeScope | null; note: string | null } {
-  if ((a.time === null) === (b.time === null)) return { a: a.time, b: b.time, note: null };
+function inferTime(a: Features, b: Features): { a: TimeScope | null; b: TimeScope | null; note: string | null; fromResolution: boolean } {
+  if ((a.time === null) === (b.time === null)) return { a: a.time, b: b.time, note: null, fromResolution: false };
   const undated = a.time === null ? a : b;
+  const dated = a.time === null ? b.time : a.time;
   // Features stored by an older engine lack the field.
   const found = undated.ruleTime ?? null;
-  if (found === null) return { a: a.time, b: b.time, note: null };
-  const note = `${undated.venue}'s rules state ${describeTime(found)}`;
-  return a.time === null ? { a: found, b: b.time, note } : { a: a.time, b: found, note };
+  if (found !== null) {
+    const note = `${undated.venue}'s rules state ${describeTime(found)}`;
+    return a.time === null ? { a: found, b: b.time, note, fromResolution: false } : { a: a.time, b: found, note, fromResolution: false };
+  }
+  // The market's own resolution date says which occasion an undated question is about ("the
+  // Oscars" resolving the week of one ceremony). It fills the date only when it falls inside the
+  // other side's window (or on its day): a placeholder date far after it fills nothing.
+  const r = undated.resolution ?? null;
+  if (r === null || dated === null) return { a: a.time, b: b.time, note: null, fromResolution: false };
+  const slack = 2 * 86_400_000;
+  const inside = dated.kind === "instant" ? Math.abs(r - (dated.start ?? dated.end)) <= slack : r <= dated.end + slack && (dated.start === null || r >= dated.start - slack);
+  if (!inside) return { a: a.time, b: b.time, note: null, fromResolution: false };
+  const note = `${undated.venue} resolves ${day(r)}, inside the other's ${describeTime(dated)}`;
+  return { a: dated, b: dated, note, fromResolution: true };
 }
 
 const typeLabel: Record<ConceptType, string> = {
@@ -381,7 +430,7 @@ const cmpToRelation: Record<Cmp, Relation> = {
   overlap: "overlap",
 };
 
-const scored = (relation: Relation, evidence: Evidence) => ({ confidence: calibrated(relation, evidence), evidence });
+const scored = (relation: Relation, evidence: Evidence) => ({ confidence: calibrated(relation, evidence), evidence, ruleDifferences: [], identityCandidate: false });
 
 /** Lowest topic similarity at which two markets are compared at all. */
 export const MIN_TOPIC_SIMILARITY = 0.3;
@@ -463,7 +512,8 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   const timeA = inferred.a;
   const timeB = inferred.b;
   if (inferred.note !== null) {
-    ev.dateInferred = 1;
+    if (inferred.fromResolution) ev.dateFromResolution = 1;
+    else ev.dateInferred = 1;
     notes.push(inferred.note);
   }
   let timeCmp: Cmp = "equal";
@@ -541,8 +591,9 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
     notes.push(`${a.disjunctive ? A : B} resolves Yes on any of several criteria, the other on one`);
   }
 
-  // Identity fails closed: a name, an ordinal, a date or wording that one side states and the
-  // other does not is a difference, and the pair is at most related.
+  // What one side states and the other leaves unsaid (a name, a word, a position, a date) is not a
+  // conflict: it is evidence the fitted identity model weighs. What both sides state differently
+  // (another number, time, option, place, position, or a rule term) fails closed.
   const pickWords = new Set([...(a.pick ?? []), ...(b.pick ?? [])]);
   // Options already compared as the same (an abbreviation of one another) are not differences.
   const excused = new Set(pickCmp === "equal" ? pickWords : []);
@@ -552,28 +603,52 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   ev.unmatchedNames = nameDiff.a.length + nameDiff.b.length;
   // The options were compared as options: their words are not wording.
   const wordExcused = new Set([...excused, ...pickWords]);
-  const wordDiff = { a: unmatchedWords(a, b, wordExcused), b: unmatchedWords(b, a, wordExcused) };
+  const wordsA = wordDifferences(a, b, wordExcused);
+  const wordsB = wordDifferences(b, a, wordExcused);
+  const wordDiff = { a: wordsA.missing, b: wordsB.missing };
+  ev.unmatchedWords = wordDiff.a.length + wordDiff.b.length;
+  ev.paraphrased = wordsA.paraphrased.length + wordsB.paraphrased.length;
+  const paraphrases = [...wordsA.paraphrased.map((p) => `${A} ${p.word} = ${B} ${p.as}`), ...wordsB.paraphrased.map((p) => `${B} ${p.word} = ${A} ${p.as}`)];
+  if (paraphrases.length > 0) notes.push(`in other words: ${paraphrases.join(", ")}`);
+  const bothOrdinals = a.ordinals.length > 0 && b.ordinals.length > 0;
+  const ordinalsDiffer = a.ordinals.join(",") !== b.ordinals.join(",");
+  if (ordinalsDiffer && !bothOrdinals) ev.ordinalOneSide = 1;
   const differences: string[] = [];
   const said = (v: string, ws: string[]) => (ws.length === 0 ? "" : `${v} says ${ws.join(", ")}`);
   if (ev.unmatchedNames > 0 && (cmp !== "disjoint" || [...nameDiff.a, ...nameDiff.b].some((w) => !pickWords.has(w)))) {
     differences.push(`names differ (${[said(A, nameDiff.a), said(B, nameDiff.b)].filter((x) => x !== "").join("; ")}, the other does not)`);
   }
-  if (a.ordinals.join(",") !== b.ordinals.join(",")) differences.push(`positions differ (${A} ${a.ordinals.join("/") || "none"} vs ${B} ${b.ordinals.join("/") || "none"})`);
+  if (ordinalsDiffer) differences.push(`positions differ (${A} ${a.ordinals.join("/") || "none"} vs ${B} ${b.ordinals.join("/") || "none"})`);
   if (wordDiff.a.length > 0 || wordDiff.b.length > 0) differences.push(`wording differs (${[said(A, wordDiff.a), said(B, wordDiff.b)].filter((x) => x !== "").join("; ")}, the other does not)`);
   if (ev.dateOneSide === 1 && cmp !== "disjoint") differences.push("a date on one side only");
-  if (differences.length > 0 && cmp !== "overlap") {
-    notes.push(`not the same question: ${differences.join("; ")}`);
-    cmp = "overlap";
-  }
 
-  // Sources: informative, not decisive (two price feeds of one asset are the same question).
+  // Sources: compared as a rule term below; here informative for the confidence.
   if (a.sources.length > 0 && b.sources.length > 0) {
     const shared = a.sources.filter((s) => b.sources.includes(s));
     if (shared.length > 0) notes.push(`same source ${shared.join(", ")}`);
-    else {
-      notes.push(`sources differ (${A} ${a.sources.join(", ")} vs ${B} ${b.sources.join(", ")})`);
-      ev.sourcesDiffer = 1;
-    }
+    else ev.sourcesDiffer = 1;
+  }
+
+  // Rule terms: compared for every pair whose headline reads the same or nested.
+  const ruleDifferences = cmp === "disjoint" ? [] : compareRuleTerms(a.rules ?? {}, b.rules ?? {});
+  ev.ruleDifferences = ruleDifferences.length;
+  if (ruleDifferences.length > 0) notes.push(`rules differ (${ruleDifferences.map((d) => describeRuleDifference(d, A, B)).join("; ")})`);
+
+  let identityCandidate = false;
+  if (cmp === "equal" && ruleDifferences.length === 0 && !(ordinalsDiffer && bothOrdinals)) {
+    // The fitted decision: the chance this is one question, from the whole comparison vector.
+    identityCandidate = true;
+    const p = identityProbability(ev);
+    if (p < identityThreshold) {
+      notes.push(`not the same question: ${differences.length > 0 ? differences.join("; ") : "too little read the same"} (fitted chance ${p.toFixed(2)}, below ${identityThreshold})`);
+      cmp = "overlap";
+    } else if (differences.length > 0) notes.push(`left unsaid on one side: ${differences.join("; ")}`);
+  } else if (cmp !== "overlap" && cmp !== "disjoint" && (differences.length > 0 || ruleDifferences.length > 0 || ordinalsDiffer)) {
+    notes.push(`not the same question${differences.length > 0 ? `: ${differences.join("; ")}` : ""}`);
+    cmp = "overlap";
+  } else if (cmp === "disjoint" && differences.some((d) => !d.startsWith("a date"))) {
+    notes.push(`not the same question: ${differences.join("; ")}`);
+    cmp = "overlap";
   }
 
   const relation = cmpToRelation[cmp];
@@ -589,7 +664,8 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
               ? "They cannot both resolve Yes: one is the other's No."
               : "They cannot both resolve Yes."
             : "Related: both can resolve Yes, neither implies the other.";
-  return { relation, confidence: calibrated(relation, ev), reasoning: `${capitalize(notes.join("; "))}. ${tail}`, evidence: ev };
+  const confidence = relation === "identity" ? identityProbability(ev) : calibrated(relation, ev);
+  return { relation, confidence, reasoning: `${capitalize(notes.join("; "))}. ${tail}`, evidence: ev, ruleDifferences, identityCandidate };
 }
 
 function capitalize(s: string): string {

@@ -2,6 +2,7 @@ import { DAY, findDates, findHour, scopeFromDates, utc, withoutDates, type TimeS
 import { competitionLeague, competitionStage, genericWords, rewriteWord, sourceAliases, stopwords, type ConceptType } from "./lexicon";
 import { findNames, foldWord, type NameSpan } from "./names";
 import { moveDown, moveNone, moveUp, parseInterval, quantityWords, type Interval } from "./numbers";
+import { readRuleTerms, yesParagraph, type RuleTermsOf } from "./rules";
 import { canonicalTokens, clean, findConcepts } from "./text";
 
 export type { Interval, Unit } from "./numbers";
@@ -67,6 +68,10 @@ export interface Features {
   initialisms: string[];
   /** Tokens for the candidate index: topic, pick, time and threshold keys. */
   keys: string[];
+  /** The market's own resolution date (ms): what fills a date its question leaves unsaid. */
+  resolution?: number | null;
+  /** The resolution terms its rules state (what counts, time zone, bound, source, station, window start). */
+  rules?: RuleTermsOf;
 }
 
 
@@ -132,17 +137,6 @@ function ruleNames(description: string | null): string[] {
   for (const word of clean(description.slice(0, 4000)).split(/[\s/(),;:"]+/)) if (/^\p{Lu}/u.test(word)) out.add(foldWord(word));
   out.delete("");
   return [...out].map(rewriteWord);
-}
-
-/** The paragraph of the rules that says when the market resolves Yes (else their first paragraph). */
-function yesParagraph(description: string | null): string | null {
-  if (description === null) return null;
-  const paragraphs = clean(description.slice(0, 4000))
-    .split(/\n+/)
-    .map((p) => p.trim())
-    .filter((p) => p !== "");
-  const yes = paragraphs.find((p) => /\bresolves?\s+to\W{0,2}yes\b/i.test(p)) ?? paragraphs[0];
-  return yes === undefined ? null : yes.slice(0, 600);
 }
 
 const ordinalWords: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10 };
@@ -289,6 +283,7 @@ export function extractFeatures(input: MatchInput): Features {
     (t) => t.length > 1 && !stopwords.has(t) && !modeWords.has(t) && !(interval !== null && quantityWords.has(t)) && !/^\d/.test(t) && !/^_+$/.test(t),
   );
 
+  const sources = findSources(input.description);
   return {
     id: input.id,
     venue: input.venue,
@@ -305,7 +300,7 @@ export function extractFeatures(input: MatchInput): Features {
     seasons,
     negated,
     disjunctive,
-    sources: findSources(input.description),
+    sources,
     names,
     words,
     outcome,
@@ -314,6 +309,8 @@ export function extractFeatures(input: MatchInput): Features {
     ordinals: ordinals(`${question} ${label ?? ""}`),
     initialisms: initialisms([question, input.eventTitle, rule ?? "", (input.description ?? "").slice(0, 3000)].join(" . ")),
     keys: [...keys],
+    resolution,
+    rules: readRuleTerms(input.description, sources),
   };
 }
 

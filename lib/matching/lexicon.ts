@@ -54,6 +54,7 @@ interface Vocabulary {
   indicators: { entries: string[] };
   orgs: { entries: string[] };
   sources: { entries: Record<string, string> };
+  priceFeeds: { entries: string[] };
 }
 
 const data = vocabulary as Vocabulary;
@@ -129,3 +130,6 @@ export function rewritePhrases(lower: string): string {
 export function rewriteWord(word: string): string {
   return wordRewrites[word] ?? word;
 }
+
+/** Resolution sources that are price feeds (exchanges, index providers, oracles), canonical. */
+export const priceFeeds: ReadonlySet<string> = new Set(data.priceFeeds.entries);
