@@ -177,7 +177,7 @@ export function comparePicks(a: string[], b: string[]): "same" | "abbrev" | "dif
     }
   }
   if (positional) return "abbrev";
-  // A surname alone ("Trump" for "Donald Trump").
+  // A surname alone ("Quill" for "Ada Quill").
   const longSet = new Set(long);
   if (short.length === 1 && (short[0] ?? "").length > 3 && longSet.has(short[0] ?? "") && long.at(-1) === short[0]) return "abbrev";
   return "different";
@@ -212,7 +212,7 @@ function lookup(cache: WeakMap<Features, Lookup>, f: Features, words: () => Iter
 }
 
 /** B's words where A's names are looked for. Both venues are US exchanges: a question that names no
- * country is about the United States, so "the US savings rate" and "the savings rate" are
+ * country is about the home country, so "the national savings rate" and "the savings rate" are
  * one measure. */
 const namesLookup = (b: Features) =>
   lookup(namesCache, b, () => [...b.words, ...b.ruleNames, ...((b.concepts.country ?? []).length === 0 ? homeCountryWords() : [])]);
@@ -227,7 +227,7 @@ function commonPrefix(x: string, y: string): number {
   return i;
 }
 
-/** The same word, or one inflection of it ("presidency" / "presidential", "ecuador" / "ecuadorian"). */
+/** The same word, or one inflection of it ("presidency" / "presidential", "zorbia" / "zorbian"). */
 function sameStem(x: string, y: string): boolean {
   if (x === y) return true;
   const shorter = Math.min(x.length, y.length);
@@ -249,14 +249,14 @@ export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<st
     other.has(w) ||
     (w.length >= 5 && stems.some((x) => sameStem(x, w))) ||
     b.initialisms.includes(w) ||
-    // A team's nickname where the other side names its city ("Spurs" for "San Antonio").
+    // A team's nickname where the other side names its city ("Owls" for "Springfield").
     teamCityOf(w).some((city) => city.every((c) => other.has(c)));
   // Given names B states for a surname: a different one there is another person ("Chris" vs "Phil").
   const givenOnB = new Map<string, string[]>();
   for (const span of b.names) if (span.person && span.words.length > 1) givenOnB.set(span.words.at(-1) ?? "", span.words.slice(0, -1));
   const missing: string[] = [];
   for (const span of a.names) {
-    // An acronym of the whole name on the other side ("DHS" for "Department of Homeland Security").
+    // An acronym of the whole name on the other side ("DWS" for "Department of Widget Safety").
     const initials = span.words.map((w) => w[0] ?? "").join("");
     if (span.words.length > 1 && b.names.some((n) => n.acronym && n.words.some((w) => w.includes(initials)))) continue;
     const surname = span.words.at(-1) ?? "";
@@ -353,6 +353,14 @@ function inferTime(a: Features, b: Features): { a: TimeScope | null; b: TimeScop
   const r = undated.resolution ?? null;
   if (r === null || dated === null) return { a: a.time, b: b.time, note: null, fromResolution: false };
   const slack = 2 * 86_400_000;
+  // A market that resolves before the other's window opens is about an earlier occasion: its own
+  // context states another time (a conflict, compared as one below).
+  const opens = dated.kind === "instant" ? (dated.start ?? dated.end) : dated.start;
+  if (opens !== null && r < opens - slack) {
+    const own: TimeScope = { kind: "instant", start: r, end: r + 86_400_000, hour: null, label: `resolves ${day(r)}` };
+    const note = `${undated.venue} resolves ${day(r)}, before the other's ${describeTime(dated)}`;
+    return a.time === null ? { a: own, b: b.time, note, fromResolution: true } : { a: a.time, b: own, note, fromResolution: true };
+  }
   const inside = dated.kind === "instant" ? Math.abs(r - (dated.start ?? dated.end)) <= slack : r <= dated.end + slack && (dated.start === null || r >= dated.start - slack);
   if (!inside) return { a: a.time, b: b.time, note: null, fromResolution: false };
   const note = `${undated.venue} resolves ${day(r)}, inside the other's ${describeTime(dated)}`;
@@ -605,7 +613,13 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   const wordExcused = new Set([...excused, ...pickWords]);
   const wordsA = wordDifferences(a, b, wordExcused);
   const wordsB = wordDifferences(b, a, wordExcused);
-  const wordDiff = { a: wordsA.missing, b: wordsB.missing };
+  // A paraphrase accounts for the words on both sides ("visit" = "travel to" leaves no "travel").
+  const accountedOnB = new Set(wordsA.paraphrased.flatMap((p) => p.as.split(" ").flatMap((w) => [w, baseForm(w)])));
+  const accountedOnA = new Set(wordsB.paraphrased.flatMap((p) => p.as.split(" ").flatMap((w) => [w, baseForm(w)])));
+  const wordDiff = {
+    a: wordsA.missing.filter((w) => !accountedOnA.has(w) && !accountedOnA.has(baseForm(w))),
+    b: wordsB.missing.filter((w) => !accountedOnB.has(w) && !accountedOnB.has(baseForm(w))),
+  };
   ev.unmatchedWords = wordDiff.a.length + wordDiff.b.length;
   ev.paraphrased = wordsA.paraphrased.length + wordsB.paraphrased.length;
   const paraphrases = [...wordsA.paraphrased.map((p) => `${A} ${p.word} = ${B} ${p.as}`), ...wordsB.paraphrased.map((p) => `${B} ${p.word} = ${A} ${p.as}`)];

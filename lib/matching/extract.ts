@@ -64,7 +64,7 @@ export interface Features {
   ruleWords: string[];
   /** Ordinal positions the question states ("first round", "2nd", "third place"). */
   ordinals: number[];
-  /** Initials of the capitalised phrases of the text and rules ("Department of Homeland Security" -> "dhs"). */
+  /** Initials of the capitalised phrases of the text and rules ("Department of Widget Safety" -> "dws"). */
   initialisms: string[];
   /** Tokens for the candidate index: topic, pick, time and threshold keys. */
   keys: string[];
@@ -214,12 +214,12 @@ export function extractFeatures(input: MatchInput): Features {
     if (!list.includes(hit.canon)) list.push(hit.canon);
     concepts[hit.type] = list;
   }
-  // "New York" in a team or city context is the city; a state elsewhere. Competitions: keep the league.
+  // A name that is both a city and a state is the city in a team or city context; a state elsewhere. Competitions: keep the league.
   if (concepts.competition !== undefined) {
     const leagues = new Set(concepts.competition.map((c) => competitionLeague[c]).filter((l): l is string => l !== undefined));
     concepts.competition = [...new Set(concepts.competition.map((c) => (competitionStage[c] === "title" ? `${competitionLeague[c] ?? c} title` : c)))];
     if (leagues.size > 0) concepts.competition = concepts.competition.map((c) => (c.endsWith("conference") ? `${[...leagues][0]} ${c}` : c));
-    // A conference named with its league ("NBA Western Conference") is the conference, not the league title.
+    // A conference named with its league (a league's named conference) is the conference, not the league title.
     if (concepts.competition.some((c) => c.endsWith("conference"))) concepts.competition = concepts.competition.filter((c) => !c.endsWith("title"));
   }
   // "___" (Polymarket's blank in "Bitcoin above ___ on December 31?") is not a word.

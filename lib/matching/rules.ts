@@ -74,7 +74,7 @@ function boundOf(text: string): StatedTerm | undefined {
 const stationRe = /((?:\b\p{Lu}[\p{L}.'-]*\s+){1,4})(?:International\s+)?(Airport|Station|Observatory)\b/u;
 
 // A window that opens when the market is listed, against one that opens on a stated date.
-const fromListingRe = /\b(?:since|after|from)\s+(?:the\s+)?(?:time\s+(?:of\s+)?)?(?:this\s+market\s+(?:was\s+)?|market\s+)?(?:listing|listed|launch|created|creation|opened|open)\b|\b(?:this|the)\s+market\s+(?:was\s+)?(?:listed|created|opened|launched)\b/i;
+const fromListingRe = /\bbetween\s+(?:the\s+)?(?:this\s+)?market(?:'s)?\s+(?:creation|listing|launch|opening)\b|\b(?:since|after|from)\s+(?:the\s+)?(?:time\s+(?:of\s+)?)?(?:this\s+market\s+(?:was\s+)?|market\s+)?(?:listing|listed|launch|created|creation|opened|open)\b|\b(?:this|the)\s+market\s+(?:was\s+)?(?:listed|created|opened|launched)\b/i;
 const fromDateRe = /\b(?:between|from|starting(?: on)?|beginning(?: on)?|after)\s+(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+\d{1,2}\b/i;
 
 /** The paragraph of the rules that says when the market resolves Yes (else their first paragraph). */

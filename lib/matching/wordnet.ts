@@ -50,6 +50,8 @@ function loadIndex(): Map<Part, Map<string, number[]>> {
 
 interface Synset {
   words: string[];
+  /** The words as WordNet writes them (proper nouns keep their capitals), spaces for underscores. */
+  raw: string[];
   /** Derivationally related forms ("+"): [source word number (0 = all), target offset, target part, target word number]. */
   derived: Array<{ source: number; offset: number; part: Part; target: number }>;
 }
@@ -71,8 +73,9 @@ function readSynset(part: Part, offset: number): Synset {
   const line = buf.toString("utf8", 0, n).split("\n")[0] ?? "";
   const f = (line.split(" | ")[0] ?? "").trim().split(" ");
   const wordCount = parseInt(f[3] ?? "0", 16);
-  const words: string[] = [];
-  for (let i = 0; i < wordCount; i += 1) words.push((f[4 + 2 * i] ?? "").replace(/\(.*\)$/, "").toLowerCase().replace(/_/g, " "));
+  const raw: string[] = [];
+  for (let i = 0; i < wordCount; i += 1) raw.push((f[4 + 2 * i] ?? "").replace(/\(.*\)$/, "").replace(/_/g, " "));
+  const words = raw.map((w) => w.toLowerCase());
   const p = 4 + 2 * wordCount;
   const pointerCount = Number(f[p]);
   const derived: Synset["derived"] = [];
@@ -82,7 +85,7 @@ function readSynset(part: Part, offset: number): Synset {
     if (symbol !== "+" || targetPart === undefined) continue;
     derived.push({ source: parseInt((st ?? "0000").slice(0, 2), 16), offset: Number(target), part: targetPart, target: parseInt((st ?? "0000").slice(2), 16) });
   }
-  const synset = { words, derived };
+  const synset = { words, raw, derived };
   synsetCache.set(key, synset);
   return synset;
 }
@@ -161,4 +164,14 @@ export function paraphraseIn(word: string, other: ReadonlySet<string>): string |
     if (words.every((w) => other.has(w) || other.has(baseForm(w)))) return form;
   }
   return null;
+}
+
+/**
+ * A word WordNet lists as a common noun: some noun sense of it is written in lower case (WordNet
+ * keeps the capitals of proper nouns in its synsets: a country's name is capitalised there, "airport" is not).
+ */
+export function isCommonNoun(word: string): boolean {
+  const w = word.toLowerCase();
+  const offsets = loadIndex().get("noun")?.get(w.replace(/ /g, "_")) ?? [];
+  return offsets.some((offset) => readSynset("noun", offset).raw.includes(w));
 }
