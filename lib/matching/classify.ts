@@ -379,8 +379,16 @@ const typeLabel: Record<ConceptType, string> = {
   org: "organisation",
 };
 
-/** Context types where a value on one side only still makes a different question. */
-const scopeOnOneSide = new Set<ConceptType>(["state", "city", "office", "asset", "indicator"]);
+/** Context types where a value on one side only still makes a different question (another asset or measure). */
+const scopeOnOneSide = new Set<ConceptType>(["state", "office", "asset", "indicator"]);
+
+/**
+ * Context a question may leave unsaid without asking something else: a team's city ("the Owls"
+ * for "the Springfield Owls"). Stated on one side only it is evidence the identity decision weighs.
+ * (A state or an office on one side only was measured as evidence too and lost validation recall
+ * at the precision target: they stay differences.)
+ */
+const descriptorOnOneSide = new Set<ConceptType>(["city"]);
 
 interface ContextDiff {
   type: ConceptType;
@@ -388,8 +396,12 @@ interface ContextDiff {
   b: string[];
 }
 
-function compareContexts(a: Features, b: Features): { diffs: ContextDiff[]; agreed: string[]; stage: Cmp | null } {
+/** A conference without its league ("west conference" for "nba west conference"). */
+const conferenceOnly = (v: string) => v.replace(/^.*?\b(\w+ conference)$/, "$1");
+
+function compareContexts(a: Features, b: Features): { diffs: ContextDiff[]; agreed: string[]; stage: Cmp | null; oneSide: ContextDiff[] } {
   const diffs: ContextDiff[] = [];
+  const oneSide: ContextDiff[] = [];
   const agreed: string[] = [];
   let stage: Cmp | null = null;
   const types = new Set<ConceptType>([...contextTypes, ...(a.pick === null && b.pick === null ? (["party"] as const) : [])]);
@@ -399,9 +411,12 @@ function compareContexts(a: Features, b: Features): { diffs: ContextDiff[]; agre
     if (va.length === 0 && vb.length === 0) continue;
     if (va.length === 0 || vb.length === 0) {
       if (scopeOnOneSide.has(type)) diffs.push({ type, a: va, b: vb });
+      else if (descriptorOnOneSide.has(type)) oneSide.push({ type, a: va, b: vb });
       continue;
     }
-    const shared = va.filter((v) => vb.includes(v));
+    let shared = va.filter((v) => vb.includes(v));
+    // A conference one side names with its league and the other without it is the same conference.
+    if (shared.length === 0 && type === "competition") shared = va.filter((v) => v.endsWith("conference") && vb.some((w) => conferenceOnly(w) === conferenceOnly(v)));
     if (shared.length > 0) {
       agreed.push(...shared);
       continue;
@@ -419,7 +434,7 @@ function compareContexts(a: Features, b: Features): { diffs: ContextDiff[]; agre
     }
     diffs.push({ type, a: va, b: vb });
   }
-  return { diffs, agreed, stage };
+  return { diffs, agreed, stage, oneSide };
 }
 
 function combine(x: Cmp, y: Cmp): Cmp {
@@ -461,12 +476,14 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
 
   const context = compareContexts(a, b);
   if (context.agreed.length > 0) notes.push(`same ${[...new Set(context.agreed)].slice(0, 4).join(", ")}`);
+  ev.contextOneSide = context.oneSide.length;
+  const other = (v: string[]) => (v.length === 0 ? "none" : v.join("/"));
+  for (const d of context.oneSide) notes.push(`${typeLabel[d.type]} on one side only: ${A} ${other(d.a)}, ${B} ${other(d.b)}`);
   if (context.diffs.length > 0) {
     // Another place, office or measure: related questions that can both resolve Yes.
     if (context.diffs.length > 1 || sim < 0.5) return null;
     const d = context.diffs[0];
     if (d === undefined) return null;
-    const other = (v: string[]) => (v.length === 0 ? "none" : v.join("/"));
     return {
       relation: "overlap",
       ...scored("overlap", { ...ev, contextDiff: 1 }),
@@ -635,6 +652,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   if (ordinalsDiffer) differences.push(`positions differ (${A} ${a.ordinals.join("/") || "none"} vs ${B} ${b.ordinals.join("/") || "none"})`);
   if (wordDiff.a.length > 0 || wordDiff.b.length > 0) differences.push(`wording differs (${[said(A, wordDiff.a), said(B, wordDiff.b)].filter((x) => x !== "").join("; ")}, the other does not)`);
   if (ev.dateOneSide === 1 && cmp !== "disjoint") differences.push("a date on one side only");
+  for (const d of context.oneSide) differences.push(`${typeLabel[d.type]} on one side only`);
 
   // Sources: compared as a rule term below; here informative for the confidence.
   if (a.sources.length > 0 && b.sources.length > 0) {

@@ -28,6 +28,7 @@ export const decisionFeatures = [
   "dateInferred",
   "dateFromResolution",
   "ordinalOneSide",
+  "contextOneSide",
   "sourcesDiffer",
   "disjunctive",
 ] as const;

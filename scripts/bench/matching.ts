@@ -65,7 +65,7 @@ if (process.env.BRIER_BENCH_MATCHING_PART === undefined) {
   process.exit(status);
 }
 
-type Predicted = { relation: string; confidence: number; reasoning: string };
+type Predicted = { relation: string; confidence: number; reasoning: string; ruleDifferences: number };
 
 /** Every labelled Polymarket market's matches, through the route an analyst calls. */
 async function predict(set: LabelledSet): Promise<{ predictions: Map<string, Predicted>; failed: number; callMs: number; fullMs: number }> {
@@ -90,15 +90,21 @@ async function predict(set: LabelledSet): Promise<{ predictions: Map<string, Pre
       failed += 1;
       continue;
     }
-    const body = (await res.json()) as { data: { matches: Array<{ market: { exchange: string; venueMarketId: string }; relation: string; confidence: number; reasoning: string }> } };
+    const body = (await res.json()) as {
+      data: { matches: Array<{ market: { exchange: string; venueMarketId: string }; relation: string; confidence: number; reasoning: string; ruleDifferences?: unknown[] }> };
+    };
     for (const m of body.data.matches) {
-      if (m.market.exchange === "kalshi") predictions.set(pairId(cid, m.market.venueMarketId), { relation: m.relation, confidence: m.confidence, reasoning: m.reasoning });
+      if (m.market.exchange === "kalshi")
+        predictions.set(pairId(cid, m.market.venueMarketId), { relation: m.relation, confidence: m.confidence, reasoning: m.reasoning, ruleDifferences: m.ruleDifferences?.length ?? 0 });
     }
   }
   return { predictions, failed, callMs: Date.now() - started, fullMs: full.durationMs };
 }
 
 const f = (v: number) => v.toFixed(3);
+
+/** The labels of pairs whose rules differ (what counts, a station, a bound on its edge). */
+const ruleLabels = new Set(["criteria_differ", "different_station", "boundary_differs"]);
 
 /** Prints the quality figures of one set, overall and per split. */
 function report(set: LabelledSet, predictions: Map<string, Predicted>) {
@@ -137,6 +143,13 @@ function report(set: LabelledSet, predictions: Map<string, Predicted>) {
     const nested = set.pairs.filter((p) => (p.relation === "subset" || p.relation === "superset") && inPart(p.polymarket.conditionId, split));
     const nestedOk = nested.filter((p) => predictions.get(pairId(p.polymarket.conditionId, p.kalshi.ticker))?.relation === p.relation).length;
     console.log(`  subset/superset relation accuracy: ${nestedOk}/${nested.length}${nested.length > 0 ? ` = ${f(nestedOk / nested.length)}` : ""}`);
+    // Pairs labelled as differing in their rules: how many answers name a rule difference, and
+    // how many labelled identities carry one (each of those is a lost identity).
+    const rulesDiffer = set.pairs.filter((p) => (p.differs_in ?? []).some((d) => ruleLabels.has(d)) && inPart(p.polymarket.conditionId, split));
+    const found = rulesDiffer.filter((p) => (predictions.get(pairId(p.polymarket.conditionId, p.kalshi.ticker))?.ruleDifferences ?? 0) > 0).length;
+    const identities = set.pairs.filter((p) => p.relation === "identity" && inPart(p.polymarket.conditionId, split));
+    const onIdentities = identities.filter((p) => (predictions.get(pairId(p.polymarket.conditionId, p.kalshi.ticker))?.ruleDifferences ?? 0) > 0).length;
+    console.log(`  rule differences found on pairs labelled ${[...ruleLabels].join("/")}: ${found}/${rulesDiffer.length}; on labelled identities: ${onIdentities}/${identities.length}`);
     // Reliability: of the claims of identity (then of subset/superset), how many agree with the label.
     for (const [kind, claims] of [["identity", ["identity"]], ["subset/superset", ["subset", "superset"]]] as const) {
       const buckets = [0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0001];
