@@ -217,8 +217,9 @@ function lookup(cache: WeakMap<Features, Lookup>, f: Features, words: () => Iter
 const namesLookup = (b: Features) =>
   lookup(namesCache, b, () => [...b.words, ...b.ruleNames, ...((b.concepts.country ?? []).length === 0 ? homeCountryWords() : [])]);
 
-/** B's words and rule words, where A's content words are looked for. */
-const wordsLookup = (b: Features) => lookup(wordsCache, b, () => [...b.words, ...b.ruleWords]);
+/** B's words and rule words, where A's content words are looked for (the home country's words when B names no country, as for names). */
+const wordsLookup = (b: Features) =>
+  lookup(wordsCache, b, () => [...b.words, ...b.ruleWords, ...((b.concepts.country ?? []).length === 0 ? homeCountryWords() : [])]);
 
 /** Length of the common prefix of two words. */
 function commonPrefix(x: string, y: string): number {
@@ -662,7 +663,9 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   }
 
   // Rule terms: compared for every pair whose headline reads the same or nested.
-  const ruleDifferences = cmp === "disjoint" ? [] : compareRuleTerms(a.rules ?? {}, b.rules ?? {});
+  // A bound's inclusivity was compared with the thresholds when they read differently (a nesting);
+  // read from the rules it matters only where the thresholds read the same.
+  const ruleDifferences = cmp === "disjoint" ? [] : compareRuleTerms(a.rules ?? {}, b.rules ?? {}).filter((d) => d.term !== "bound" || numCmp === "equal");
   ev.ruleDifferences = ruleDifferences.length;
   if (ruleDifferences.length > 0) notes.push(`rules differ (${ruleDifferences.map((d) => describeRuleDifference(d, A, B)).join("; ")})`);
 

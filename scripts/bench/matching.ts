@@ -1,15 +1,16 @@
 /**
  * bench:matching — how often the matching engine is right, and how fast it is.
  *
- * 1. Quality, on both labelled sets: the template set (test/fixtures/matching) and the set of real
- *    listings (test/fixtures/matching-real). Each is served by the loopback fake venue in the
+ * 1. Quality, on every labelled set: the template set (test/fixtures/matching) and the two sets of
+ *    real listings (test/fixtures/matching-real, test/fixtures/matching-real2). Each is served by the loopback fake venue in the
  *    venues' wire formats and ingested through the real catalog path (pmxt-core -> normalize ->
  *    upsert; the ingestion runs the incremental matching pass), in its own store. Then a full pass,
  *    and GET /v0/markets/{conditionId}/matches?limit=50 (the route handler, in-process, with a real
  *    key) for every labelled Polymarket market. Per set and per split (all; the topics the
  *    confidence was fitted on; the topics kept for validation): identity precision/recall/F1, per
  *    category, at minConfidence 0.5/0.8/0.9/0.95, subset/superset relation accuracy, and a
- *    reliability table (confidence bucket -> observed precision of the claims, count).
+ *    reliability table (confidence bucket -> observed precision of the claims, count), and how
+ *    many pairs labelled as differing in their rules get a rule difference in the answer.
  * 2. Speed (only with --speed): synthetic catalogs of N markets per venue (default 100,000) in a
  *    throwaway PostgreSQL database (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres):
  *    a full pass, then an incremental pass after 1,000 markets changed. Peak RSS.
@@ -23,9 +24,10 @@
  *   npm run bench:matching [-- --sets template,real,real2] [-- --catalogs --sample 40 --seed 2025]
  *                          [-- --speed --markets 100000 --changed 1000]
  *
- * Targets on data the engine never saw: identity precision >= 0.97 with recall >= 0.90 on
- * template-style sets, >= 0.95 with recall >= 0.60 on real listings, >= 0.98 at minConfidence 0.9;
- * full <= 10 min; incremental <= 10 s.
+ * Targets on data the engine never saw: identity precision >= 0.97 with recall >= 0.95 on
+ * template-style sets (subset/superset accuracy >= 0.85), >= 0.95 with recall >= 0.70 on real
+ * listings, >= 0.98 at minConfidence 0.9; over whole catalogs, >= 95 % of a sample of claims right
+ * when read by hand; full <= 10 min; incremental <= 10 s.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";

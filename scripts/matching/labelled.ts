@@ -1,5 +1,6 @@
 /**
- * The labelled matching sets (test/fixtures/matching, test/fixtures/matching-real): loading them,
+ * The labelled matching sets (test/fixtures/matching, test/fixtures/matching-real,
+ * test/fixtures/matching-real2) and the two whole catalogs of catalogs-2025-02: loading them,
  * serving them through the loopback fake venue into the real catalog ingestion, and splitting them
  * by topic into a part the confidence is fitted on and a part kept for validation.
  *
