@@ -99,11 +99,14 @@ interface Calibration {
 const model = calibration as Calibration;
 if (model.features.join(",") !== featureNames.join(",")) throw new Error("lib/matching/data/calibration.json was fitted on other features: run npm run matching:fit");
 
+/** A fitted logistic model's probability for inputs `x` (three decimals). */
+export function logistic(weights: readonly number[], x: readonly number[]): number {
+  let z = 0;
+  for (const [i, w] of weights.entries()) z += w * (x[i] ?? 0);
+  return Math.round(1000 / (1 + Math.exp(-z))) / 1000;
+}
+
 /** The fitted probability that `relation` is right, given the evidence (three decimals). */
 export function calibrated(relation: Relation, ev: Evidence): number {
-  const x = featureVector(relation, ev);
-  let z = 0;
-  for (const [i, w] of model.weights.entries()) z += w * (x[i] ?? 0);
-  const p = 1 / (1 + Math.exp(-z));
-  return Math.round(p * 1000) / 1000;
+  return logistic(model.weights, featureVector(relation, ev));
 }

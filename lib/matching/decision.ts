@@ -11,7 +11,7 @@
  * produced, and the validation figures that chose the threshold).
  */
 import decision from "./data/decision.json";
-import type { Evidence } from "./confidence";
+import { logistic, type Evidence } from "./confidence";
 
 /** The decision's inputs, in the order of the stored weights. */
 export const decisionFeatures = [
@@ -56,8 +56,5 @@ export const identityThreshold = model.threshold;
 
 /** The fitted probability that two markets whose stated attributes agree are one question (three decimals). */
 export function identityProbability(ev: Evidence): number {
-  const x = decisionVector(ev);
-  let z = 0;
-  for (const [i, w] of model.weights.entries()) z += w * (x[i] ?? 0);
-  return Math.round(1000 / (1 + Math.exp(-z))) / 1000;
+  return logistic(model.weights, decisionVector(ev));
 }

@@ -9,7 +9,7 @@
  * synset offsets), and a synset is read from its data file at its byte offset (WordNet's offsets
  * are byte offsets) only when a word is looked up; each word's forms are cached.
  */
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { openSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
 
 const parts = ["noun", "verb", "adj", "adv"] as const;
