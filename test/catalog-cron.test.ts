@@ -9,7 +9,7 @@ vi.hoisted(() => {
 
 const { GET: cron } = await import("@/app/api/cron/ingest/route");
 const { GET: status } = await import("@/app/v0/status/route");
-const { startCatalogSchedule } = await import("@/lib/catalog/schedule");
+const { startCatalogSchedule } = await import("@/lib/jobs/catalog-schedule");
 const { getDb } = await import("@/lib/db");
 const { ingestRuns, markets } = await import("@/lib/db/schema");
 const { makeKey } = await import("./helpers/keys");

@@ -1,5 +1,5 @@
 import type { AssetBook, BookStore } from "@/lib/books/book-state";
-import type { LivePublisher } from "@/lib/streams/publisher";
+import type { LivePublisher } from "@/lib/live/publisher";
 import type { TickRow } from "./normalize";
 
 /**

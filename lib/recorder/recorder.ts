@@ -2,7 +2,7 @@ import "server-only";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { BookStore } from "@/lib/books/book-state";
 import { errorFields, log } from "@/lib/log";
-import type { LivePublisher } from "@/lib/streams/publisher";
+import type { LivePublisher } from "@/lib/live/publisher";
 import type { RecorderJournal } from "./journal";
 import { MAX_ASSETS_PER_CONNECTION, MarketChannelConnection } from "./market-channel";
 import { normalizeFrame } from "./normalize";

@@ -4,12 +4,13 @@ import { errorResponse } from "@/lib/http/errors";
 import { MemoryKeyLimits, type KeyLimits, type Lease } from "@/lib/limits/key-limits";
 import { errorFields, log } from "@/lib/log";
 import { prepareCall } from "@/lib/passthrough/dispatch";
-import { recordedVenueTables } from "@/lib/ticks/published";
+import { isRecordedVenue } from "@/lib/ticks/published";
 import { findMethod, isExchangeKey } from "@/lib/venues/registry";
 import { ownerOf, StreamAccounting, StreamProtocolError, type StreamPrincipal, type StreamQuotas } from "./accounting";
-import type { LiveBus, SnapshotReply, TradeMessage, Unsubscribe } from "./bus";
+import type { LiveBus, SnapshotReply, TradeMessage, Unsubscribe } from "@/lib/live/bus";
 import { SharedBody, tradeData } from "./encode";
-import { BookFanout, type Feed, type FirehoseFeed, type TopicFeed } from "./fanout";
+import { BookFanout } from "./fanout";
+import type { Feed, FirehoseFeed, TopicFeed } from "./feeds";
 import { Outbox, TickScheduler, type OutboxLimits, type Transport } from "./outbox";
 import { dataMessage, errorFrame, parseClientMessage, subscribedFrame, type ClientMessage, type OutMessage, type RequestId, type StreamError } from "./protocol";
 import { sampleEveryMinute, UsageMeter, type StreamUsageSample } from "./usage-meter";
@@ -17,9 +18,6 @@ import { VenueWatchers } from "./venue-watchers";
 
 export type { StreamPrincipal } from "./accounting";
 export type { StreamUsageSample } from "./usage-meter";
-
-/** The venues the recorders record (Polymarket, Kalshi): their books and trades come from the live path. */
-export const RECORDED_VENUES: ReadonlySet<string> = new Set(Object.keys(recordedVenueTables));
 
 /** The key of an asset's bus topic: the same id could be listed by two venues. */
 const topicKey = (venue: string, symbol: string) => `${venue}\u0000${symbol}`;
@@ -249,7 +247,7 @@ export class StreamHub {
     const subscription = await this.#subscription(session, message, key, symbols, Math.max(1, symbols.length));
     if (subscription === undefined) return;
     const live =
-      RECORDED_VENUES.has(exchange) &&
+      isRecordedVenue(exchange) &&
       LIVE_METHODS.has(method) &&
       prepared.credentials === undefined &&
       !(method === "watchTrades" && prepared.args[1] !== undefined) &&

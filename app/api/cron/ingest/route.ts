@@ -1,4 +1,4 @@
-import { runCronIngest } from "@/lib/catalog/cron";
+import { runCronIngest } from "@/lib/jobs/catalog-cron";
 import { json, withCronSecret } from "@/lib/http";
 
 export const runtime = "nodejs";

@@ -1,8 +1,9 @@
 import "server-only";
 import { getDb } from "@/lib/db";
 import { InvalidParameterError } from "@/lib/errors";
-import { ingestVenues, type IngestRunSummary } from "./ingest";
-import { catalogVenues } from "./venues";
+import type { IngestRunSummary } from "@/lib/catalog/ingest";
+import { ingestCatalog } from "./catalog";
+import { catalogVenues } from "@/lib/catalog/venues";
 
 /**
  * The cron trigger of the catalog poll (GET /api/cron/ingest, behind lib/http's withCronSecret):
@@ -16,7 +17,7 @@ export async function runCronIngest(requested: string[]): Promise<{ runs: Ingest
       throw new InvalidParameterError("venue", `venue must be one of the catalog venues: ${configured.join(", ")}`);
     }
   }
-  const runs = await ingestVenues(await getDb(), {
+  const runs = await ingestCatalog(await getDb(), {
     venues: requested.length > 0 ? requested : configured,
     trigger: "cron",
   });
