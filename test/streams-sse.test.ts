@@ -116,5 +116,8 @@ describe("GET /v0/stream (Server-Sent Events)", () => {
     const venue = await callRoute(GET, { path: "/v0/stream?outcomeIds=1&exchange=nowhere", key });
     expect(venue.status).toBe(400);
     expect(venue.body).toMatchObject({ error: { parameter: "exchange" } });
+    const twice = await callRoute(GET, { path: "/v0/stream?outcomeIds=1&outcomeIds=2", key });
+    expect(twice.status).toBe(400);
+    expect(twice.body).toMatchObject({ error: { parameter: "outcomeIds", message: "outcomeIds was sent more than once" } });
   });
 });
