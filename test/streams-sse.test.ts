@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/v0/stream/route";
-import { Recorder } from "@/lib/recorder/recorder";
+import { Recorder } from "@/lib/recorder/polymarket/recorder";
 import { getDb } from "@/lib/db";
 import { livePublisher } from "@/lib/live/connection";
 import { getStreamHub } from "@/lib/streams/live";
