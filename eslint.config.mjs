@@ -37,6 +37,11 @@ const config = [
     },
   },
   {
+    // CommonJS config read by tools that require() it (dependency-cruiser).
+    files: ["**/*.cjs"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     ignores: ["node_modules/**", ".next*/**", ".data/**", "drizzle/**", "test-results/**", "playwright-report/**", "e2e-artifacts/**", "next-env.d.ts", ".scratch*/**"],
   },
 ];

@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { ensureAccount, findAccountByEmail, setPassword, setPlan } from "@/lib/auth/accounts";
 import { createApiKey, listApiKeys, revokeApiKeysByPrefix } from "@/lib/auth/api-keys";
 import { isPlan, type Plan } from "@/lib/auth/plans";
-import { ingestVenues } from "@/lib/catalog/ingest";
+import { ingestCatalog } from "@/lib/jobs/catalog";
 import { progressBar } from "./lib/progress";
 import { closeDatabase, getDb } from "@/lib/db";
 import { runMatching } from "@/lib/matching/engine";
@@ -121,7 +121,7 @@ const commands: Record<string, Command> = {
         throw new UsageError(`unknown venue ${unknown.join(", ")}; one of: ${buildableExchanges.join(", ")}`);
       }
       const progress = progressBar();
-      const runs = await ingestVenues(await getDb(), { venues, trigger: "cli", onProgress: progress.onProgress });
+      const runs = await ingestCatalog(await getDb(), { venues, trigger: "cli", onProgress: progress.onProgress });
       progress.finish();
       for (const run of runs) {
         const detail = run.outcome === "failed" ? ` error: ${run.error ?? "unknown"}` : "";

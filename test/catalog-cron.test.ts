@@ -9,7 +9,7 @@ vi.hoisted(() => {
 
 const { GET: cron } = await import("@/app/api/cron/ingest/route");
 const { GET: status } = await import("@/app/v0/status/route");
-const { startCatalogSchedule } = await import("@/lib/catalog/schedule");
+const { startCatalogSchedule } = await import("@/lib/jobs/catalog-schedule");
 const { getDb } = await import("@/lib/db");
 const { ingestRuns, markets } = await import("@/lib/db/schema");
 const { makeKey } = await import("./helpers/keys");
@@ -37,6 +37,20 @@ describe("GET /api/cron/ingest", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: { code: "invalid_parameter", parameter: "venue" } });
+  });
+
+  it("refuses a parameter sent twice or unknown, and names it", async () => {
+    for (const [query, parameter, message] of [
+      ["venue=mock&venue=mock", "venue", /more than once/],
+      ["venues=mock", "venues", /not a parameter/],
+      ["venue=,", "venue", /at least one/],
+    ] as const) {
+      const res = await callRoute(cron, { path: `/api/cron/ingest?${query}`, headers: { authorization: "Bearer cron-test-secret-0123456789" } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: { code: "invalid_parameter", parameter } });
+      expect((res.body as { error: { message: string } }).error.message).toMatch(message);
+    }
+    expect(await (await getDb()).select().from(ingestRuns)).toHaveLength(0);
   });
 
   it("polls the catalog venues with the secret and reports each run; /v0/status shows it", async () => {

@@ -4,6 +4,7 @@ import { GET as pricesRoute } from "@/app/v0/markets/[id]/prices/route";
 import { GET as sparklinesRoute } from "@/app/v0/prices/sparklines/route";
 import { marketUuid } from "@/lib/catalog/ids";
 import { pollVenue } from "@/lib/catalog/ingest";
+import { catalogFollowUps } from "@/lib/jobs/catalog";
 import { getDb } from "@/lib/db";
 import type { Exchange } from "@/lib/venues/factory";
 import { describeKeyedRoute } from "./helpers/auth-suite";
@@ -50,7 +51,7 @@ beforeAll(async () => {
     [0.42, 1000],
     [0.47, 1500],
   ] as const) {
-    const summary = await pollVenue(db, "kalshi", { trigger: "test", exchangeFor: () => venueAt(price, volume), closeChecks: 0 });
+    const summary = await pollVenue(db, "kalshi", { trigger: "test", exchangeFor: () => venueAt(price, volume), closeChecks: 0, hooks: catalogFollowUps });
     expect(summary.outcome).toBe("succeeded");
   }
   key = (await makeKey("free")).key;

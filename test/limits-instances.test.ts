@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { KeyCap } from "@/lib/limits/cap";
 import { PgKeyLimits } from "@/lib/limits/key-limits";
 import { FairScheduler } from "@/lib/sql/scheduler";
-import { InProcessBus } from "@/lib/streams/bus";
+import { InProcessBus } from "@/lib/live/bus";
 import { StreamHub, type HubLimits } from "@/lib/streams/hub";
 import { createStreamServer, type StreamServer } from "@/lib/streams/ws-server";
 import { makeKey } from "./helpers/keys";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { GET as marketMatches } from "@/app/v0/markets/[id]/matches/route";
-import { ingestVenues } from "@/lib/catalog/ingest";
+import { ingestCatalog } from "@/lib/jobs/catalog";
 import { getDb } from "@/lib/db";
 import { events, ingestLeases, ingestRuns, marketMatches as matchesTable, markets, matchFeatures } from "@/lib/db/schema";
 import { createExchange } from "@/lib/venues/factory";
@@ -43,7 +43,7 @@ afterAll(async () => {
 describe("matching after catalog ingestion", () => {
   it("matches the ingested venues and serves the labelled identities by condition id", async () => {
     const db = await getDb();
-    const runs = await ingestVenues(db, {
+    const runs = await ingestCatalog(db, {
       venues: ["polymarket", "kalshi"],
       trigger: "test",
       attempts: 1,
@@ -81,7 +81,7 @@ describe("matching real listings after catalog ingestion", () => {
     await realFake.listen();
     onTestFinished(() => realFake.close());
     const db = await getDb();
-    const runs = await ingestVenues(db, {
+    const runs = await ingestCatalog(db, {
       venues: ["polymarket", "kalshi"],
       trigger: "test",
       attempts: 1,

@@ -1,9 +1,9 @@
 import "server-only";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { venueHourConditions } from "@/lib/history/condition";
 import type { ApiRequest } from "@/lib/http/reply";
 import { getTickStores } from "@/lib/ticks";
-import { venueHourConditions } from "./condition";
 import { hourFileStats, hourParquet } from "./files";
 import { HOUR_MS, assertClosed, parseArchiveHour } from "./hours";
 

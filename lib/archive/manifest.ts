@@ -1,11 +1,15 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db";
+import { InvalidParameterError } from "@/lib/errors";
+import { venueHourConditions } from "@/lib/history/condition";
 import type { HourCondition } from "@/lib/history/coverage-model";
-import type { TickStores } from "@/lib/ticks";
+import { chTime, historyClient } from "@/lib/history/ticks";
+import { getTickStores, type TickStores } from "@/lib/ticks";
 import { recordedVenueTables, type RecordedVenue } from "@/lib/ticks/published";
-import { venueHourConditions } from "./condition";
-import { fileStats, openHourSummary } from "./files";
+import { ARCHIVE_ORDER, fileStats, openHourSummary } from "./files";
 import { CLOSE_AFTER_MS, HOUR_MS, archiveFilePath } from "./hours";
+import { manifestResponse, type ManifestHour, type ManifestQuery } from "./shapes";
 
 /** One hour of a venue's archive as the manifest lists it. */
 export interface ArchiveManifestHour {
@@ -54,4 +58,61 @@ export async function archiveDay(db: Db, stores: TickStores, venue: RecordedVenu
     });
   }
   return hours;
+}
+
+/**
+ * The line of one row in the checksum (docs/history.md, "Manifest"): venue time in epoch ms,
+ * market, event type and the stored JSON, tab-separated, newline-terminated; rows sorted by
+ * (timestamp, market, event_type, data), duplicates counted once.
+ */
+export function checksumLine(timestampMs: number, market: string, eventType: string, data: string): string {
+  return `${timestampMs}\t${market}\t${eventType}\t${data}\n`;
+}
+
+/**
+ * GET /v0/archive/manifest: per UTC hour of a day, rows, assets, a checksum a client can recompute
+ * over the rows it copied, and the hour's condition. Hours after now are not listed.
+ */
+export async function archiveManifest(db: Db, query: ManifestQuery, now = Date.now()) {
+  const dayStart = Date.parse(`${query.date}T00:00:00Z`);
+  if (dayStart > now) throw new InvalidParameterError("date", "date is in the future");
+  const venue = query.venue ?? "polymarket";
+  const checksum = { algorithm: "sha256", order: ARCHIVE_ORDER, line: "<epoch ms>\\t<market>\\t<event_type>\\t<data>\\n" };
+  if (query.market === undefined) {
+    const hours = await archiveDay(db, await getTickStores(), venue, dayStart, now);
+    return manifestResponse.parse({ data: { date: query.date, venue, market: null, checksum, hours } });
+  }
+  const dayEnd = Math.min(dayStart + 24 * HOUR_MS, Math.ceil(now / HOUR_MS) * HOUR_MS);
+  const client = await historyClient();
+  const result = await client.query({
+    query: `SELECT DISTINCT toUnixTimestamp64Milli(timestamp) AS ts, market, event_type, data FROM ${recordedVenueTables[venue]}
+      WHERE timestamp >= {from:DateTime64(3)} AND timestamp < {to:DateTime64(3)} AND market = {market:String}
+      ORDER BY timestamp, market, event_type, data`,
+    query_params: { from: chTime(dayStart), to: chTime(dayEnd), market: query.market },
+    format: "JSONCompactEachRow",
+  });
+  const hours = new Map<number, { hash: ReturnType<typeof createHash>; rows: number; assets: Set<string> }>();
+  for (let hour = dayStart; hour < dayEnd; hour += HOUR_MS) hours.set(hour, { hash: createHash("sha256"), rows: 0, assets: new Set() });
+  for await (const batch of result.stream<[number | string, string, string, string]>()) {
+    for (const line of batch) {
+      const [ts, market, eventType, data] = line.json();
+      const ms = Number(ts);
+      const hour = hours.get(Math.floor(ms / HOUR_MS) * HOUR_MS);
+      if (hour === undefined) continue;
+      hour.hash.update(checksumLine(ms, market, eventType, data));
+      hour.rows += 1;
+      const asset = /"asset_id":"([^"]*)"/.exec(data)?.[1];
+      if (asset !== undefined) hour.assets.add(asset);
+    }
+  }
+  const conditions = await venueHourConditions(db, venue, dayStart, dayEnd, now);
+  const data: ManifestHour[] = [...hours].map(([hour, entry]) => ({
+    hour: new Date(hour).toISOString(),
+    rows: entry.rows,
+    assets: entry.assets.size,
+    checksum: entry.hash.digest("hex"),
+    condition: conditions.get(hour) ?? "missing",
+    file: null,
+  }));
+  return manifestResponse.parse({ data: { date: query.date, venue, market: query.market, checksum, hours: data } });
 }

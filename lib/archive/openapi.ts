@@ -1,6 +1,7 @@
-import { errorResponse, rateLimitedResponse, unauthorizedResponse, type OpenApiSectionBuilder } from "@/lib/http/openapi";
-import { badRequest, pathParameter } from "@/lib/history/openapi";
+import { errorResponse, queryParameters, rateLimitedResponse, schemaOf, unauthorizedResponse, type OpenApiSectionBuilder } from "@/lib/openapi";
+import { badRequest, ok, pathParameter } from "@/lib/history/openapi";
 import { PARQUET_CONTENT_TYPE } from "./download";
+import { manifestQuery, manifestResponse } from "./shapes";
 
 const headers = {
   ETag: { description: "The manifest checksum of the hour, quoted.", schema: { type: "string" } },
@@ -31,6 +32,19 @@ export const archiveOpenApi: OpenApiSectionBuilder = () => ({
           "403": errorResponse("Below the Enterprise plan (`forbidden`, naming the plan)."),
           "404": errorResponse("No rows in the hour (`not_found`, with the hour's `condition`: available, degraded or missing)."),
           "416": { description: "The range starts past the end of the file (Content-Range: bytes */size)." },
+          "429": rateLimitedResponse(),
+        },
+      },
+    },
+    "/v0/archive/manifest": {
+      get: {
+        operationId: "getArchiveManifest",
+        summary: "Per UTC hour of a day: rows, assets, a SHA-256 over the hour's rows in a documented order, and the hour's condition (every plan)",
+        parameters: queryParameters(manifestQuery, ["date"]),
+        responses: {
+          "200": ok("The day's hours (up to now).", schemaOf(manifestResponse)),
+          "400": badRequest(),
+          "401": unauthorizedResponse(),
           "429": rateLimitedResponse(),
         },
       },

@@ -1,4 +1,4 @@
-import { unauthorizedResponse, type OpenApiSectionBuilder } from "@/lib/http/openapi";
+import { unauthorizedResponse, type OpenApiSectionBuilder } from "@/lib/openapi";
 
 /** GET /v0/account in GET /v0/openapi.json (assembled in app/v0/openapi.json/route.ts). */
 export const accountOpenApi: OpenApiSectionBuilder = () => ({

@@ -1,6 +1,13 @@
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
-import type { CallerRequest } from "./admission";
+
+/** What the rule reads of a call (lib/auth/admission.ts's CallerRequest is one). */
+export interface SessionCall {
+  transport: "http" | "socket";
+  method: string;
+  url: URL;
+  headers: { get(name: string): string | null };
+}
 
 /**
  * The same-origin rule for a caller admitted by the dashboard's session cookie, on every transport
@@ -16,7 +23,7 @@ import type { CallerRequest } from "./admission";
  * without a CORS preflight. Callers with an API key never reach this check: no browser attaches a
  * key on its own.
  */
-export function assertSameOriginSession(call: CallerRequest): void {
+export function assertSameOriginSession(call: SessionCall): void {
   const method = call.method.toUpperCase();
   const read = method === "GET" || method === "HEAD";
   const origin = call.headers.get("origin");
@@ -36,7 +43,7 @@ export function assertSameOriginSession(call: CallerRequest): void {
   }
 }
 
-function isOwnOrigin(origin: string, call: CallerRequest): boolean {
+function isOwnOrigin(origin: string, call: SessionCall): boolean {
   let parsed: URL;
   try {
     parsed = new URL(origin);

@@ -4,9 +4,7 @@ import type { UnifiedEvent, UnifiedMarket } from "pmxt-core";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { ingestRuns } from "@/lib/db/schema";
-import { recordPollPrices } from "@/lib/history/prices";
 import { errorFields, log } from "@/lib/log";
-import { matchAfterIngest } from "@/lib/matching/engine";
 import { createExchange, type Exchange } from "@/lib/venues/factory";
 import { acquireVenueLease } from "./lease";
 import { isClosedStatus, normalizeEvent, type NormalizedEvent } from "./normalize";
@@ -52,6 +50,27 @@ export interface IngestOptions {
   closeChecks?: number;
   /** Builds the venue instance (default lib/venues/factory createExchange). */
   exchangeFor?: (venue: string) => Exchange;
+  /** What follows a poll (price history, matching), wired by lib/jobs; the catalog knows nothing of it. */
+  hooks?: IngestHooks;
+}
+
+/**
+ * Work that follows a poll. The catalog calls it and never depends on what it does: a hook that
+ * throws is logged and never fails the poll.
+ */
+export interface IngestHooks {
+  /** After one venue's markets are stored, with the poll's events and its start time (epoch ms). */
+  afterUpsert?: (events: readonly NormalizedEvent[], polledAtMs: number) => Promise<unknown>;
+  /** After every requested venue was polled, when at least one poll succeeded. */
+  afterIngest?: (db: Db, runs: readonly IngestRunSummary[]) => Promise<unknown>;
+}
+
+async function runHook(name: string, hook: () => Promise<unknown>): Promise<void> {
+  try {
+    await hook();
+  } catch (error) {
+    log.error("catalog ingestion hook failed", { hook: name, ...errorFields(error) });
+  }
 }
 
 class DeadlineError extends Error {
@@ -186,8 +205,8 @@ export async function pollVenue(db: Db, venue: string, options: IngestOptions = 
       summary.eventsSeen = normalized.length;
       progress({ phase: "upserting", done: 0, total });
       summary.marketsSeen = await upsertCatalog(db, normalized, (done) => progress({ phase: "upserting", done, total }));
-      // Price history for every venue (lib/history/prices.ts); a failed append never fails the poll.
-      await recordPollPrices(normalized, started.getTime());
+      const afterUpsert = options.hooks?.afterUpsert;
+      if (afterUpsert !== undefined) await runHook("afterUpsert", () => afterUpsert(normalized, started.getTime()));
       progress({ phase: "closing", done: summary.marketsSeen, total });
       const seen = normalized.flatMap((e) => e.markets.map((m) => m.id));
       summary.marketsClosed = await confirmClosures(db, venue, seen, exchangeFor(venue), options.closeChecks ?? 50);
@@ -258,7 +277,9 @@ export async function ingestVenues(db: Db, options: IngestOptions = {}): Promise
   log.info("catalog ingestion finished", {
     runs: summaries.map((s) => `${s.venue}:${s.outcome}:${s.marketsSeen}`).join(" "),
   });
-  // Cross-venue matching over the markets this ingestion added or changed (never fails the ingestion).
-  if (summaries.some((s) => s.outcome === "succeeded")) await matchAfterIngest(db);
+  const afterIngest = options.hooks?.afterIngest;
+  if (afterIngest !== undefined && summaries.some((s) => s.outcome === "succeeded")) {
+    await runHook("afterIngest", () => afterIngest(db, summaries));
+  }
   return summaries;
 }

@@ -7,7 +7,7 @@ import {
   unauthorizedResponse,
   type JsonSchema,
   type OpenApiSectionBuilder,
-} from "@/lib/http/openapi";
+} from "@/lib/openapi";
 import { categories } from "./categories";
 import {
   DEFAULT_LIMIT,

@@ -1,7 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db";
 import { InvalidParameterError, NotFoundError } from "@/lib/errors";
-import { venueJournal } from "@/lib/archive/condition";
 import { recordedVenueTables } from "@/lib/ticks/published";
 import { coverageGaps, hourlyCoverage } from "./coverage-model";
 import { assetIncidents, journalWindow, runSpans, subscribedSpans } from "./journal";
@@ -9,6 +8,7 @@ import { outcomesOfCondition, recordedOutcomeOrThrow } from "./outcomes";
 import { timeRange } from "./params";
 import { coverageResponse, type AssetCoverage, type CoverageQuery } from "./shapes";
 import { chTime, historyClient } from "./ticks";
+import { venueJournal } from "./condition";
 
 const DAY = 86_400_000;
 

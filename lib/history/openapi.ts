@@ -1,12 +1,10 @@
-import { errorResponse, queryParameters, rateLimitedResponse, ref, schemaOf, unauthorizedResponse, type JsonSchema, type OpenApiSectionBuilder } from "@/lib/http/openapi";
+import { errorResponse, queryParameters, rateLimitedResponse, ref, schemaOf, unauthorizedResponse, type JsonSchema, type OpenApiSectionBuilder } from "@/lib/openapi";
 import {
   bookHistoryPage,
   coverageQuery,
   coverageResponse,
   incidentsPage,
   incidentsQuery,
-  manifestQuery,
-  manifestResponse,
   marketPricesQuery,
   marketPricesResponse,
   orderBookHistoryQuery,
@@ -23,7 +21,7 @@ export const pathParameter = (name: string, description: string) => ({ name, in:
 export const badRequest = () => errorResponse("A parameter is invalid (`invalid_parameter`, with `parameter` naming it); no query ran.");
 
 /** A 200 whose body is `schema`: the JSON Schema of the zod shape the answer is parsed through. */
-const ok = (description: string, schema: JsonSchema) => ({ description, content: { "application/json": { schema } } });
+export const ok = (description: string, schema: JsonSchema) => ({ description, content: { "application/json": { schema } } });
 
 const planned = (plan: string) => errorResponse(`Below the ${plan} plan (\`forbidden\`, naming the plan).`);
 
@@ -124,19 +122,6 @@ export const historyOpenApi: OpenApiSectionBuilder = () => ({
         parameters: queryParameters(incidentsQuery),
         responses: {
           "200": ok("A page of incidents.", schemaOf(incidentsPage)),
-          "400": badRequest(),
-          "401": unauthorizedResponse(),
-          "429": rateLimitedResponse(),
-        },
-      },
-    },
-    "/v0/archive/manifest": {
-      get: {
-        operationId: "getArchiveManifest",
-        summary: "Per UTC hour of a day: rows, assets, a SHA-256 over the hour's rows in a documented order, and the hour's condition (every plan)",
-        parameters: queryParameters(manifestQuery, ["date"]),
-        responses: {
-          "200": ok("The day's hours (up to now).", schemaOf(manifestResponse)),
           "400": badRequest(),
           "401": unauthorizedResponse(),
           "429": rateLimitedResponse(),

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { cursorParam } from "@/lib/input";
-import { archiveDate, archiveVenue } from "@/lib/archive/hours";
 import { incidentKinds } from "@/lib/recorder/journal";
 import { boundedInt, conditionIdParam, instant, outcomeIdParam } from "./params";
 
@@ -99,19 +98,11 @@ export const incidentsQuery = z
   .strict();
 export type IncidentsQuery = z.output<typeof incidentsQuery>;
 
-export const manifestQuery = z
-  .object({
-    date: archiveDate.describe("The UTC day, YYYY-MM-DD. Required."),
-    venue: archiveVenue.optional().describe("The recorded venue: polymarket (default) or kalshi."),
-    market: conditionIdParam.optional().describe("Only this market's rows (condition id on Polymarket, market ticker on Kalshi); default the whole archive, with each closed hour's Parquet file."),
-  })
-  .strict();
-export type ManifestQuery = z.output<typeof manifestQuery>;
 
 // ---- answers ----
 
 const epochMs = (description: string) => z.number().int().describe(description);
-const condition = z.enum(["available", "degraded", "missing"]);
+export const condition = z.enum(["available", "degraded", "missing"]);
 const nextCursor = z.string().nullable().describe("Pass as `cursor` (with the same window) for the next page; null on the last.");
 
 const bookLevel = z.object({ price: z.number(), size: z.number() });
@@ -235,33 +226,4 @@ export type IncidentPublic = z.output<typeof incidentPublic>;
 export const incidentsPage = z.object({
   data: z.array(incidentPublic),
   meta: z.object({ count: z.number().int(), limit: z.number().int(), nextCursor }),
-});
-
-export const manifestHourPublic = z.object({
-  hour: z.iso.datetime().describe("Hour start, ISO 8601 UTC."),
-  rows: z.number().int().describe("Distinct rows (timestamp, market, event_type, data) of the hour."),
-  assets: z.number().int().describe("Distinct assets with rows in the hour."),
-  checksum: z.string().describe("SHA-256 (hex) of the hour's rows as lines, in the documented order; of the empty string when none."),
-  condition: condition.describe("The venue recorder's condition for the hour (whole archive)."),
-  file: z
-    .object({
-      url: z.string().describe("Path of the hour's Parquet file (GET /v0/archive/{venue}/{date}/{HH}.parquet)."),
-      rows: z.number().int().describe("Rows in the file (= rows)."),
-      bytes: z.number().int().describe("Size of the file."),
-      checksum: z.string().describe("The hour's checksum: the file's ETag."),
-      sha256: z.string().describe("SHA-256 (hex) of the file's bytes."),
-    })
-    .nullable()
-    .describe("The hour's Parquet file; null while the hour is open, when it has no rows, and with market="),
-});
-export type ManifestHour = z.output<typeof manifestHourPublic>;
-
-export const manifestResponse = z.object({
-  data: z.object({
-    date: z.string(),
-    venue: z.string().describe("The recorded venue (its table: polymarket_orderbook_rust or kalshi_orderbook)."),
-    market: z.string().nullable(),
-    checksum: z.object({ algorithm: z.literal("sha256"), order: z.string(), line: z.string() }).describe("How the checksum is computed: algorithm, row order, line format."),
-    hours: z.array(manifestHourPublic),
-  }),
 });

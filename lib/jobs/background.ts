@@ -1,6 +1,6 @@
 import "server-only";
 import { startArchiveSchedule } from "@/lib/archive/schedule";
-import { startCatalogSchedule } from "@/lib/catalog/schedule";
+import { startCatalogSchedule } from "@/lib/jobs/catalog-schedule";
 import { config } from "@/lib/config";
 import { getDatabase, getDb } from "@/lib/db";
 import { flushRateLimits } from "@/lib/auth/rate-limit";
@@ -8,9 +8,10 @@ import { flushUsage } from "@/lib/auth/usage";
 import { closeKeyLimits } from "@/lib/limits";
 import { errorFields, log } from "@/lib/log";
 import { startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/service";
-import { startRecorder, stopRecorder } from "@/lib/recorder/service";
+import { startRecorder, stopRecorder } from "@/lib/recorder/polymarket/service";
 import { healthMonitor } from "@/lib/status/health";
-import { closeLive } from "@/lib/streams/live";
+import { closeLiveBus } from "@/lib/live/connection";
+import { closeStreams } from "@/lib/streams/live";
 import { flushStreamUsage } from "@/lib/streams/usage";
 import { getTickStores } from "@/lib/ticks";
 
@@ -36,7 +37,8 @@ export async function startBackgroundJobs(): Promise<void> {
   installShutdown();
   // Open streams close (their usage sampled) and the usage is written before exit.
   onShutdown(async () => {
-    await closeLive();
+    await closeStreams();
+    await closeLiveBus();
     await Promise.all([flushStreamUsage(), closeKeyLimits()]);
   });
   if (!config.backgroundJobs) {

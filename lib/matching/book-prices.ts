@@ -3,10 +3,10 @@ import { AuthenticationError } from "pmxt-core";
 import { withDeadline } from "@/lib/async";
 import { config } from "@/lib/config";
 import type { MarketRow } from "@/lib/db/schema";
+import { getLiveBus } from "@/lib/live/connection";
 import { errorFields, log } from "@/lib/log";
 import { passthroughPool } from "@/lib/passthrough";
-import { getLiveBus } from "@/lib/streams/live";
-import { RECORDED_VENUES } from "@/lib/streams/hub";
+import { isRecordedVenue } from "@/lib/ticks/published";
 import type { PriceSource } from "./shapes";
 
 /**
@@ -53,7 +53,7 @@ const top = (levels: readonly unknown[] | undefined, highest: boolean): number |
 
 /** The recorder's live book of a recorded outcome; undefined when it is not recorded or has no in-sync book yet. */
 async function fromRecorder(venue: string, outcomeId: string): Promise<BookPrices | undefined> {
-  if (!RECORDED_VENUES.has(venue)) return undefined;
+  if (!isRecordedVenue(venue)) return undefined;
   try {
     const bus = await getLiveBus();
     const reply = await withDeadline(bus.requestSnapshot(venue, outcomeId), deadlineMs(), () => new Error("live snapshot timed out"));

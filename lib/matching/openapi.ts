@@ -1,4 +1,4 @@
-import { errorResponse, rateLimitedResponse, ref, schemaOf, unauthorizedResponse, type OpenApiSectionBuilder } from "@/lib/http/openapi";
+import { errorResponse, rateLimitedResponse, ref, schemaOf, unauthorizedResponse, type OpenApiSectionBuilder } from "@/lib/openapi";
 import {
   arbitrageQuery,
   arbitrageResponse,

@@ -1,4 +1,4 @@
-import { errorResponse, unauthorizedResponse, type OpenApiSectionBuilder } from "@/lib/http/openapi";
+import { errorResponse, unauthorizedResponse, type OpenApiSectionBuilder } from "@/lib/openapi";
 
 /** GET /v0/status and GET /v0/health in GET /v0/openapi.json (assembled in app/v0/openapi.json/route.ts). */
 export const statusOpenApi: OpenApiSectionBuilder = () => ({

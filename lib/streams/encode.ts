@@ -1,4 +1,4 @@
-import type { BookMessage, TradeMessage } from "./bus";
+import type { BookMessage, TradeMessage } from "@/lib/live/bus";
 
 function levelsJson(levels: readonly [number, number][], limit: number): string {
   let out = "[";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { BookMessage } from "./bus";
-import { BookFanout, type FirehoseFeed, type TopicFeed } from "./fanout";
+import type { BookMessage } from "@/lib/live/bus";
+import { BookFanout } from "./fanout";
+import type { FirehoseFeed, TopicFeed } from "./feeds";
 import { messageText, type OutMessage } from "./protocol";
 
 interface Data {

@@ -1,4 +1,4 @@
-import type { AssetState, FirehoseFeed } from "./fanout";
+import type { AssetState, FirehoseFeed } from "./feeds";
 import { dataMessage, type OutMessage } from "./protocol";
 
 /** Ticks kept for firehose subscriptions that are a little behind; further behind, the assets are scanned. */

@@ -1,4 +1,4 @@
-import { errorResponse, queryParameters, rateLimitedResponse, ref, schemaOf, unauthorizedResponse, type OpenApiSectionBuilder } from "@/lib/http/openapi";
+import { errorResponse, queryParameters, rateLimitedResponse, ref, schemaOf, unauthorizedResponse, type OpenApiSectionBuilder } from "@/lib/openapi";
 import { streamMessage } from "./protocol";
 import { streamQuery } from "./sse";
 

@@ -1,4 +1,4 @@
-import { errorResponse, rateLimitedResponse, schemaOf, unauthorizedResponse, type OpenApiSectionBuilder } from "@/lib/http/openapi";
+import { errorResponse, rateLimitedResponse, schemaOf, unauthorizedResponse, type OpenApiSectionBuilder } from "@/lib/openapi";
 import { watchlistItemResponse, watchlistResponse } from "./shapes";
 import { MAX_WATCHLIST } from "./watchlist";
 

@@ -3,7 +3,7 @@ import type { IngestProgress } from "@/lib/catalog/ingest";
 /**
  * A progress display for `admin ingest` on stderr: one line per venue, redrawn in place on a TTY
  * (`polymarket  upserting  [#######-------]  3500/5000`), one line per phase change otherwise.
- * Returns the `onProgress` callback for ingestVenues and a `finish` that leaves the cursor below.
+ * Returns the `onProgress` callback for a catalog ingestion and a `finish` that leaves the cursor below.
  */
 export function progressBar(stream: NodeJS.WriteStream = process.stderr): {
   onProgress: (p: IngestProgress) => void;

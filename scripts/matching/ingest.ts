@@ -3,7 +3,7 @@
  * through the real catalog path (pmxt-core -> normalize -> upsert; the ingestion runs the
  * incremental matching pass). Import it only after DATA_DIR is set: it opens the store.
  */
-import { ingestVenues } from "@/lib/catalog/ingest";
+import { ingestCatalog } from "@/lib/jobs/catalog";
 import { getDb, type Db } from "@/lib/db";
 import { createExchange } from "@/lib/venues/factory";
 import { createFakeVenues } from "../../test/fakes/venue-server";
@@ -17,7 +17,7 @@ export async function ingestSet(set: LabelledSet): Promise<Db> {
   await fake.listen();
   const db = await getDb();
   try {
-    const runs = await ingestVenues(db, {
+    const runs = await ingestCatalog(db, {
       venues: ["polymarket", "kalshi"],
       trigger: "cli",
       // A whole catalog keeps the loopback server and the store in one busy process: a keep-alive

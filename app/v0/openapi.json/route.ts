@@ -3,7 +3,7 @@ import { catalogOpenApi } from "@/lib/catalog/openapi";
 import { archiveOpenApi } from "@/lib/archive/openapi";
 import { historyOpenApi } from "@/lib/history/openapi";
 import { json, withRequest } from "@/lib/http";
-import { openApiDocument, openApiSelf } from "@/lib/http/openapi";
+import { openApiDocument, openApiSelf } from "@/lib/openapi";
 import { matchingOpenApi } from "@/lib/matching/openapi";
 import { sqlOpenApi } from "@/lib/sql/openapi";
 import { healthOpenApi, statusOpenApi } from "@/lib/status/openapi";

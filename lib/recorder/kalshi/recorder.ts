@@ -2,7 +2,7 @@ import "server-only";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { BookStore } from "@/lib/books/book-state";
 import { errorFields, log } from "@/lib/log";
-import type { LivePublisher } from "@/lib/streams/publisher";
+import type { LivePublisher } from "@/lib/live/publisher";
 import { kalshiTable } from "@/lib/ticks/ddl/0004_kalshi_orderbook";
 import type { RecorderJournal } from "../journal";
 import { applyLiveRows } from "../live-rows";

@@ -1,4 +1,4 @@
-import type { TickDdlDatabases } from "./index";
+import type { TickDdlDatabases } from "./databases";
 
 /**
  * Catalog price snapshots (price history for every venue, docs/history.md): each catalog poll

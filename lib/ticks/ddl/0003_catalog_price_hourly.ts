@@ -1,5 +1,5 @@
 import { priceSnapshotsTable } from "./0002_catalog_price_snapshots";
-import type { TickDdlDatabases } from "./index";
+import type { TickDdlDatabases } from "./databases";
 
 /**
  * Hourly OHLC of the catalog price snapshots, kept by a materialized view (docs/history.md):

@@ -1,4 +1,4 @@
-import type { TickDdlDatabases } from "./index";
+import type { TickDdlDatabases } from "./databases";
 
 /**
  * What each archive file (one venue, one closed UTC hour, docs/history.md "Archive files") was

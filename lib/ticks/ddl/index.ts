@@ -9,13 +9,9 @@ import * as catalogPriceSnapshots from "./0002_catalog_price_snapshots";
 import * as catalogPriceHourly from "./0003_catalog_price_hourly";
 import * as kalshiOrderbook from "./0004_kalshi_orderbook";
 import * as archiveFiles from "./0005_archive_files";
+import type { TickDdlDatabases } from "./databases";
 
-export interface TickDdlDatabases {
-  /** The published database (the SQL reader's). */
-  database: string;
-  /** Brier's internal database (lib/ticks/migrate.ts internalDatabase). */
-  internal: string;
-}
+export type { TickDdlDatabases } from "./databases";
 
 export interface TickDdlMigration {
   version: string;

@@ -1,5 +1,5 @@
-import { archiveManifest } from "@/lib/history/manifest";
-import { manifestQuery } from "@/lib/history/shapes";
+import { archiveManifest } from "@/lib/archive/manifest";
+import { manifestQuery } from "@/lib/archive/shapes";
 import { json, withApiKey } from "@/lib/http";
 import { parseQuery } from "@/lib/input";
 

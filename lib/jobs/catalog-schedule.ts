@@ -2,8 +2,8 @@ import "server-only";
 import { config } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { errorFields, log } from "@/lib/log";
-import { ingestVenues } from "./ingest";
-import { catalogVenues } from "./venues";
+import { ingestCatalog } from "./catalog";
+import { catalogVenues } from "@/lib/catalog/venues";
 
 const globalStore = globalThis as typeof globalThis & { __brierCatalogSchedule?: { stop: () => void } };
 
@@ -21,7 +21,7 @@ export function startCatalogSchedule(): { stop: () => void } {
   const poll = async (venue: string) => {
     if (stopped) return;
     try {
-      await ingestVenues(await getDb(), { venues: [venue], trigger: "schedule" });
+      await ingestCatalog(await getDb(), { venues: [venue], trigger: "schedule" });
     } catch (error) {
       log.error("catalog schedule poll failed", { venue, ...errorFields(error) });
     }

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db";
-import { hourlyCoverage, type HourCondition } from "@/lib/history/coverage-model";
-import { assetIncidents, journalWindow, runSpans, type JournalWindow } from "@/lib/history/journal";
+import { hourlyCoverage, type HourCondition } from "./coverage-model";
+import { assetIncidents, journalWindow, runSpans, type JournalWindow } from "./journal";
 import { runVenue } from "@/lib/recorder/journal";
 import type { RecordedVenue } from "@/lib/ticks/published";
 

@@ -1,0 +1,20 @@
+import "server-only";
+import type { Db } from "@/lib/db";
+import { ingestVenues, type IngestHooks, type IngestOptions, type IngestRunSummary } from "@/lib/catalog/ingest";
+import { recordPollPrices } from "@/lib/history/prices";
+import { matchAfterIngest } from "@/lib/matching/engine";
+
+/**
+ * What every catalog poll is followed by, wherever it was started (the schedule, the cron route,
+ * `admin ingest`): each venue's prices appended to the price history, then cross-venue matching
+ * over what the poll added or changed. Wired here so the catalog depends on neither.
+ */
+export const catalogFollowUps: IngestHooks = {
+  afterUpsert: (events, polledAtMs) => recordPollPrices(events, polledAtMs),
+  afterIngest: (db) => matchAfterIngest(db),
+};
+
+/** Polls the catalog venues (lib/catalog/ingest.ts) with the follow-ups above. */
+export function ingestCatalog(db: Db, options: Omit<IngestOptions, "hooks"> = {}): Promise<IngestRunSummary[]> {
+  return ingestVenues(db, { ...options, hooks: catalogFollowUps });
+}
