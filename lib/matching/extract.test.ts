@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyPair, comparePicks, type Relation } from "./classify";
-import { extractFeatures, parseInterval, type MatchInput } from "./extract";
+import { canonicalTokens, extractFeatures, parseInterval, type MatchInput } from "./extract";
 
 let n = 0;
 /** A Polymarket-style market: "<event> - <question>", the group label as the Yes label. */
@@ -317,6 +317,14 @@ describe("identity fails closed", () => {
     expect(r?.confidence).toBeGreaterThan(0);
     expect(r?.confidence).toBeLessThan(1);
     expect(r?.evidence.unmatchedNames).toBe(0);
+  });
+});
+
+describe("canonical words", () => {
+  it("rewrites a policy move only as a move: the lower house stays lower", () => {
+    expect(canonicalTokens("Will the central bank lower rates in June?")).toContain("cut");
+    expect(canonicalTokens("Who will control the Lower house?")).toContain("lower");
+    expect(canonicalTokens("Who will control the Lower house?")).not.toContain("cut");
   });
 });
 

@@ -1,5 +1,5 @@
 import { DAY, findDates, findHour, scopeFromDates, utc, withoutDates, type TimeScope } from "./dates";
-import { competitionLeague, competitionStage, genericWords, rewriteWord, sourceAliases, stopwords, type ConceptType } from "./lexicon";
+import { competitionLeague, competitionStage, genericWords, modeWords, rewriteWord, sourceAliases, stopwords, type ConceptType } from "./lexicon";
 import { findNames, foldWord, type NameSpan } from "./names";
 import { moveDown, moveNone, moveUp, parseInterval, quantityWords, type Interval } from "./numbers";
 import { readRuleTerms, yesParagraph, type RuleTermsOf } from "./rules";
@@ -75,8 +75,6 @@ export interface Features {
 }
 
 
-/** Words that say how a level is reached (kept in `mode`, out of the topic). */
-const modeWords = new Set(["reach", "reaches", "hit", "hits", "high", "low", "how", "trade", "trades", "dip", "get", "price", "prices"]);
 
 // ---------------------------------------------------------------------------------------------
 // The market
