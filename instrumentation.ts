@@ -5,6 +5,12 @@ export async function register(): Promise<void> {
     // Imported inside the try: an invalid configuration throws while lib/config.ts loads.
     const { startBackgroundJobs } = await import("@/lib/jobs/background");
     await startBackgroundJobs();
+    // The admin CLI reaches a server that holds embedded stores through its local channel.
+    const { config } = await import("@/lib/config");
+    if (config.embeddedPostgres || config.embeddedClickhouse) {
+      const { startAdminChannel } = await import("@/lib/operator/channel");
+      await startAdminChannel(config.dataDir);
+    }
   } catch (error) {
     // A server that cannot read its configuration or own its stores must not stay up answering
     // 500s: it stops at once, saying why. ConfigError and DataDirLockedError
