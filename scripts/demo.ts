@@ -23,7 +23,7 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 const settings = serverSettings();
 
 /** What the build is made from: a change here after the last build means the build is stale. */
-const buildInputs = ["app", "components", "lib", "instrumentation.ts", "next.config.mjs", "package.json", "tsconfig.json"];
+const buildInputs = ["app", "components", "lib", "instrumentation.ts", "next.config.mjs", "package.json"];
 
 function newestSource(file: string): number {
   const stats = statSync(file);

@@ -205,6 +205,13 @@ describe("archive schedule", () => {
 });
 
 describe("archive pull CLI", () => {
+  it("names the URL and the reason when nothing answers there", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "brier-pull-unreachable-"));
+    await expect(pullArchive({ baseUrl: "http://127.0.0.1:9", apiKey: "brier_live_x", venue: "polymarket", from: "2026-11-20", to: "2026-11-20", dir })).rejects.toThrow(
+      "could not reach http://127.0.0.1:9/v0/archive/manifest (ECONNREFUSED)",
+    );
+  });
+
   it("downloads a day, resumes a partial file, verifies against the manifest, and fails on a file altered by one byte", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "brier-pull-"));
     const options = { baseUrl: server.url, apiKey: key, venue: "polymarket", from: DAY, to: DAY, dir };
