@@ -12,6 +12,7 @@
  * With a server already holding this DATA_DIR it starts nothing: it prints the credentials.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { parseArgs } from "node:util";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { config } from "@/lib/config";
@@ -21,9 +22,11 @@ import { say } from "./lib/cli";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const settings = serverSettings();
+// `--days N`: the length of the demo history on its first run (default 7).
+const { values: flags } = parseArgs({ options: { days: { type: "string" } }, strict: true });
 
 /** What the build is made from: a change here after the last build means the build is stale. */
-const buildInputs = ["app", "components", "lib", "instrumentation.ts", "next.config.mjs", "package.json"];
+const buildInputs = ["app", "components", "lib", "instrumentation.ts", "instrumentation-node.ts", "next.config.mjs", "package.json"];
 
 function newestSource(file: string): number {
   const stats = statSync(file);
@@ -40,8 +43,8 @@ function buildIsCurrent(): boolean {
   return buildInputs.every((input) => !existsSync(path.join(root, input)) || newestSource(path.join(root, input)) <= built);
 }
 
-function run(command: string, args: string[], capture: boolean): { code: number; stdout: string } {
-  const result = spawnSync(command, args, { cwd: root, env: process.env, encoding: "utf8", stdio: ["ignore", capture ? "pipe" : "inherit", "inherit"] });
+function run(command: string, args: string[], capture: boolean, env: NodeJS.ProcessEnv = process.env): { code: number; stdout: string } {
+  const result = spawnSync(command, args, { cwd: root, env, encoding: "utf8", stdio: ["ignore", capture ? "pipe" : "inherit", "inherit"] });
   return { code: result.status ?? 1, stdout: result.stdout ?? "" };
 }
 
@@ -89,11 +92,15 @@ async function main(): Promise<number> {
     if (run("npx", ["next", "build"], false).code !== 0) return 1;
   }
   say(running === undefined ? `Preparing the demo data in ${config.dataDir}…` : `A server (process ${running.pid}) holds ${config.dataDir}: preparing the demo through it…`);
-  const setup = run(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/admin.ts", "demo-setup"], true);
+  const setup = run(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/admin.ts", "demo-setup", ...(flags.days === undefined ? [] : ["--days", flags.days])], true, {
+    ...process.env,
+    // The steps' progress reads better without the service's JSON log lines between them.
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+  });
   if (setup.code !== 0) return setup.code;
   const credentials = JSON.parse(setup.stdout.trim().split("\n").pop() ?? "{}") as { email: string; password: string; key: string };
   if (running !== undefined) {
-    say(banner(credentials, localUrl()).replace("Brier demo:", `Brier demo (already running, process ${running.pid}; its URL if it uses this PORT):`));
+    say(`${banner(credentials, localUrl())}  (Already running as process ${running.pid}; the URL assumes it was started with this PORT and HOST.)\n`);
     return 0;
   }
   const server = spawn(process.execPath, ["--max-semi-space-size=64", "server.mjs"], { cwd: root, env: process.env, stdio: "inherit" });

@@ -232,16 +232,16 @@ const commands: Record<string, Command> & Record<"ingest" | "demo-ticks", Comman
     },
   },
   "demo-setup": {
-    usage: "demo-setup",
+    usage: "demo-setup [--days N]",
     summary: "what `npm run demo` does before it starts the server: the mock catalog, demo-ticks, an operator with a password and an enterprise key; reuses what an earlier run made (stdout: one JSON line with the credentials)",
-    options: {},
-    async run(_options, io) {
+    options: { days: { type: "string" } },
+    async run(options, io) {
       const db = await getDb();
       if (await hasDemoCatalog(db)) io.say("The mock catalog is there already.");
       else await commands.ingest.run({ venue: ["mock"] }, quiet(io));
       // `demo-ticks` is the one entry of the demo's history: whatever it writes, the demo has.
       if (await hasDemoHistory(db)) io.say("The demo history is there already (run `admin demo-ticks` to write more).");
-      else await commands["demo-ticks"].run({ days: "7" }, quiet(io));
+      else await commands["demo-ticks"].run({ days: typeof options.days === "string" ? options.days : "7" }, quiet(io));
       const { credentials, reused } = await demoOperator(db);
       io.say(reused ? `Reusing the demo operator ${credentials.email}.` : `Created the demo operator ${credentials.email} (enterprise plan, operator).`);
       io.out(JSON.stringify({ email: credentials.email, password: credentials.password, key: credentials.key }));

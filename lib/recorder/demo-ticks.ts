@@ -142,7 +142,12 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
   const meanStep = (options.meanStepSeconds ?? 30) * 1000;
   const bookEvery = (options.bookEverySeconds ?? 900) * 1000;
   const priceEvery = (options.priceEverySeconds ?? 600) * 1000;
-  const hex = (length: number) => Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join("");
+  // Eight hex digits per draw: a hash per row is most of the generator's own work otherwise.
+  const hex = (length: number) => {
+    let out = "";
+    while (out.length < length) out += Math.floor(random() * 0x100000000).toString(16).padStart(8, "0");
+    return out.slice(0, length);
+  };
   const size = () => Math.round(50 + random() * 5000);
   const result: DemoTickResult = { markets: 0, rows: 0, byEventType: {}, since: start, until: now, assets: [] };
   let batch: TickRow[] = [];
@@ -157,7 +162,8 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
       result.rows += 1;
       result.byEventType[row.eventType] = (result.byEventType[row.eventType] ?? 0) + 1;
     }
-    if (batch.length >= 20_000) await flush();
+    // Large inserts: each is a part the engine merges later, and merging many small ones costs more than writing them.
+    if (batch.length >= 100_000) await flush();
   };
 
   for (const market of markets) {
