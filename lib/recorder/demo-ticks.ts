@@ -6,7 +6,8 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { markets, recorderIncidents, recorderRuns } from "@/lib/db/schema";
 import { SYNTHETIC_MODE } from "./journal";
-import { normalizeFrame, type TickRow } from "./normalize";
+import { normalizeFrame } from "./polymarket/normalize";
+import type { TickRow } from "./rows";
 import { insertTickRows } from "./writer";
 
 /**

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { EventView } from "@/components/event/event-view";
 import { requireAccount } from "@/lib/auth/page-session";
-import { getEventOrThrow } from "@/lib/catalog/search";
+import { getEventOrThrow } from "@/lib/catalog/resolve";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import { notFound } from "next/navigation";

@@ -4,7 +4,7 @@ import { MarketView } from "@/components/market/market-view";
 import { SkeletonRows } from "@/components/ui/query-state";
 import { planAtLeast } from "@/lib/auth/plans";
 import { requireAccount } from "@/lib/auth/page-session";
-import { getMarketOrThrow } from "@/lib/catalog/search";
+import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import { notFound } from "next/navigation";
