@@ -6,14 +6,15 @@ import { isPlan, type Plan } from "@/lib/auth/plans";
 import type { IngestProgress } from "@/lib/catalog/ingest";
 import { getDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { insertPriceSnapshots } from "@/lib/history/prices";
-import { ingestCatalog } from "@/lib/jobs/catalog";
-import { runMatching } from "@/lib/matching/engine";
-import { demoMarketsFromCatalog, recordDemoRun, writeDemoTicks } from "@/lib/recorder/demo-ticks";
 import { getTickStores } from "@/lib/ticks";
-import { buildableExchanges } from "@/lib/venues/factory";
 import { demoOperator, hasDemoCatalog, hasDemoHistory } from "./demo";
 import { UsageError } from "./usage-error";
+
+// The catalog poll, matching and the demo history load large libraries (venue SDKs, the matching
+// vocabularies): imported by the commands that use them, so `create-key` or `set-plan` start fast.
+const catalogJobs = () => Promise.all([import("@/lib/jobs/catalog"), import("@/lib/venues/factory")]);
+const matchingEngine = () => import("@/lib/matching/engine");
+const demoHistory = () => Promise.all([import("@/lib/recorder/demo-ticks"), import("@/lib/history/prices")]);
 
 /**
  * The admin commands (README, "Admin CLI"), one table for both ways they run: in the CLI's own
@@ -66,6 +67,7 @@ or let the CLI choose one and print it:
 
 /** Writes the demo history for the mock venue's markets: ticks, the hourly price history, the journal entry. */
 async function demoTicks(days: number, io: AdminIo): Promise<void> {
+  const [{ demoMarketsFromCatalog, recordDemoRun, writeDemoTicks }, { insertPriceSnapshots }] = await demoHistory();
   const db = await getDb();
   const markets = await demoMarketsFromCatalog(db, "mock");
   if (markets.length === 0) throw new AppError("not_found", "The catalog has no mock-venue markets: run `admin -- ingest --venue mock` first.");
@@ -188,6 +190,7 @@ const commands: Record<string, Command> & Record<"ingest" | "demo-ticks", Comman
     summary: "poll venues into the catalog now (default: every catalog venue), with progress on stderr",
     options: { venue: { type: "string", multiple: true } },
     async run(options, io) {
+      const [{ ingestCatalog }, { buildableExchanges }] = await catalogJobs();
       const venues = Array.isArray(options.venue) ? options.venue.map(String) : undefined;
       const unknown = venues?.filter((venue) => !buildableExchanges.includes(venue)) ?? [];
       if (unknown.length > 0) throw new UsageError(`unknown venue ${unknown.join(", ")}; one of: ${buildableExchanges.join(", ")}`);
@@ -212,6 +215,7 @@ const commands: Record<string, Command> & Record<"ingest" | "demo-ticks", Comman
     summary: "cross-venue matching over new and changed markets (--full: every market), progress on stderr",
     options: { full: { type: "boolean" } },
     async run(options, io) {
+      const { runMatching } = await matchingEngine();
       const summary = await runMatching(await getDb(), {
         full: options.full === true,
         onProgress: (p) => io.say(`matching ${p.phase} ${p.total === undefined ? p.done : `${p.done}/${p.total}`}`),
