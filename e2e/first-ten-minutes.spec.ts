@@ -96,8 +96,8 @@ test.afterAll(async () => {
 
 test("the demo prints a URL, an operator's email and password, and a key that answers", async () => {
   expect(printed.url).toBe(`http://127.0.0.1:${DEMO_PORT}`);
-  const account = (await (await api.get("/v0/account")).json()) as { data: { email: string; plan: string } };
-  expect(account.data).toMatchObject({ email: printed.email, plan: "enterprise" });
+  const account = (await (await api.get("/v0/account")).json()) as { email: string; plan: string };
+  expect(account).toMatchObject({ email: printed.email, plan: "enterprise" });
 });
 
 test("sign in with the printed credentials, open a market: a price history and a book chart with data", async () => {
@@ -144,7 +144,7 @@ test("beside the running server: the CLI makes an account, the Accounts page cha
   await card.getByRole("button", { name: "Change plan" }).click();
   await expect(card).toContainText("is now on the pro plan");
   const cli = await request.newContext({ baseURL: BASE, extraHTTPHeaders: { authorization: `Bearer ${cliKey}` } });
-  expect(((await (await cli.get("/v0/account")).json()) as { data: { plan: string } }).data.plan).toBe("pro");
+  expect(((await (await cli.get("/v0/account")).json()) as { plan: string }).plan).toBe("pro");
   await cli.dispose();
 
   await card.getByLabel("New password").fill("analyst password 1");
