@@ -63,6 +63,18 @@ export function isVenueError(error: unknown): error is Error & VenueError {
   );
 }
 
+/**
+ * What a handler that failed because its client disconnected answers: nobody reads it, nothing is
+ * logged as an error (the front logs the abort at info), and its usage row says 499, the status
+ * proxies give a request whose client closed it first.
+ */
+export function clientClosedReply(requestId: string): JsonReply {
+  return new JsonReply("{}", CLIENT_CLOSED_REQUEST, { "x-request-id": requestId });
+}
+
+/** Not an HTTP status a client receives: the usage record of a request whose client left first. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
 /** Turns any thrown value into the surface's error answer; unknown errors are logged, never echoed. */
 export function errorResponse(error: unknown, surface: Surface, requestId: string): JsonReply {
   const headers: Record<string, string> = { "x-request-id": requestId };

@@ -10,6 +10,7 @@ import { errorFields, log } from "@/lib/log";
 import { startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/service";
 import { startRecorder, stopRecorder } from "@/lib/recorder/service";
 import { healthMonitor } from "@/lib/status/health";
+import { startupTask } from "@/lib/status/health-state.mjs";
 import { closeLiveBus } from "@/lib/live/connection";
 import { closeStreams } from "@/lib/streams/live";
 import { flushStreamUsage } from "@/lib/streams/usage";
@@ -22,6 +23,30 @@ const shutdownHooks: Array<() => Promise<void>> = [flushUsage, async () => flush
 
 export function onShutdown(hook: () => Promise<void>): void {
   shutdownHooks.push(hook);
+}
+
+/**
+ * Longest readiness waits for start-up work: past it the server says it is ready anyway (a venue
+ * that takes minutes to list must not keep it out of service) and logs which work still runs.
+ */
+const STARTUP_MAX_MS = 60_000;
+
+/**
+ * Start-up work that would stall requests if they arrived during it (measured: the first catalog
+ * poll's matching pass loads and runs its NLP models on the request thread, seconds on 2 cores;
+ * docs/performance.md, "The first minute"). Readiness is false until it settles or STARTUP_MAX_MS.
+ */
+function startupWork(name: string, work: Promise<unknown>): void {
+  const done = startupTask(name);
+  const timer = setTimeout(() => {
+    log.warn("start-up work still running; ready without waiting for it", { work: name, afterMs: STARTUP_MAX_MS });
+    done();
+  }, STARTUP_MAX_MS);
+  timer.unref();
+  void work.catch(() => undefined).finally(() => {
+    clearTimeout(timer);
+    done();
+  });
 }
 
 /**
@@ -45,12 +70,13 @@ export async function startBackgroundJobs(): Promise<void> {
     log.info("background jobs disabled (BACKGROUND_JOBS=false)");
     return;
   }
-  const { stop } = startCatalogSchedule();
+  const { stop, firstRound } = startCatalogSchedule();
   onShutdown(async () => stop());
+  startupWork("first catalog poll and its follow-ups", firstRound);
   // The tick recorder: in this process with embedded stores; with CLICKHOUSE_URL it is `npm run recorder`.
   if (config.recorder.enabled && config.embeddedClickhouse) {
     const [db, stores] = await Promise.all([getDb(), getTickStores()]);
-    startRecorder(stores, db).catch((error: unknown) => log.error("recorder failed to start", errorFields(error)));
+    startupWork("tick recorder start", startRecorder(stores, db).catch((error: unknown) => log.error("recorder failed to start", errorFields(error))));
     onShutdown(stopRecorder);
   }
   // The archive's closed hours: file stats built ahead of the first download or manifest.

@@ -4,6 +4,7 @@ import path from "node:path";
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from "@clickhouse/client";
 import { config } from "@/lib/config";
 import { lockDataDir } from "@/lib/db/data-dir-lock";
+import { chdbClientPool } from "./chdb-clients";
 import { applyTickDdl } from "./migrate";
 
 /**
@@ -16,6 +17,12 @@ export interface TickStores {
   writer: ClickHouseClient;
   /** The first of `readers`. */
   reader: ClickHouseClient;
+  /**
+   * The service's own reads (history, price snapshots, archive stats): without the SQL reader's
+   * limits. On chDB a pool of SERVICE_READ_SLOTS connections with parameters inlined
+   * (lib/ticks/chdb-clients.ts), so they run side by side; over HTTP the writer's client.
+   */
+  queries: ClickHouseClient;
   /**
    * One client per SQL slot (lib/sql/execute.ts). On chDB each is its own connection, since a
    * connection runs one statement at a time; over HTTP they are the same client.
@@ -32,6 +39,12 @@ export interface TickStores {
   streamQuery: (query: string, format: string, signal?: AbortSignal) => AsyncIterable<Uint8Array>;
   close: () => Promise<void>;
 }
+
+/**
+ * The service's own reads the embedded engine runs at once (its `queries` pool): two, the cores of
+ * the machine class, beside the SQL slots below; more wait for a free connection.
+ */
+export const SERVICE_READ_SLOTS = 2;
 
 /** Streamed results (archive files) the embedded engine runs at once; each has its own chDB connection. */
 export const STREAM_SLOTS = 2;
@@ -97,6 +110,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
     const reader = createClient({ ...common, ...credentials, clickhouse_settings: { ...readerSettings, readonly: "2" } });
     const stores: TickStores = {
       writer,
+      queries: writer,
       reader,
       readers: Array.from({ length: SQL_READER_SLOTS }, () => reader),
       engine: "server",
@@ -116,8 +130,10 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
   type ConnectionOption = NonNullable<Parameters<typeof createClient>[0]>["connection"];
   // chDB vendors its own copy of the client's common types (docs/architecture.md, pitfall 4).
   const connect = () => createChdbConnection({ path: dataDir }) as unknown as ConnectionOption;
-  const writer = createClient({ connection: connect() });
+  // The writer inlines its parameters too (lib/ticks/chdb-clients.ts): bound ones would queue in chdb-node's one chain.
+  const writer = chdbClientPool([createClient({ connection: connect() })]);
   await applyTickDdl(writer, database);
+  const queries = chdbClientPool(Array.from({ length: SERVICE_READ_SLOTS }, () => createClient({ connection: connect() })));
   const readers: ClickHouseClient[] = [];
   for (let i = 0; i < SQL_READER_SLOTS; i += 1) {
     const reader = createClient({ connection: connect() });
@@ -130,6 +146,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
   const streams = new ChdbStreamPool(() => createChdbConnection({ path: dataDir }));
   return {
     writer,
+    queries,
     reader,
     readers,
     engine: "chdb",
@@ -137,6 +154,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
     streamQuery: (query, format, signal) => streams.run(query, format, signal),
     close: async () => {
       for (const each of readers) await each.close();
+      await queries.close();
       streams.close();
       await writer.close();
     },
