@@ -21,7 +21,7 @@ import { refuseMalformedRequest } from "./lib/http/malformed.mjs";
 import { requestUrl, serveRoute } from "./lib/http/serve.mjs";
 import { serverSettings } from "./lib/server-settings.mjs";
 import { startHealthPort } from "./lib/status/health-port.mjs";
-import { startupTask } from "./lib/status/health-state.mjs";
+import { BACKGROUND_JOBS_TASK, startupTask } from "./lib/status/health-state.mjs";
 
 const settings = serverSettings();
 const { port, hostname } = settings;
@@ -120,6 +120,9 @@ function routeHandlers(entry) {
 // Not ready until every API route's module is loaded (below): a route's first use loads its module
 // graph (pmxt-core, the matching models) on this thread, seconds in which nothing else is answered.
 const routesLoaded = startupTask("API route modules");
+// Ended by lib/jobs/background.ts once its start-up work is declared: Next may run instrumentation's
+// register() after this server starts listening, and readiness must not pass in between.
+startupTask(BACKGROUND_JOBS_TASK);
 
 // Liveness and readiness on their own port, from a worker thread: they answer while this thread is saturated.
 if (settings.healthPort !== undefined) {

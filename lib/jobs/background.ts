@@ -10,7 +10,7 @@ import { errorFields, log } from "@/lib/log";
 import { startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/service";
 import { startRecorder, stopRecorder } from "@/lib/recorder/service";
 import { healthMonitor } from "@/lib/status/health";
-import { startupTask } from "@/lib/status/health-state.mjs";
+import { BACKGROUND_JOBS_TASK, startupTask } from "@/lib/status/health-state.mjs";
 import { closeLiveBus } from "@/lib/live/connection";
 import { closeStreams } from "@/lib/streams/live";
 import { flushStreamUsage } from "@/lib/streams/usage";
@@ -57,6 +57,17 @@ function startupWork(name: string, work: Promise<unknown>): void {
 export async function startBackgroundJobs(): Promise<void> {
   if (globalStore.__brierJobs === true) return;
   globalStore.__brierJobs = true;
+  // server.mjs declares this task before it listens (register() may run after the first request):
+  // readiness stays false until the work below is started and declared.
+  const declared = startupTask(BACKGROUND_JOBS_TASK);
+  try {
+    await startJobs();
+  } finally {
+    declared();
+  }
+}
+
+async function startJobs(): Promise<void> {
   await Promise.all([getDatabase(), getTickStores()]);
   healthMonitor().start();
   installShutdown();

@@ -8,3 +8,4 @@ export declare function createHealthState(): Float64Array;
 export declare function dropHealthState(state: Float64Array): void;
 export declare function startupTask(name: string): () => void;
 export declare function pendingStartup(): string[];
+export declare const BACKGROUND_JOBS_TASK: string;

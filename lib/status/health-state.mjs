@@ -54,7 +54,16 @@ function publishStartup() {
   if (shared !== undefined) shared[HEALTH_STATE.startup] = startupPhase();
 }
 
-/** Declares a piece of start-up work; returns the function that marks it done (idempotent). */
+/**
+ * The start-up task of the background jobs (lib/jobs/background.ts): declared by server.mjs before
+ * it listens and by the jobs themselves, ended once the jobs have declared their own work.
+ */
+export const BACKGROUND_JOBS_TASK = "background jobs' start";
+
+/**
+ * Declares a piece of start-up work (a name already pending is the same task); returns the
+ * function that marks it done (idempotent).
+ */
 export function startupTask(name) {
   const state = startup();
   state.declared = true;

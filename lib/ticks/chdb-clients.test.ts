@@ -7,11 +7,12 @@ import { chdbClientPool, inlineParams } from "./chdb-clients";
 
 let plain: ClickHouseClient;
 let pool: ClickHouseClient;
+let dir: string;
 
 beforeAll(async () => {
   const { createChdbConnection } = await import("chdb/connection");
   type ConnectionOption = NonNullable<Parameters<typeof createClient>[0]>["connection"];
-  const dir = mkdtempSync(path.join(tmpdir(), "brier-chdb-pool-"));
+  dir = mkdtempSync(path.join(tmpdir(), "brier-chdb-pool-"));
   const connect = () => createClient({ connection: createChdbConnection({ path: dir }) as unknown as ConnectionOption });
   plain = connect();
   pool = chdbClientPool([connect(), connect()]);
@@ -54,6 +55,25 @@ describe("inlineParams", () => {
 });
 
 describe("chdbClientPool", () => {
+  it("refuses at once with a 503 when too many wait, and after the longest wait", async () => {
+    const { createChdbConnection } = await import("chdb/connection");
+    type ConnectionOption = NonNullable<Parameters<typeof createClient>[0]>["connection"];
+    // Another connection to the same engine (one data dir per process).
+    const small = chdbClientPool([createClient({ connection: createChdbConnection({ path: dir }) as unknown as ConnectionOption })], { maxWaitMs: 150, maxWaiting: 1 });
+    try {
+      const slow = small.query({ query: "SELECT sleep(0.6) AS s", format: "JSONEachRow" });
+      const waits = small.query({ query: "SELECT 1 AS one", format: "JSONEachRow" });
+      const refused = small.query({ query: "SELECT 2 AS two", format: "JSONEachRow" });
+      await expect(refused).rejects.toMatchObject({ code: "service_unavailable", details: { retryAfter: 1 } });
+      await expect(waits).rejects.toMatchObject({ code: "service_unavailable" });
+      await expect((await slow).json()).resolves.toEqual([{ s: 0 }]);
+      // Free again: the next statement runs.
+      await expect((await small.query({ query: "SELECT 3 AS three", format: "JSONEachRow" })).json()).resolves.toEqual([{ three: 3 }]);
+    } finally {
+      await small.close();
+    }
+  });
+
   it("runs more statements than it has connections, each on a free one", async () => {
     const answers = await Promise.all(
       Array.from({ length: 6 }, async (_, i) => (await pool.query({ query: "SELECT {i:UInt32} + sleepEachRow(0.05) AS i", query_params: { i }, format: "JSONEachRow" })).json()),

@@ -4,7 +4,7 @@ import path from "node:path";
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from "@clickhouse/client";
 import { config } from "@/lib/config";
 import { lockDataDir } from "@/lib/db/data-dir-lock";
-import { chdbClientPool } from "./chdb-clients";
+import { chdbClientPool, SERVICE_READ_LIMITS } from "./chdb-clients";
 import { applyTickDdl } from "./migrate";
 
 /**
@@ -93,6 +93,26 @@ export const readerSettings: ClickHouseSettings = {
  */
 export const SQL_READER_SLOTS = 3;
 
+/**
+ * The embedded engine's caches, bounded (docs/performance.md, "Memory"). chDB starts with a
+ * ClickHouse server's defaults, sized for a machine of its own: 5 GiB each for marks, primary
+ * indexes and index marks, capped only at half the RAM, so a long-running server's resident set
+ * grew with every part it read. These limits hold the caches that speed up repeated reads of recent
+ * hours while keeping the total near 200 MB. They are engine start-up arguments, so they are given to
+ * the process's first chDB session (every later connection to the data dir shares its engine).
+ */
+export const CHDB_CACHE_LIMITS = {
+  mark_cache_size: 64 * 1024 * 1024,
+  primary_index_cache_size: 32 * 1024 * 1024,
+  index_mark_cache_size: 16 * 1024 * 1024,
+  index_uncompressed_cache_size: 0,
+  uncompressed_cache_size: 0,
+  query_condition_cache_size: 16 * 1024 * 1024,
+  compiled_expression_cache_size: 32 * 1024 * 1024,
+  parquet_metadata_cache_size: 16 * 1024 * 1024,
+  vector_similarity_index_cache_size: 16 * 1024 * 1024,
+} as const;
+
 export async function openTickStores(target: TickTarget): Promise<TickStores> {
   const database = target.database ?? "default";
   if (target.url !== undefined) {
@@ -126,6 +146,10 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
 
   const dataDir = path.resolve(/* turbopackIgnore: true */ target.dataDir ?? path.join(config.dataDir, "ch"));
   mkdirSync(dataDir, { recursive: true });
+  // The engine's first session carries its start-up arguments (the cache limits above); it stays
+  // open while the stores are, so the engine keeps them.
+  const { Session } = await import("chdb");
+  const engine = new Session(dataDir, { connectionArgs: Object.entries(CHDB_CACHE_LIMITS).map(([name, bytes]) => `--${name}=${bytes}`) });
   const { createChdbConnection } = await import("chdb/connection");
   type ConnectionOption = NonNullable<Parameters<typeof createClient>[0]>["connection"];
   // chDB vendors its own copy of the client's common types (docs/architecture.md, pitfall 4).
@@ -133,7 +157,10 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
   // The writer inlines its parameters too (lib/ticks/chdb-clients.ts): bound ones would queue in chdb-node's one chain.
   const writer = chdbClientPool([createClient({ connection: connect() })]);
   await applyTickDdl(writer, database);
-  const queries = chdbClientPool(Array.from({ length: SERVICE_READ_SLOTS }, () => createClient({ connection: connect() })));
+  const queries = chdbClientPool(
+    Array.from({ length: SERVICE_READ_SLOTS }, () => createClient({ connection: connect() })),
+    SERVICE_READ_LIMITS,
+  );
   const readers: ClickHouseClient[] = [];
   for (let i = 0; i < SQL_READER_SLOTS; i += 1) {
     const reader = createClient({ connection: connect() });
@@ -157,6 +184,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
       await queries.close();
       streams.close();
       await writer.close();
+      engine.close();
     },
   };
 }
