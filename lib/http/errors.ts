@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode } from "@/lib/errors";
+import { isAppError, type ErrorCode } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import { JsonReply } from "./reply";
 import { apiErrorBody, internalErrorBody, v0ErrorBody, type Surface } from "./error-body.mjs";
@@ -79,7 +79,7 @@ export const CLIENT_CLOSED_REQUEST = 499;
 export function errorResponse(error: unknown, surface: Surface, requestId: string): JsonReply {
   const headers: Record<string, string> = { "x-request-id": requestId };
 
-  if (error instanceof AppError) {
+  if (isAppError(error)) {
     const status = statusByCode[error.code];
     if ((error.code === "rate_limited" || error.code === "service_unavailable") && typeof error.details.retryAfter === "number") {
       headers["retry-after"] = String(error.details.retryAfter);

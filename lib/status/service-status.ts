@@ -7,7 +7,7 @@ import { usageBufferStats } from "@/lib/auth/usage";
 import { latestRecorderRun } from "@/lib/history/journal";
 import { kalshiRecorderStatus } from "@/lib/recorder/kalshi/service";
 import { recorderStatus } from "@/lib/recorder/service";
-import { processStartedAt } from "./process";
+import { processMemory, processStartedAt } from "./process";
 import { recorderIdleReason } from "./recorder-idle";
 
 /**
@@ -28,6 +28,7 @@ export async function getServiceStatus(db: Db): Promise<Record<string, unknown>>
       usageBuffer: usageBufferStats(),
       // Requests whose client disconnected before the answer was written (not failures; server.mjs counts them).
       abortedRequests: clientAborts(),
+      memory: await processMemory(),
     },
     catalog: await catalogStatus(db),
     // This process's recorder, and the newest heartbeat of any (a recorder in its own process too).

@@ -225,8 +225,8 @@ interface RoundResult {
   errors: number;
   statuses: Map<number, number>;
   perRoute: Map<string, number[]>;
-  health: { failed: number; total: number };
-  ready: { failed: number; total: number };
+  health: { failed: number; total: number; why: Map<string, number> };
+  ready: { failed: number; total: number; why: Map<string, number> };
   loop: { p99: number; max: number };
   rssBefore: number | undefined;
   rssAfter: number | undefined;
@@ -270,20 +270,22 @@ async function runRound(round: number, server: RunningServer, healthUrl: string,
   const rssBefore = server.pid === undefined ? undefined : processMemory(server.pid)?.rssMb;
   const startedAt = Date.now();
   const end = performance.now() + seconds * 1000;
-  const health = { failed: 0, total: 0 };
-  const ready = { failed: 0, total: 0 };
+  const health = { failed: 0, total: 0, why: new Map<string, number>() };
+  const ready = { failed: 0, total: 0, why: new Map<string, number>() };
+  /** Counts a probe's answer; a failure by its status (or "timeout", "error"). */
+  const tally = (into: typeof health, a: Answer) => {
+    into.total += 1;
+    if (a.status === 200) return;
+    into.failed += 1;
+    const why = a.timedOut ? "timeout" : a.status === 0 ? "error" : String(a.status);
+    into.why.set(why, (into.why.get(why) ?? 0) + 1);
+  };
   const probes: Array<Promise<void>> = [];
   const prober = setInterval(() => {
     // A fresh connection each time, as an orchestrator's probe.
     probes.push(
-      request(false, new URL(`${server.url}/v0/health`), "GET", {}).then((a) => {
-        health.total += 1;
-        if (a.status !== 200) health.failed += 1;
-      }),
-      request(false, new URL(`${healthUrl}/ready`), "GET", {}).then((a) => {
-        ready.total += 1;
-        if (a.status !== 200) ready.failed += 1;
-      }),
+      request(false, new URL(`${server.url}/v0/health`), "GET", {}).then((a) => tally(health, a)),
+      request(false, new URL(`${healthUrl}/ready`), "GET", {}).then((a) => tally(ready, a)),
     );
   }, 1000);
   await Promise.all(
@@ -332,11 +334,14 @@ async function runRound(round: number, server: RunningServer, healthUrl: string,
 const quantile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
 const mb = (bytes: number) => `${Math.round(bytes / 1048576)}`;
 
+const reasons = (why: Map<string, number>) => (why.size === 0 ? "" : ` (${[...why.entries()].map(([k, n]) => `${k}: ${n}`).join(", ")})`);
+
 function printRound(setup: Setup, r: RoundResult): void {
   const codes = [...r.statuses.entries()].sort(([a], [b]) => a - b).map(([code, n]) => `${code}:${n}`).join(" ");
   console.log(
     `\n[${setup}] round ${r.round}: ${r.rps.toFixed(0)} req/s (${r.requests} requests; ${codes}), client timeouts ${r.timeouts}, ` +
-      `connection errors ${r.errors}, /v0/health failed ${r.health.failed} of ${r.health.total}, health port /ready failed ${r.ready.failed} of ${r.ready.total}`,
+      `connection errors ${r.errors}, /v0/health failed ${r.health.failed} of ${r.health.total}${reasons(r.health.why)}, ` +
+      `health port /ready failed ${r.ready.failed} of ${r.ready.total}${reasons(r.ready.why)}`,
   );
   console.log(
     `[${setup}] round ${r.round}: event-loop delay p99 ${r.loop.p99.toFixed(0)} ms (worst second), max ${r.loop.max.toFixed(0)} ms; ` +
