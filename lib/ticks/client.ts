@@ -18,8 +18,9 @@ export interface TickStores {
   /** The first of `readers`. */
   reader: ClickHouseClient;
   /**
-   * The service's own reads (history, price snapshots, archive stats): without the SQL reader's
-   * limits. On chDB a pool of SERVICE_READ_SLOTS connections with parameters inlined
+   * The service's own reads for requests (history, price snapshots): without the SQL reader's
+   * limits. Background jobs (the archive's stats) read on the writer's connection instead, so they
+   * never take a request's turn nor get refused when requests fill the pool. On chDB a pool of SERVICE_READ_SLOTS connections with parameters inlined
    * (lib/ticks/chdb-clients.ts), so they run side by side; over HTTP the writer's client.
    */
   queries: ClickHouseClient;
