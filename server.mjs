@@ -15,7 +15,7 @@ import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import next from "next";
-import { clientGone, recordClientAbort } from "./lib/client-aborts.mjs";
+import { recordClientAbort, watchClientGone } from "./lib/client-aborts.mjs";
 import { internalErrorBody, surfaceOf } from "./lib/http/error-body.mjs";
 import { refuseMalformedRequest } from "./lib/http/malformed.mjs";
 import { requestUrl, serveRoute } from "./lib/http/serve.mjs";
@@ -183,10 +183,12 @@ async function handle(req, res, served) {
 const server = createServer((req, res) => {
   const startedAt = performance.now();
   const served = { route: undefined };
+  const goneAt = watchClientGone(res);
   // A client that left before its answer was written is counted and logged at info, never as a failure (docs/performance.md).
   const noteAbort = () => {
-    if (served.route === undefined || !clientGone(req, res)) return false;
-    recordClientAbort({ route: served.route, method: req.method ?? "GET", elapsedMs: performance.now() - startedAt, quiet: !settings.logsInfo });
+    const at = goneAt();
+    if (served.route === undefined || at === undefined) return false;
+    recordClientAbort({ route: served.route, method: req.method ?? "GET", elapsedMs: at - startedAt, quiet: !settings.logsInfo });
     return true;
   };
   handle(req, res, served).then(noteAbort, (error) => {

@@ -13,12 +13,17 @@ function counts() {
 }
 
 /**
- * True when the client went away before its answer was fully written: the response is not
- * finished and its socket is gone (or the request stream was aborted).
+ * Watches a response from the start of its request: returns a function that tells when (a
+ * `performance.now()` time) the client closed the connection before the answer was fully written,
+ * or undefined. Read at the connection's `close`: once the handler has called `res.end()` on a
+ * socket that is already gone, Node reports the response finished although nothing was delivered.
  */
-export function clientGone(req, res) {
-  if (res.writableFinished) return false;
-  return res.destroyed || req.destroyed || req.socket?.destroyed === true;
+export function watchClientGone(res) {
+  let goneAt;
+  res.once("close", () => {
+    if (!res.writableFinished) goneAt = performance.now();
+  });
+  return () => goneAt;
 }
 
 /**
