@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chdbClientPool, inlineParams } from "./chdb-clients";
+import { chdbClientPool, inlineParams, MAX_INLINED_QUERY_BYTES, withInlinedParams } from "./chdb-clients";
 
 let plain: ClickHouseClient;
 let pool: ClickHouseClient;
@@ -72,6 +72,19 @@ describe("chdbClientPool", () => {
     } finally {
       await small.close();
     }
+  });
+
+  it("keeps a value bound when inlining it would pass the engine's longest statement", async () => {
+    const rows = Array.from({ length: 20_000 }, (_, n) => JSON.stringify([n, `row ${n} it's`])).join("\n");
+    expect(Buffer.byteLength(rows)).toBeGreaterThan(MAX_INLINED_QUERY_BYTES);
+    expect(withInlinedParams({ query: "SELECT {rows:String}", query_params: { rows } }).query_params).toEqual({ rows });
+    expect(withInlinedParams({ query: "SELECT {n:UInt8}", query_params: { n: 1 } })).toEqual({ query: "SELECT CAST('1' AS UInt8)", query_params: undefined });
+    const result = await pool.query({
+      query: "SELECT count() AS rows, max(n) AS top FROM format(JSONCompactEachRow, 'n UInt32, s String', {rows:String})",
+      query_params: { rows },
+      format: "JSONEachRow",
+    });
+    expect(await result.json()).toEqual([{ rows: 20000, top: 19999 }]);
   });
 
   it("runs more statements than it has connections, each on a free one", async () => {

@@ -59,6 +59,21 @@ export function inlineParams(query: string, params: Record<string, unknown> | un
   );
 }
 
+/**
+ * Longest statement sent with its parameters inlined. The engine refuses a statement text over
+ * `max_query_size` (256 KiB by default); a statement whose values are larger than this (a SQL
+ * export binds its up to 10,000 rows as one value) keeps them bound and takes chdb-node's chain.
+ */
+export const MAX_INLINED_QUERY_BYTES = 128 * 1024;
+
+/** The call as the connection gets it: parameters inlined, unless the statement would be too long. */
+export function withInlinedParams<P extends { query: string; query_params?: Record<string, unknown> }>(params: P): P {
+  if (params.query_params === undefined) return params;
+  const query = inlineParams(params.query, params.query_params);
+  if (Buffer.byteLength(query) > MAX_INLINED_QUERY_BYTES) return params;
+  return { ...params, query, query_params: undefined };
+}
+
 type Method = "query" | "command" | "exec" | "close";
 const methods = new Set<PropertyKey>(["query", "command", "exec", "close"]);
 
@@ -102,7 +117,7 @@ export function chdbClientPool(clients: readonly ClickHouseClient[], limits?: Po
     const client = await acquire();
     try {
       const call = client[method].bind(client) as (p: typeof params) => Promise<unknown>;
-      return await call({ ...params, query: inlineParams(params.query, params.query_params), query_params: undefined });
+      return await call(withInlinedParams(params));
     } finally {
       release(client);
     }
