@@ -1,0 +1,222 @@
+import { BookStore, type AssetBook, type BookLevel, type BookRow } from "@/lib/books/book-state";
+import type { Span } from "@/lib/history/coverage-model";
+import { marketFeeAt, scheduleChanges, type FeeSubject, type MarketFee } from "./fees";
+import type { SpreadPoint, UnknownReason } from "./shapes";
+import { availableSize, executable, walkLeg, type Leg } from "./spread-math";
+
+/**
+ * Two recorded books on one clock (docs/spreads.md, "One clock"): both sides' rows, each in the
+ * tick table's replay order, merged by venue time and replayed through the shared book state
+ * (lib/books), a point priced at every instant either book changed (or on a grid). A point is
+ * priced only where both books are known; elsewhere it says which book is not and why. Nothing
+ * is interpolated across a gap: a book rebuilt across a recording gap keeps levels that may have
+ * changed, so it counts as unknown from the gap until the venue's next snapshot.
+ *
+ * Streaming: rows are pulled one at a time from both sides and nothing of the window is kept but
+ * the two books, so memory does not grow with the window.
+ */
+
+/**
+ * How long before the start of a recorded span a snapshot may be stamped and still count as
+ * taken for it: Polymarket stamps a snapshot with the venue's time, the journal the recorder's;
+ * the recorder opens a `lag` incident past this difference (lib/recorder/journal.ts).
+ */
+export const SNAPSHOT_SLACK_MS = 10_000;
+
+export interface SideInput {
+  /** The outcome (asset id) whose book this side is. */
+  outcomeId: string;
+  fee: FeeSubject;
+  /** The asset's book rows in replay order, from a snapshot at or before the window's start. */
+  rows: AsyncIterable<BookRow>;
+  /** When the asset was recorded (the journal's coverage), sorted, merged. */
+  spans: readonly Span[];
+}
+
+export interface SeriesWindow {
+  since: number;
+  until: number;
+  /** Grid step in ms; undefined: a point at every change. */
+  step?: number;
+  /** Contracts walked for the executable spread. */
+  size: number;
+  /** Edge per contract above which `available` counts contracts. */
+  threshold: number;
+  /** In change mode, also a point at `since` itself (the state the window opens with). */
+  initial: boolean;
+}
+
+interface Levels {
+  bids: BookLevel[];
+  asks: BookLevel[];
+}
+
+/** One side's book, coverage and cached walks while the series advances. */
+class Side {
+  readonly #store = new BookStore();
+  readonly #input: SideInput;
+  readonly #iterator: AsyncIterator<BookRow>;
+  #head: BookRow | undefined;
+  #done = false;
+  #book: AssetBook | undefined;
+  #lastSnapshot = Number.NEGATIVE_INFINITY;
+  #version = 0;
+  #spanIndex = 0;
+  #levels: { version: number; levels: Levels } | undefined;
+  #legs: { version: number; fee: MarketFee; buy: Leg; sell: Leg } | undefined;
+  #fee: { until: number; fee: MarketFee } | undefined;
+  readonly #feeChanges: number[];
+
+  constructor(input: SideInput, window: SeriesWindow) {
+    this.#input = input;
+    this.#iterator = input.rows[Symbol.asyncIterator]();
+    this.#feeChanges = scheduleChanges(input.fee.venue, window.since - 1, window.until);
+  }
+
+  /** The next row's time, reading it when needed; undefined when the side has no more rows. */
+  async headTime(): Promise<number | undefined> {
+    if (this.#head === undefined && !this.#done) {
+      const next = await this.#iterator.next();
+      if (next.done === true) this.#done = true;
+      else this.#head = next.value;
+    }
+    return this.#head?.timestampMs;
+  }
+
+  /** Applies every row with time <= `t`. */
+  async applyThrough(t: number): Promise<void> {
+    for (let ts = await this.headTime(); ts !== undefined && ts <= t; ts = await this.headTime()) {
+      const row = this.#head;
+      this.#head = undefined;
+      if (row === undefined) break;
+      const book = this.#store.apply(row);
+      if (book === undefined || book.assetId !== this.#input.outcomeId) continue;
+      this.#book = book;
+      this.#version += 1;
+      if (row.eventType === "book") this.#lastSnapshot = row.timestampMs;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.#done) await this.#iterator.return?.();
+    this.#done = true;
+  }
+
+  /** Coverage boundaries after `t`: a point is due where the book becomes known or unknown. */
+  nextBoundary(t: number): number | undefined {
+    let next: number | undefined;
+    for (const span of this.#input.spans) {
+      for (const edge of [span.start, span.end]) if (edge > t && (next === undefined || edge < next)) next = edge;
+      if (span.start > t) break;
+    }
+    for (const change of this.#feeChanges) if (change > t && (next === undefined || change < next)) next = change;
+    return next;
+  }
+
+  /** Why the book is not known at `t`, or null when it is. Times only move forward. */
+  unknownAt(t: number): UnknownReason | null {
+    const spans = this.#input.spans;
+    while (this.#spanIndex < spans.length && (spans[this.#spanIndex]?.end ?? 0) <= t) this.#spanIndex += 1;
+    const span = spans[this.#spanIndex];
+    if (span === undefined || span.start > t) return "not_recorded";
+    if (this.#book === undefined || !this.#book.hasSnapshot) return "no_book";
+    if (this.#lastSnapshot < span.start - SNAPSHOT_SLACK_MS) return "awaiting_snapshot";
+    if (!this.#book.inSync) return "out_of_sync";
+    return null;
+  }
+
+  levels(): Levels {
+    if (this.#levels === undefined || this.#levels.version !== this.#version) {
+      const view = this.#book?.view();
+      this.#levels = { version: this.#version, levels: { bids: view?.bids ?? [], asks: view?.asks ?? [] } };
+    }
+    return this.#levels.levels;
+  }
+
+  feeAt(t: number): MarketFee {
+    if (this.#fee === undefined || t >= this.#fee.until) {
+      const until = this.#feeChanges.find((change) => change > t) ?? Number.POSITIVE_INFINITY;
+      this.#fee = { until, fee: marketFeeAt(this.#input.fee, t) };
+    }
+    return this.#fee.fee;
+  }
+
+  /** Buying `size` at the asks and selling it at the bids, cached until the book or the fee changes. */
+  legs(size: number, fee: MarketFee): { buy: Leg; sell: Leg } {
+    if (this.#legs === undefined || this.#legs.version !== this.#version || this.#legs.fee !== fee) {
+      const { bids, asks } = this.levels();
+      this.#legs = { version: this.#version, fee, buy: walkLeg(asks, size, fee), sell: walkLeg(bids, size, fee) };
+    }
+    return this.#legs;
+  }
+}
+
+function quoteOf(levels: Levels): NonNullable<SpreadPoint["a"]> {
+  const bid = levels.bids[0];
+  const ask = levels.asks[0];
+  return { bid: bid?.price ?? null, bidSize: bid?.size ?? 0, ask: ask?.price ?? null, askSize: ask?.size ?? 0 };
+}
+
+const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
+const grossOf = (bid: number | null, ask: number | null) => (bid === null || ask === null ? null : round6(bid - ask));
+
+function pricePoint(t: number, a: Side, b: Side, window: SeriesWindow): SpreadPoint {
+  const unknownA = a.unknownAt(t);
+  const unknownB = b.unknownAt(t);
+  const quoteA = unknownA === null ? quoteOf(a.levels()) : null;
+  const quoteB = unknownB === null ? quoteOf(b.levels()) : null;
+  if (quoteA === null || quoteB === null) {
+    return { t, known: false, unknown: { a: unknownA, b: unknownB }, a: quoteA, b: quoteB, gross: null, net: null, best: null, available: null };
+  }
+  const feeA = a.feeAt(t);
+  const feeB = b.feeAt(t);
+  const legsA = a.legs(window.size, feeA);
+  const legsB = b.legs(window.size, feeB);
+  const aToB = executable(legsA.buy, legsB.sell, window.size);
+  const bToA = executable(legsB.buy, legsA.sell, window.size);
+  const gross = { aToB: grossOf(quoteB.bid, quoteA.ask), bToA: grossOf(quoteA.bid, quoteB.ask) };
+  const nets = [aToB.perContract, bToA.perContract].filter((value): value is number => value !== null);
+  const available = {
+    aToB: gross.aToB !== null && gross.aToB > window.threshold ? availableSize(a.levels().asks, b.levels().bids, feeA, feeB, window.threshold) : 0,
+    bToA: gross.bToA !== null && gross.bToA > window.threshold ? availableSize(b.levels().asks, a.levels().bids, feeB, feeA, window.threshold) : 0,
+  };
+  return { t, known: true, unknown: null, a: quoteA, b: quoteB, gross, net: { aToB, bToA }, best: nets.length === 0 ? null : Math.max(...nets), available };
+}
+
+/** The series of the window, oldest first: every change (and coverage boundary) of either book, or one point per grid instant. */
+export async function* priceSeries(inputA: SideInput, inputB: SideInput, window: SeriesWindow): AsyncGenerator<SpreadPoint> {
+  const a = new Side(inputA, window);
+  const b = new Side(inputB, window);
+  try {
+    yield* walk(a, b, window);
+  } finally {
+    // A caller that stops early (a full page) ends both row streams, and with them their queries.
+    await Promise.all([a.close(), b.close()]);
+  }
+}
+
+async function* walk(a: Side, b: Side, window: SeriesWindow): AsyncGenerator<SpreadPoint> {
+  if (window.step !== undefined) {
+    const step = window.step;
+    for (let g = Math.ceil(window.since / step) * step; g <= window.until; g += step) {
+      await a.applyThrough(g);
+      await b.applyThrough(g);
+      yield pricePoint(g, a, b, window);
+    }
+    return;
+  }
+  await a.applyThrough(window.since);
+  await b.applyThrough(window.since);
+  if (window.initial) yield pricePoint(window.since, a, b, window);
+  let last = window.since;
+  for (;;) {
+    const candidates = [await a.headTime(), await b.headTime(), a.nextBoundary(last), b.nextBoundary(last)].filter((t): t is number => t !== undefined && t > last);
+    if (candidates.length === 0) return;
+    const t = Math.min(...candidates);
+    if (t > window.until) return;
+    await a.applyThrough(t);
+    await b.applyThrough(t);
+    yield pricePoint(t, a, b, window);
+    last = t;
+  }
+}
