@@ -14,6 +14,7 @@ import { runMatching } from "@/lib/matching/engine";
 import { buildableExchanges } from "@/lib/venues/factory";
 import { AppError } from "@/lib/errors";
 import { demoMarketsFromCatalog, writeDemoTicks } from "@/lib/recorder/demo-ticks";
+import { writeDemoPair } from "@/lib/spreads/demo-pair";
 import { closeTickStores, getTickStores } from "@/lib/ticks";
 import { out, readStdin, say, UsageError } from "./lib/cli";
 
@@ -160,6 +161,7 @@ const commands: Record<string, Command> = {
         onProgress: (done, total, rows) => say(`  ${done}/${total} markets, ${rows} rows`),
       });
       out(`markets=${result.markets}\trows=${result.rows}\t${Object.entries(result.byEventType).map(([type, n]) => `${type}=${n}`).join("\t")}`);
+      say(`SYNTHETIC cross-venue demo pair (docs/spreads.md): ${JSON.stringify(await writeDemoPair(await getDb(), writer, { days }))}`);
     },
   },
   migrate: {

@@ -205,10 +205,12 @@ async function* walk(a: Side, b: Side, window: SeriesWindow): AsyncGenerator<Spr
     }
     return;
   }
-  await a.applyThrough(window.since);
-  await b.applyThrough(window.since);
+  // With the opening point, `since` is a point and changes after it follow; without it (a later
+  // page), a change exactly at `since` is the page's first point.
+  let last = window.initial ? window.since : window.since - 1;
+  await a.applyThrough(last);
+  await b.applyThrough(last);
   if (window.initial) yield pricePoint(window.since, a, b, window);
-  let last = window.since;
   for (;;) {
     const candidates = [await a.headTime(), await b.headTime(), a.nextBoundary(last), b.nextBoundary(last)].filter((t): t is number => t !== undefined && t > last);
     if (candidates.length === 0) return;
