@@ -46,6 +46,11 @@ export interface SeriesWindow {
   initial: boolean;
 }
 
+/** Levels a side read for a point unless a walk needs more. */
+const LEVELS_READ = 8;
+
+const sumSizes = (levels: readonly BookLevel[]) => levels.reduce((total, level) => total + level.size, 0);
+
 interface Levels {
   bids: BookLevel[];
   asks: BookLevel[];
@@ -62,7 +67,7 @@ class Side {
   #lastSnapshot = Number.NEGATIVE_INFINITY;
   #version = 0;
   #spanIndex = 0;
-  #levels: { version: number; levels: Levels } | undefined;
+  #levels: { version: number; depth: number; levels: Levels } | undefined;
   #legs: { version: number; fee: MarketFee; buy: Leg; sell: Leg } | undefined;
   #fee: { until: number; fee: MarketFee } | undefined;
   readonly #feeChanges: number[];
@@ -75,26 +80,38 @@ class Side {
 
   /** The next row's time, reading it when needed; undefined when the side has no more rows. */
   async headTime(): Promise<number | undefined> {
-    if (this.#head === undefined && !this.#done) {
-      const next = await this.#iterator.next();
-      if (next.done === true) this.#done = true;
-      else this.#head = next.value;
-    }
+    if (this.#head === undefined && !this.#done) await this.#fill();
     return this.#head?.timestampMs;
+  }
+
+  async #fill(): Promise<void> {
+    const next = await this.#iterator.next();
+    if (next.done === true) this.#done = true;
+    else this.#head = next.value;
   }
 
   /** Applies every row with time <= `t`. */
   async applyThrough(t: number): Promise<void> {
-    for (let ts = await this.headTime(); ts !== undefined && ts <= t; ts = await this.headTime()) {
+    for (;;) {
+      if (this.#head === undefined) {
+        if (this.#done) return;
+        await this.#fill();
+        continue;
+      }
       const row = this.#head;
+      if (row.timestampMs > t) return;
       this.#head = undefined;
-      if (row === undefined) break;
       const book = this.#store.apply(row);
       if (book === undefined || book.assetId !== this.#input.outcomeId) continue;
       this.#book = book;
       this.#version += 1;
       if (row.eventType === "book") this.#lastSnapshot = row.timestampMs;
     }
+  }
+
+  /** Changes with every row applied to the book: a point priced at the same versions of both books is priced the same. */
+  get version(): number {
+    return this.#version;
   }
 
   async close(): Promise<void> {
@@ -125,12 +142,23 @@ class Side {
     return null;
   }
 
-  levels(): Levels {
-    if (this.#levels === undefined || this.#levels.version !== this.#version) {
-      const view = this.#book?.view();
-      this.#levels = { version: this.#version, levels: { bids: view?.bids ?? [], asks: view?.asks ?? [] } };
+  /**
+   * The book's best levels: the first LEVELS_READ a side, which a walk of a usual size never gets
+   * past; the whole book only when it did (`full`).
+   */
+  levels(full = false): Levels {
+    const depth = full ? Number.POSITIVE_INFINITY : LEVELS_READ;
+    if (this.#levels === undefined || this.#levels.version !== this.#version || this.#levels.depth < depth) {
+      const view = this.#book?.view(depth);
+      this.#levels = { version: this.#version, depth, levels: { bids: view?.bids ?? [], asks: view?.asks ?? [] } };
     }
     return this.#levels.levels;
+  }
+
+  /** Which fee model is in force at `t` (changes only at a schedule change). */
+  feeKey(t: number): string {
+    const fee = this.feeAt(t);
+    return fee.known ? fee.schedule : "unknown";
   }
 
   feeAt(t: number): MarketFee {
@@ -144,11 +172,22 @@ class Side {
   /** Buying `size` at the asks and selling it at the bids, cached until the book or the fee changes. */
   legs(size: number, fee: MarketFee): { buy: Leg; sell: Leg } {
     if (this.#legs === undefined || this.#legs.version !== this.#version || this.#legs.fee !== fee) {
-      const { bids, asks } = this.levels();
+      let { bids, asks } = this.levels();
+      if ((bids.length === LEVELS_READ && sumSizes(bids) < size) || (asks.length === LEVELS_READ && sumSizes(asks) < size)) ({ bids, asks } = this.levels(true));
       this.#legs = { version: this.#version, fee, buy: walkLeg(asks, size, fee), sell: walkLeg(bids, size, fee) };
     }
     return this.#legs;
   }
+
+}
+
+/** Contracts to buy on `buyer` and sell on `seller` above the threshold: from the levels read, the whole books only when the walk used them all. */
+function availableBetween(buyer: Side, seller: Side, buyFee: MarketFee, sellFee: MarketFee, threshold: number): number {
+  const asks = buyer.levels().asks;
+  const bids = seller.levels().bids;
+  const size = availableSize(asks, bids, buyFee, sellFee, threshold);
+  if ((asks.length < LEVELS_READ || size < sumSizes(asks)) && (bids.length < LEVELS_READ || size < sumSizes(bids))) return size;
+  return availableSize(buyer.levels(true).asks, seller.levels(true).bids, buyFee, sellFee, threshold);
 }
 
 function quoteOf(levels: Levels): NonNullable<SpreadPoint["a"]> {
@@ -159,6 +198,20 @@ function quoteOf(levels: Levels): NonNullable<SpreadPoint["a"]> {
 
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
 const grossOf = (bid: number | null, ask: number | null) => (bid === null || ask === null ? null : round6(bid - ask));
+
+/** The last point priced, reused for a later instant at which neither book nor fee nor coverage changed (a grid over a quiet book). */
+interface Priced {
+  key: string;
+  point: SpreadPoint;
+}
+
+function pricePointOnce(t: number, a: Side, b: Side, window: SeriesWindow, last: { priced?: Priced }): SpreadPoint {
+  const key = `${a.version}:${b.version}:${a.unknownAt(t)}:${b.unknownAt(t)}:${a.feeKey(t)}:${b.feeKey(t)}`;
+  if (last.priced?.key === key) return { ...last.priced.point, t };
+  const point = pricePoint(t, a, b, window);
+  last.priced = { key, point };
+  return point;
+}
 
 function pricePoint(t: number, a: Side, b: Side, window: SeriesWindow): SpreadPoint {
   const unknownA = a.unknownAt(t);
@@ -177,8 +230,8 @@ function pricePoint(t: number, a: Side, b: Side, window: SeriesWindow): SpreadPo
   const gross = { aToB: grossOf(quoteB.bid, quoteA.ask), bToA: grossOf(quoteA.bid, quoteB.ask) };
   const nets = [aToB.perContract, bToA.perContract].filter((value): value is number => value !== null);
   const available = {
-    aToB: gross.aToB !== null && gross.aToB > window.threshold ? availableSize(a.levels().asks, b.levels().bids, feeA, feeB, window.threshold) : 0,
-    bToA: gross.bToA !== null && gross.bToA > window.threshold ? availableSize(b.levels().asks, a.levels().bids, feeB, feeA, window.threshold) : 0,
+    aToB: gross.aToB !== null && gross.aToB > window.threshold ? availableBetween(a, b, feeA, feeB, window.threshold) : 0,
+    bToA: gross.bToA !== null && gross.bToA > window.threshold ? availableBetween(b, a, feeB, feeA, window.threshold) : 0,
   };
   return { t, known: true, unknown: null, a: quoteA, b: quoteB, gross, net: { aToB, bToA }, best: nets.length === 0 ? null : Math.max(...nets), available };
 }
@@ -196,12 +249,13 @@ export async function* priceSeries(inputA: SideInput, inputB: SideInput, window:
 }
 
 async function* walk(a: Side, b: Side, window: SeriesWindow): AsyncGenerator<SpreadPoint> {
+  const memo: { priced?: Priced } = {};
   if (window.step !== undefined) {
     const step = window.step;
     for (let g = Math.ceil(window.since / step) * step; g <= window.until; g += step) {
       await a.applyThrough(g);
       await b.applyThrough(g);
-      yield pricePoint(g, a, b, window);
+      yield pricePointOnce(g, a, b, window, memo);
     }
     return;
   }
@@ -210,15 +264,17 @@ async function* walk(a: Side, b: Side, window: SeriesWindow): AsyncGenerator<Spr
   let last = window.initial ? window.since : window.since - 1;
   await a.applyThrough(last);
   await b.applyThrough(last);
-  if (window.initial) yield pricePoint(window.since, a, b, window);
+  if (window.initial) yield pricePointOnce(window.since, a, b, window, memo);
   for (;;) {
-    const candidates = [await a.headTime(), await b.headTime(), a.nextBoundary(last), b.nextBoundary(last)].filter((t): t is number => t !== undefined && t > last);
-    if (candidates.length === 0) return;
-    const t = Math.min(...candidates);
+    let t = Number.POSITIVE_INFINITY;
+    for (const candidate of [await a.headTime(), await b.headTime(), a.nextBoundary(last), b.nextBoundary(last)]) {
+      if (candidate !== undefined && candidate > last && candidate < t) t = candidate;
+    }
+    if (t === Number.POSITIVE_INFINITY) return;
     if (t > window.until) return;
     await a.applyThrough(t);
     await b.applyThrough(t);
-    yield pricePoint(t, a, b, window);
+    yield pricePointOnce(t, a, b, window, memo);
     last = t;
   }
 }

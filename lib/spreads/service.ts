@@ -6,7 +6,7 @@ import { InvalidParameterError } from "@/lib/errors";
 import { venueJournal } from "@/lib/history/condition";
 import { recordedSpans, type Span } from "@/lib/history/coverage-model";
 import { assetIncidents, journalWindow, runSpans, subscribedSpans } from "@/lib/history/journal";
-import { bookRows, firstBookAfter, historyClient, lastBookAtOrBefore } from "@/lib/history/ticks";
+import { firstBookAfter, historyClient, lastBookAtOrBefore, parsedBookRows } from "@/lib/history/ticks";
 import { encodeCursor } from "@/lib/input";
 import { EpisodeFolder } from "./episodes";
 import { allScheduleVersions, marketFeeAt, scheduleAt } from "./fees";
@@ -49,7 +49,7 @@ export async function recordedSpansOf(db: Db, side: Pick<PairSide, "outcomeId" |
 async function* sideRows(client: ClickHouseClient, side: PairSide, since: number, until: number): AsyncGenerator<BookRow> {
   const from = (await lastBookAtOrBefore(client, side.source, side.outcomeId, since)) ?? (await firstBookAfter(client, side.source, side.outcomeId, since, until));
   if (from === undefined) return;
-  yield* bookRows(client, side.source, side.outcomeId, from, until);
+  yield* parsedBookRows(client, side.source, side.outcomeId, from, until);
 }
 
 /** Both sides of a pair, wired to the tick tables and the journal, for a window. */
