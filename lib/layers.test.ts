@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -63,4 +64,54 @@ describe("the layer map of lib/ (docs/architecture.md)", () => {
     writeFileSync(path.join(dir, "docs", "architecture.md"), "# Architecture\n\n## Layers and folders\n\n| `lib/x/` | middle | a job | — |\n");
     expect(() => readLayerMap(dir)).toThrow(/unknown layer "middle"/);
   });
+});
+
+describe("npm run deps:check (dependency-cruiser with the layer map)", () => {
+  const depcruise = path.join(root, "node_modules", ".bin", "depcruise");
+  const config = path.join(root, ".dependency-cruiser.cjs");
+
+  /** Runs the project's rules over a small tree of files (path -> source) and returns the exit code and report. */
+  function cruise(files: Record<string, string>): { status: number | null; report: string } {
+    const dir = mkdtempSync(path.join(tmpdir(), "layers-cruise-"));
+    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "esnext", moduleResolution: "bundler", strict: true } }));
+    for (const [file, source] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), source);
+    }
+    const run = spawnSync(depcruise, ["--config", config, "--output-type", "err", "lib"], { cwd: dir, encoding: "utf8" });
+    return { status: run.status, report: `${run.stdout}${run.stderr}` };
+  }
+
+  it("passes imports that point down", () => {
+    const run = cruise({
+      "lib/log.ts": "export const log = 1;\n",
+      "lib/db/index.ts": 'import { log } from "../log";\nexport const db = log;\n',
+      "lib/catalog/list.ts": 'import { db } from "../db/index";\nexport const list = db;\n',
+      "lib/jobs/catalog.ts": 'import { list } from "../catalog/list";\nexport const job = list;\n',
+    });
+    expect(run.report).not.toMatch(/error/);
+    expect(run.status).toBe(0);
+  }, 60_000);
+
+  it("fails on a planted upward import (a domain importing jobs)", () => {
+    const run = cruise({
+      "lib/jobs/catalog.ts": "export const job = 1;\n",
+      "lib/catalog/list.ts": 'import { job } from "../jobs/catalog";\nexport const list = job;\n',
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.report).toMatch(/domain-imports-jobs/);
+    expect(run.report).toMatch(/not-in-layer-map/);
+  }, 60_000);
+
+  it("fails on a planted cycle (between folders, and between files of one folder)", () => {
+    const run = cruise({
+      "lib/catalog/list.ts": 'import { pool } from "../passthrough/pool";\nexport const list = pool;\n',
+      "lib/passthrough/pool.ts": 'import { list } from "../catalog/list";\nexport const pool = () => list;\n',
+      "lib/history/a.ts": 'import { b } from "./b";\nexport const a = () => b;\n',
+      "lib/history/b.ts": 'import { a } from "./a";\nexport const b = () => a;\n',
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.report).toMatch(/not-in-layer-map: lib\/catalog\/list\.ts → lib\/passthrough\/pool\.ts/);
+    expect(run.report).toMatch(/no-circular/);
+  }, 60_000);
 });

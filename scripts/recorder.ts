@@ -8,7 +8,7 @@ import { closeDatabase, getDb } from "@/lib/db";
 import { errorFields, log } from "@/lib/log";
 import { startArchiveSchedule } from "@/lib/archive/schedule";
 import { kalshiRecorderStatus, startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/service";
-import { startRecorder, stopRecorder } from "@/lib/recorder/service";
+import { startRecorder, stopRecorder } from "@/lib/recorder/polymarket/service";
 import { closeTickStores, getTickStores } from "@/lib/ticks";
 
 async function main(): Promise<void> {

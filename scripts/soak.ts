@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 import WebSocket from "ws";
 import { BookStore } from "@/lib/books/book-state";
-import { normalizeFrame } from "@/lib/recorder/normalize";
+import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import { say } from "./lib/cli";
 import { createKey, startTopology, type Part, type SentFrame, type Topology } from "./lib/topology";
 

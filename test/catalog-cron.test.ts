@@ -39,6 +39,20 @@ describe("GET /api/cron/ingest", () => {
     expect(res.body).toMatchObject({ error: { code: "invalid_parameter", parameter: "venue" } });
   });
 
+  it("refuses a parameter sent twice or unknown, and names it", async () => {
+    for (const [query, parameter, message] of [
+      ["venue=mock&venue=mock", "venue", /more than once/],
+      ["venues=mock", "venues", /not a parameter/],
+      ["venue=,", "venue", /at least one/],
+    ] as const) {
+      const res = await callRoute(cron, { path: `/api/cron/ingest?${query}`, headers: { authorization: "Bearer cron-test-secret-0123456789" } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: { code: "invalid_parameter", parameter } });
+      expect((res.body as { error: { message: string } }).error.message).toMatch(message);
+    }
+    expect(await (await getDb()).select().from(ingestRuns)).toHaveLength(0);
+  });
+
   it("polls the catalog venues with the secret and reports each run; /v0/status shows it", async () => {
     const res = await callRoute(cron, {
       path: "/api/cron/ingest",

@@ -10,7 +10,7 @@ import { getDb } from "@/lib/db";
 import { recorderIncidents, recorderRuns } from "@/lib/db/schema";
 import { latestRecorderRun } from "@/lib/history/journal";
 import { RecorderJournal } from "@/lib/recorder/journal";
-import { Recorder } from "@/lib/recorder/recorder";
+import { Recorder } from "@/lib/recorder/polymarket/recorder";
 import { getTickStores, type TickStores } from "@/lib/ticks";
 import { describeKeyedRoute } from "./helpers/auth-suite";
 import { makeEvent, seedCatalog } from "./helpers/catalog";

@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Recorder } from "@/lib/recorder/recorder";
+import { Recorder } from "@/lib/recorder/polymarket/recorder";
 import { getTickStores, type TickStores } from "@/lib/ticks";
 import { fixtureFrames, startFakeMarketChannel, type FakeMarketChannel } from "./fakes/market-channel";
 

@@ -142,6 +142,12 @@ describe("GET /v0/sql?query=", () => {
     const missing = await callRoute(GET, { path: "/v0/sql", key });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ error: { code: "invalid_parameter", parameter: "query" } });
+    const twice = await callRoute(GET, { path: `/v0/sql?query=${encodeURIComponent(small)}&query=${encodeURIComponent(small)}`, key });
+    expect(twice.body).toMatchObject({ error: { code: "invalid_parameter", parameter: "query", message: "query was sent more than once" } });
+    const blank = await callRoute(GET, { path: "/v0/sql?query=%20%20", key });
+    expect(blank.body).toMatchObject({ error: { code: "invalid_parameter", parameter: "query" } });
+    const long = await callRoute(GET, { path: `/v0/sql?query=${encodeURIComponent(`SELECT '${"x".repeat(9000)}'`)}`, key });
+    expect(long.status).toBe(413);
     const escape = await callRoute(GET, { path: `/v0/sql?query=${encodeURIComponent("SELECT * FROM system.users")}`, key });
     expect(escape.body).toMatchObject({ error: { code: "query_error", reason: "table" } });
   });

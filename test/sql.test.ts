@@ -270,6 +270,9 @@ describe("POST /v0/sql", () => {
     expect((await callRoute(POST, { path: "/v0/sql?format=xml", key, body: { query: "SELECT 1" } })).body).toMatchObject({
       error: { code: "invalid_parameter", parameter: "format" },
     });
+    expect((await callRoute(POST, { path: "/v0/sql?format=csv&format=json", key, body: { query: "SELECT 1" } })).body).toMatchObject({
+      error: { code: "invalid_parameter", parameter: "format", message: "format was sent more than once" },
+    });
     const big = await callRoute(POST, { path: "/v0/sql", key, body: { query: `SELECT '${"x".repeat(70_000)}'` } });
     expect(big.status).toBe(413);
   });

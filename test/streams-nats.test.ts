@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type * as Pmxt from "pmxtjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Recorder } from "@/lib/recorder/recorder";
+import { Recorder } from "@/lib/recorder/polymarket/recorder";
 import { StreamHub } from "@/lib/streams/hub";
 import { connectNatsBus, type NatsBus } from "@/lib/live/nats-bus";
 import { LivePublisher } from "@/lib/live/publisher";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/v0/stream/route";
-import { Recorder } from "@/lib/recorder/recorder";
+import { Recorder } from "@/lib/recorder/polymarket/recorder";
 import { getDb } from "@/lib/db";
 import { livePublisher } from "@/lib/live/connection";
 import { getStreamHub } from "@/lib/streams/live";
@@ -116,5 +116,8 @@ describe("GET /v0/stream (Server-Sent Events)", () => {
     const venue = await callRoute(GET, { path: "/v0/stream?outcomeIds=1&exchange=nowhere", key });
     expect(venue.status).toBe(400);
     expect(venue.body).toMatchObject({ error: { parameter: "exchange" } });
+    const twice = await callRoute(GET, { path: "/v0/stream?outcomeIds=1&outcomeIds=2", key });
+    expect(twice.status).toBe(400);
+    expect(twice.body).toMatchObject({ error: { parameter: "outcomeIds", message: "outcomeIds was sent more than once" } });
   });
 });

@@ -14,7 +14,7 @@ import { getDb } from "@/lib/db";
 import { usage } from "@/lib/db/schema";
 import { TOO_DEEP_MESSAGE } from "@/lib/json";
 import { passthroughPool } from "@/lib/passthrough";
-import { Recorder } from "@/lib/recorder/recorder";
+import { Recorder } from "@/lib/recorder/polymarket/recorder";
 import { InProcessBus, type BookMessage } from "@/lib/live/bus";
 import { StreamHub, type HubLimits } from "@/lib/streams/hub";
 import { LivePublisher } from "@/lib/live/publisher";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { normalizeFrame } from "@/lib/recorder/normalize";
+import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import { AssetBook, BookStore, replayBook, type BookRow } from "./book-state";
 
 const fixtures = path.resolve(__dirname, "../../test/fixtures/venues");

@@ -216,7 +216,7 @@ export class AssetBook {
 
 }
 
-/** A recorded or live row as the recorder normalizes it (lib/recorder/normalize.ts). */
+/** A recorded or live row as the recorder normalizes it (lib/recorder/polymarket/normalize.ts, lib/recorder/kalshi/normalize.ts). */
 export interface BookRow {
   timestampMs: number;
   market: string;

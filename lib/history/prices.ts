@@ -1,7 +1,7 @@
 import "server-only";
 import { Readable } from "node:stream";
 import type { NormalizedEvent } from "@/lib/catalog/normalize";
-import { getMarketOrThrow } from "@/lib/catalog/search";
+import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import { inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { markets } from "@/lib/db/schema";

@@ -1,7 +1,7 @@
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import { JsonReply } from "./reply";
-import { apiErrorBody, internalErrorBody, v0ErrorBody, type Surface } from "./error-body.mjs";
+import { apiErrorBody, INTERNAL_ERROR_MESSAGE, internalErrorBody, v0ErrorBody, type Surface } from "./error-body.mjs";
 
 export type { Surface };
 
@@ -63,8 +63,21 @@ export function isVenueError(error: unknown): error is Error & VenueError {
   );
 }
 
+/** The body of an error answer on either surface (lib/http/error-body.mjs). */
+export type ErrorBody = ReturnType<typeof v0ErrorBody> | ReturnType<typeof apiErrorBody> | ReturnType<typeof internalErrorBody>;
+
+/** An error answer as a value: what every transport sends (HTTP reply, refused upgrade, stream error frame). */
+export interface ErrorAnswer {
+  status: number;
+  body: ErrorBody;
+  /** The code and message as the body states them (a stream error frame carries these two). */
+  code: string;
+  message: string;
+  headers: Record<string, string>;
+}
+
 /** Turns any thrown value into the surface's error answer; unknown errors are logged, never echoed. */
-export function errorResponse(error: unknown, surface: Surface, requestId: string): JsonReply {
+export function errorAnswer(error: unknown, surface: Surface, requestId: string): ErrorAnswer {
   const headers: Record<string, string> = { "x-request-id": requestId };
 
   if (error instanceof AppError) {
@@ -73,18 +86,31 @@ export function errorResponse(error: unknown, surface: Surface, requestId: strin
       headers["retry-after"] = String(error.details.retryAfter);
     }
     const exchange = typeof error.details.exchange === "string" ? error.details.exchange : undefined;
+    const code = surface === "v0" ? error.code : pmxtCodeByCode[error.code];
     const body =
       surface === "v0"
         ? v0ErrorBody(error.code, error.message, error.details)
-        : apiErrorBody(pmxtCodeByCode[error.code], error.message, status === 429 || status >= 500, exchange);
-    return new JsonReply(JSON.stringify(body), status, headers);
+        : apiErrorBody(code, error.message, status === 429 || status >= 500, exchange);
+    return { status, body, code, message: error.message, headers };
   }
 
   if (surface === "api" && isVenueError(error)) {
     const body = apiErrorBody(error.code, error.message, error.retryable, error.exchange);
-    return new JsonReply(JSON.stringify(body), error.status, headers);
+    return { status: error.status, body, code: error.code, message: error.message, headers };
   }
 
   log.error("unhandled error", { requestId, ...errorFields(error) });
-  return new JsonReply(JSON.stringify(internalErrorBody(surface, requestId)), 500, headers);
+  return {
+    status: 500,
+    body: internalErrorBody(surface, requestId),
+    code: surface === "v0" ? "internal_error" : "INTERNAL_ERROR",
+    message: INTERNAL_ERROR_MESSAGE,
+    headers,
+  };
+}
+
+/** The surface's error answer as an HTTP reply. */
+export function errorResponse(error: unknown, surface: Surface, requestId: string): JsonReply {
+  const answer = errorAnswer(error, surface, requestId);
+  return new JsonReply(JSON.stringify(answer.body), answer.status, answer.headers);
 }

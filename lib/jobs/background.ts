@@ -8,7 +8,7 @@ import { flushUsage } from "@/lib/auth/usage";
 import { closeKeyLimits } from "@/lib/limits";
 import { errorFields, log } from "@/lib/log";
 import { startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/service";
-import { startRecorder, stopRecorder } from "@/lib/recorder/service";
+import { startRecorder, stopRecorder } from "@/lib/recorder/polymarket/service";
 import { healthMonitor } from "@/lib/status/health";
 import { closeLiveBus } from "@/lib/live/connection";
 import { closeStreams } from "@/lib/streams/live";

@@ -1,7 +1,9 @@
 import "server-only";
 import { and, desc, eq, gt, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { containsPattern, getEventOrThrow, getMarketOrThrow, toMarketPublic } from "@/lib/catalog/search";
+import { containsPattern } from "@/lib/catalog/list";
+import { toMarketPublic } from "@/lib/catalog/public";
+import { getEventOrThrow, getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { EventPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
 import { marketMatches, markets, type MarketMatchRow, type MarketRow } from "@/lib/db/schema";

@@ -1,7 +1,8 @@
 import "server-only";
 import { inArray } from "drizzle-orm";
 import { catalogVenues } from "@/lib/catalog/venues";
-import { getEventOrThrow, getMarketOrThrow, searchEvents, searchMarkets } from "@/lib/catalog/search";
+import { searchEvents, searchMarkets } from "@/lib/catalog/list";
+import { getEventOrThrow, getMarketOrThrow } from "@/lib/catalog/resolve";
 import { MAX_LIMIT, type EventPublic, type ListQuery, type MarketPublic } from "@/lib/catalog/shapes";
 import { getDb } from "@/lib/db";
 import { events } from "@/lib/db/schema";

@@ -1,5 +1,5 @@
 import * as crypto from "node:crypto";
-import type { TickRow } from "./normalize";
+import type { TickRow } from "./rows";
 
 /** One-shot SHA-1 (Node ≥ 20.12 has `crypto.hash`, several times cheaper than a Hash object per row). */
 const sha1Base64: (text: string) => string =

@@ -3,7 +3,8 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { markets } from "@/lib/db/schema";
-import { normalizeFrame, type TickRow } from "./normalize";
+import { normalizeFrame } from "./polymarket/normalize";
+import type { TickRow } from "./rows";
 import { insertTickRows } from "./writer";
 
 /**

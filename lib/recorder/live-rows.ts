@@ -1,6 +1,6 @@
 import type { AssetBook, BookStore } from "@/lib/books/book-state";
 import type { LivePublisher } from "@/lib/live/publisher";
-import type { TickRow } from "./normalize";
+import type { TickRow } from "./rows";
 
 /**
  * A frame's rows through the one BookStore; each book the frame touched is published once, after

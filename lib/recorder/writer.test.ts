@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from "@clickhouse/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { TickRow } from "./normalize";
+import type { TickRow } from "./rows";
 import { RecorderStats } from "./stats";
 import { MAX_UNFLUSHED_MS, TickWriter } from "./writer";
 

@@ -4,7 +4,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { errorFields, log } from "@/lib/log";
 import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
 import { RecentRows, rowKey } from "./dedup";
-import { insertColumns, toTsvBody, type TickRow } from "./normalize";
+import { insertColumns, toTsvBody, type TickRow } from "./rows";
 import type { RecorderStats } from "./stats";
 
 export interface TickWriterOptions {
@@ -199,7 +199,7 @@ export class TickWriter {
   }
 }
 
-/** One insert of rows into a tick table, as a TabSeparated body (lib/recorder/normalize.ts). */
+/** One insert of rows into a tick table, as a TabSeparated body (lib/recorder/rows.ts). */
 export async function insertTickRows(client: ClickHouseClient, rows: readonly TickRow[], table: string = tickTable): Promise<void> {
   if (rows.length === 0) return;
   await client.insert({

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { InvalidBodyError, InvalidParameterError, PayloadTooLargeError } from "@/lib/errors";
+import { InvalidBodyError, PayloadTooLargeError } from "@/lib/errors";
+import { parseQuery } from "@/lib/input";
 import type { SqlFormat } from "./execute";
 
 /** Longest statement GET /v0/sql takes in its URL (the POST body allows 64 KiB). */
@@ -20,20 +21,27 @@ export function parseSqlRequest(body: unknown): { query: string } {
   return parsed.data;
 }
 
-export function parseSqlFormat(searchParams: URLSearchParams): SqlFormat {
-  const format = searchParams.get("format") ?? "json";
-  if (format !== "json" && format !== "csv" && format !== "parquet") {
-    throw new InvalidParameterError("format", "format must be json, csv or parquet.");
-  }
-  return format;
+const sqlFormat = z.enum(["json", "csv", "parquet"], { error: "format must be json, csv or parquet." }).default("json");
+
+/** The query string of POST /v0/sql (the statement is in the body). */
+export const sqlPostQuery = z.object({ format: sqlFormat });
+
+/** The query string of GET /v0/sql: the statement in the URL (as pmxt's hosted API takes it). */
+export const sqlGetQuery = z.object({
+  format: sqlFormat,
+  query: z
+    .string({ error: "query is required: pass one non-empty `query` parameter (or POST {\"query\": \"<SQL>\"})." })
+    .refine((value) => value.trim() !== "", "query must not be empty."),
+});
+
+/** The format of POST /v0/sql; a parameter sent twice is refused (lib/input.ts). */
+export function parseSqlPostQuery(searchParams: URLSearchParams): { format: SqlFormat } {
+  return parseQuery(sqlPostQuery, searchParams);
 }
 
-/** The `query` parameter of GET /v0/sql, held to the same size cap as the POST body. */
-export function parseSqlQueryParam(searchParams: URLSearchParams): string {
-  const queries = searchParams.getAll("query");
-  if (queries.length !== 1 || queries[0] === undefined || queries[0].trim() === "") {
-    throw new InvalidParameterError("query", "Pass exactly one non-empty `query` parameter (or POST {\"query\": \"<SQL>\"}).");
-  }
-  if (Buffer.byteLength(queries[0]) > MAX_SQL_QUERY_PARAM_BYTES) throw new PayloadTooLargeError(MAX_SQL_QUERY_PARAM_BYTES);
-  return queries[0];
+/** The statement and format of GET /v0/sql, the statement held to the same size cap as the POST body. */
+export function parseSqlGetQuery(searchParams: URLSearchParams): { format: SqlFormat; query: string } {
+  const parsed = parseQuery(sqlGetQuery, searchParams);
+  if (Buffer.byteLength(parsed.query) > MAX_SQL_QUERY_PARAM_BYTES) throw new PayloadTooLargeError(MAX_SQL_QUERY_PARAM_BYTES);
+  return parsed;
 }

@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db";
 import { usageBufferStats } from "@/lib/auth/usage";
 import { latestRecorderRun } from "@/lib/history/journal";
 import { kalshiRecorderStatus } from "@/lib/recorder/kalshi/service";
-import { recorderStatus } from "@/lib/recorder/service";
+import { recorderStatus } from "@/lib/recorder/polymarket/service";
 import { processStartedAt } from "./process";
 import { recorderIdleReason } from "./recorder-idle";
 

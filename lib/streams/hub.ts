@@ -1,7 +1,6 @@
 import "server-only";
 import { config } from "@/lib/config";
-import { errorResponse } from "@/lib/http/errors";
-import { MemoryKeyLimits, type KeyLimits, type Lease } from "@/lib/limits/key-limits";
+import { MemoryKeyLimits, type KeyLimits } from "@/lib/limits/key-limits";
 import { errorFields, log } from "@/lib/log";
 import { prepareCall } from "@/lib/passthrough/dispatch";
 import { isRecordedVenue } from "@/lib/ticks/published";
@@ -10,20 +9,17 @@ import { ownerOf, StreamAccounting, StreamProtocolError, type StreamPrincipal, t
 import type { LiveBus, SnapshotReply, TradeMessage, Unsubscribe } from "@/lib/live/bus";
 import { SharedBody, tradeData } from "./encode";
 import { BookFanout } from "./fanout";
-import type { Feed, FirehoseFeed, TopicFeed } from "./feeds";
-import { Outbox, TickScheduler, type OutboxLimits, type Transport } from "./outbox";
-import { dataMessage, errorFrame, parseClientMessage, subscribedFrame, type ClientMessage, type OutMessage, type RequestId, type StreamError } from "./protocol";
-import { sampleEveryMinute, UsageMeter, type StreamUsageSample } from "./usage-meter";
+import type { FirehoseFeed, TopicFeed } from "./feeds";
+import { TickScheduler, type OutboxLimits, type Transport } from "./outbox";
+import { dataMessage, errorFrame, subscribedFrame, type ClientMessage, type RequestId } from "./protocol";
+import { sampleEveryMinute, type StreamUsageSample } from "./usage-meter";
 import { VenueWatchers } from "./venue-watchers";
+import { bookLimit, LIVE_METHODS, parseVenues, symbolsOf, topicKey, UNWATCH } from "./args";
+import { StreamSession, toStreamError, type AdmittedConnection, type SessionHost, type Subscription } from "./session";
 
 export type { StreamPrincipal } from "./accounting";
 export type { StreamUsageSample } from "./usage-meter";
-
-/** The key of an asset's bus topic: the same id could be listed by two venues. */
-const topicKey = (venue: string, symbol: string) => `${venue}\u0000${symbol}`;
-const LIVE_METHODS = new Set(["watchOrderBook", "watchOrderBooks", "watchTrades"]);
-/** pmxt's unsubscribe names for a watch method. */
-const UNWATCH: Record<string, string> = { unwatchOrderBook: "watchOrderBook", unwatchAddress: "watchAddress" };
+export { StreamSession, type AdmittedConnection } from "./session";
 
 export interface HubLimits extends OutboxLimits, StreamQuotas {
   /** Longest a subscriber waits between writes (every update since its last goes out together); 0: every turn of the event loop. */
@@ -42,130 +38,6 @@ export function configuredLimits(): HubLimits {
   };
 }
 
-interface Subscription {
-  session: StreamSession;
-  id: RequestId;
-  idJson: string;
-  method: string;
-  methodJson: string;
-  /** Dedupe key, as pmxt builds it: exchange:method:args. */
-  key: string;
-  symbols: string[];
-  weight: number;
-  since: number;
-  /** The subscription's sequence for messages that do not come from the fan-out (trades, venue watchers). */
-  seq: number;
-  lease: Lease;
-  release: () => void;
-}
-
-/** The `{code, message}` of an error, as the HTTP pass-through would answer it (one mapping, lib/http). */
-function toStreamError(error: unknown): StreamError {
-  if (error instanceof StreamProtocolError) return { code: error.code, message: error.message };
-  const body = JSON.parse(errorResponse(error, "api", "stream").text) as { error?: { code?: unknown; message?: unknown } };
-  return {
-    code: typeof body.error?.code === "string" ? body.error.code : "INTERNAL_ERROR",
-    message: typeof body.error?.message === "string" ? body.error.message : "Internal server error.",
-  };
-}
-
-/** A connection admitted by `StreamHub.admitConnection`: the principal and its connection lease. */
-export interface AdmittedConnection {
-  principal: StreamPrincipal;
-  lease: Lease;
-}
-
-/**
- * One client connection (a WebSocket, or an SSE response): its subscriptions and its outbox.
- * Messages from the client go to `handle`; everything to the client goes through the outbox,
- * which pulls the live books of the subscriptions with news when it is written.
- */
-export class StreamSession {
-  readonly principal: StreamPrincipal;
-  readonly surface: "ws" | "sse";
-  readonly outbox: Outbox;
-  readonly subscriptions = new Map<string, Subscription>();
-  readonly usage: UsageMeter;
-  /** End the session when its last subscription ends (SSE: one request, one subscription). */
-  endWhenEmpty = false;
-  readonly #hub: StreamHub;
-  readonly #lease: Lease;
-  /** Live subscriptions with books due at the next write. */
-  readonly #due = new Set<Feed>();
-  #closed = false;
-
-  constructor(hub: StreamHub, connection: AdmittedConnection, surface: "ws" | "sse", transport: Transport, limits: OutboxLimits, onDirty: (outbox: Outbox) => void) {
-    this.#hub = hub;
-    this.principal = connection.principal;
-    this.#lease = connection.lease;
-    this.surface = surface;
-    this.usage = new UsageMeter({ accountId: this.principal.accountId, keyId: this.principal.keyId, surface });
-    // A close decided here (slow consumer, revoked key) releases the subscriptions at once, not when the client acknowledges it.
-    const closing: Transport = {
-      buffered: () => transport.buffered(),
-      write: (messages) => transport.write(messages),
-      close: (code, reason) => {
-        transport.close(code, reason);
-        this.closedByTransport();
-      },
-    };
-    this.outbox = new Outbox(closing, limits, onDirty, (into) => this.#collect(into));
-  }
-
-  get closed(): boolean {
-    return this.#closed;
-  }
-
-  /** One text message from the client. */
-  async handle(text: string): Promise<void> {
-    const parsed = parseClientMessage(text);
-    if (!parsed.ok) {
-      this.outbox.push(errorFrame(parsed.id, { code: "INVALID_MESSAGE", message: parsed.message }));
-      return;
-    }
-    try {
-      if (parsed.message.action === "subscribe") await this.#hub.subscribe(this, parsed.message);
-      else await this.#hub.unsubscribe(this, parsed.message);
-    } catch (error) {
-      this.outbox.push(errorFrame(parsed.message.id, toStreamError(error)));
-      if (this.endWhenEmpty && this.subscriptions.size === 0) this.outbox.end(1000, "no subscription left");
-    }
-  }
-
-  /** A live subscription has books due: pulled at the next write. */
-  due(feed: Feed): void {
-    this.#due.add(feed);
-    this.outbox.markDirty();
-  }
-
-  forget(feed: Feed): void {
-    this.#due.delete(feed);
-  }
-
-  /** Counts data messages for usage. */
-  delivered(messages: number): void {
-    this.usage.delivered(messages);
-    this.#hub.counters.messagesOut += messages;
-  }
-
-  /** The transport closed (client left, or the server closed it): release everything. */
-  closedByTransport(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#due.clear();
-    this.#hub.detach(this);
-    void this.#lease.release();
-  }
-
-  #collect(into: OutMessage[]): void {
-    if (this.#due.size === 0) return;
-    let count = 0;
-    for (const feed of this.#due) count += this.#hub.fanout.collect(feed, into);
-    this.#due.clear();
-    if (count > 0) this.delivered(count);
-  }
-}
-
 export interface StreamHubOptions {
   bus: LiveBus;
   limits?: HubLimits;
@@ -181,7 +53,7 @@ export interface StreamHubOptions {
  * (./accounting.ts), book fan-out (./fanout.ts, ./firehose.ts), writes once per tick (./outbox.ts),
  * usage (./usage-meter.ts), per-key venue watchers for what the recorder does not record.
  */
-export class StreamHub {
+export class StreamHub implements SessionHost {
   readonly bus: LiveBus;
   readonly limits: HubLimits;
   readonly accounting: StreamAccounting;
@@ -540,28 +412,3 @@ export function isStreamProtocolError(error: unknown): error is StreamProtocolEr
   return error instanceof StreamProtocolError;
 }
 
-function parseVenues(args: unknown[]): Set<string> | undefined {
-  if (args.length === 0 || args[0] === undefined || args[0] === null) return undefined;
-  const venues = args[0];
-  if (args.length > 1 || !Array.isArray(venues) || venues.some((venue) => typeof venue !== "string" || !isExchangeKey(venue.toLowerCase()))) {
-    throw new StreamProtocolError("VALIDATION_ERROR", "firehose takes one optional argument: a list of exchange names, e.g. [[\"polymarket\"]].");
-  }
-  return new Set(venues.map((venue) => String(venue).toLowerCase()));
-}
-
-function symbolsOf(method: string, args: unknown[]): string[] {
-  const first = args[0];
-  if (method === "watchOrderBooks") {
-    if (!Array.isArray(first) || first.length === 0 || first.some((id) => typeof id !== "string" || id === "")) {
-      throw new StreamProtocolError("VALIDATION_ERROR", "watchOrderBooks takes a non-empty list of outcome ids as its first argument.");
-    }
-    return [...new Set(first as string[])];
-  }
-  return typeof first === "string" && first !== "" ? [first] : [];
-}
-
-function bookLimit(method: string, args: unknown[]): number | undefined {
-  if (method !== "watchOrderBook" && method !== "watchOrderBooks") return undefined;
-  const limit = args[1];
-  return typeof limit === "number" && Number.isInteger(limit) && limit > 0 ? limit : undefined;
-}

@@ -8,7 +8,7 @@ import { createStreamServer, type StreamServer } from "./ws-server";
 /*
  * Process-wide singletons on globalThis: Next compiles instrumentation (where the recorder starts)
  * and each route module as separate bundles, so module-level state would not be shared between
- * the recorder and /ws; globalThis is (the same way lib/recorder/service.ts keeps its recorder).
+ * the recorder and /ws; globalThis is (the same way lib/recorder/polymarket/service.ts keeps its recorder).
  */
 const globalStore = globalThis as typeof globalThis & {
   __brierStreamHub?: Promise<StreamHub>;

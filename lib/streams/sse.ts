@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
-import { invalidParameter } from "@/lib/input";
+import { parseQuery } from "@/lib/input";
 import { isExchangeKey } from "@/lib/venues/registry";
 import { getStreamHub } from "./live";
 import type { Transport } from "./outbox";
@@ -11,7 +11,7 @@ const HEARTBEAT_MS = 15_000;
 
 export const streamQuery = z.object({
   outcomeIds: z
-    .string()
+    .string({ error: "outcomeIds is required: one or more outcome ids, comma-separated" })
     .trim()
     .min(1, "outcomeIds is required: one or more outcome ids, comma-separated")
     .transform((value) => [...new Set(value.split(",").map((id) => id.trim()).filter((id) => id !== ""))])
@@ -26,11 +26,9 @@ export const streamQuery = z.object({
     .describe("Venue (pmxt exchange key), default polymarket."),
 });
 
-/** Parses the query of GET /v0/stream; a 400 names the parameter. */
+/** Parses the query of GET /v0/stream; a 400 names the parameter (also one sent twice). */
 export function parseStreamQuery(searchParams: URLSearchParams): z.infer<typeof streamQuery> {
-  const parsed = streamQuery.safeParse({ outcomeIds: searchParams.get("outcomeIds") ?? "", exchange: searchParams.get("exchange") ?? undefined });
-  if (!parsed.success) throw invalidParameter(parsed.error);
-  return parsed.data;
+  return parseQuery(streamQuery, searchParams);
 }
 
 const encoder = new TextEncoder();

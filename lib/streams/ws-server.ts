@@ -7,7 +7,7 @@ import { admitCaller, type AdmissionPolicy, type HeaderView } from "@/lib/auth/a
 import { activeKeyIds } from "@/lib/auth/api-keys";
 import { getDb, type Db } from "@/lib/db";
 import { bearerToken } from "@/lib/http/bearer";
-import { errorResponse } from "@/lib/http/errors";
+import { errorAnswer } from "@/lib/http/errors";
 import { errorFields, log } from "@/lib/log";
 import type { StreamHub } from "./hub";
 import type { Transport } from "./outbox";
@@ -47,8 +47,8 @@ function presentedToken(url: URL, headers: HeaderView): string | null | undefine
 
 /** Answers a refused upgrade as the HTTP surface would (pmxt's envelope, its status), then closes; gives the status. */
 async function refuse(socket: Duplex, error: unknown): Promise<number> {
-  const response = errorResponse(error, "api", randomUUID());
-  const body = response.text;
+  const response = errorAnswer(error, "api", randomUUID());
+  const body = JSON.stringify(response.body);
   const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? "Error"}`, "content-type: application/json", `content-length: ${Buffer.byteLength(body)}`, "connection: close"];
   const retryAfter = response.headers["retry-after"];
   if (retryAfter !== undefined) lines.push(`retry-after: ${retryAfter}`);

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { getMarketOrThrow, toMarketPublic } from "@/lib/catalog/search";
+import { toMarketPublic } from "@/lib/catalog/public";
+import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { Db } from "@/lib/db";
 import { markets, watchlistItems } from "@/lib/db/schema";
 import { InvalidParameterError } from "@/lib/errors";

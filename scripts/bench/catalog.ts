@@ -24,7 +24,7 @@ import { categories } from "@/lib/catalog/categories";
 import { encodeCursor } from "@/lib/catalog/cursor";
 import { eventUuid, marketUuid } from "@/lib/catalog/ids";
 import type { NormalizedEvent } from "@/lib/catalog/normalize";
-import { marketListStatement } from "@/lib/catalog/search";
+import { marketListStatement } from "@/lib/catalog/list";
 import { listMarketsQuery } from "@/lib/catalog/shapes";
 import { parseQuery } from "@/lib/input";
 import { upsertCatalog } from "@/lib/catalog/store";

@@ -39,7 +39,7 @@ function percentile(sorted: number[], p: number): number {
 
 async function main(): Promise<void> {
   const { openTickStores } = await import("@/lib/ticks");
-  const { normalizeFrame } = await import("@/lib/recorder/normalize");
+  const { normalizeFrame } = await import("@/lib/recorder/polymarket/normalize");
   const { RecorderStats } = await import("@/lib/recorder/stats");
   const { TickWriter } = await import("@/lib/recorder/writer");
   const { getDb } = await import("@/lib/db");

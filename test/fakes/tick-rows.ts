@@ -1,4 +1,4 @@
-import { normalizeFrame } from "@/lib/recorder/normalize";
+import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import { RecorderStats } from "@/lib/recorder/stats";
 import { TickWriter } from "@/lib/recorder/writer";
 import type { TickStores } from "@/lib/ticks";

@@ -1,4 +1,4 @@
-import { searchEvents } from "@/lib/catalog/search";
+import { searchEvents } from "@/lib/catalog/list";
 import { listEventsQuery } from "@/lib/catalog/shapes";
 import { parseQuery } from "@/lib/input";
 import { json, withApiKey } from "@/lib/http";

@@ -1,4 +1,4 @@
-import { searchMarkets } from "@/lib/catalog/search";
+import { searchMarkets } from "@/lib/catalog/list";
 import { listMarketsQuery } from "@/lib/catalog/shapes";
 import { parseQuery } from "@/lib/input";
 import { json, withApiKey } from "@/lib/http";

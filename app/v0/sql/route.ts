@@ -1,6 +1,6 @@
 import { withApiKey, json, readJsonBody, type KeyedContext, type Reply } from "@/lib/http";
-import { exportSqlQuery, MAX_SQL_BODY_BYTES, runSqlQuery } from "@/lib/sql/execute";
-import { parseSqlFormat, parseSqlQueryParam, parseSqlRequest } from "@/lib/sql/request";
+import { exportSqlQuery, MAX_SQL_BODY_BYTES, runSqlQuery, type SqlFormat } from "@/lib/sql/execute";
+import { parseSqlGetQuery, parseSqlPostQuery, parseSqlRequest } from "@/lib/sql/request";
 import { getTickStores } from "@/lib/ticks";
 
 export const runtime = "nodejs";
@@ -9,8 +9,7 @@ export const dynamic = "force-dynamic";
 const options = { plan: "enterprise", planErrorCode: "sql_access_denied" } as const;
 
 /** Runs the query for the caller; the request's signal cancels it when the client goes away. */
-async function answer({ request, searchParams, principal }: KeyedContext<Record<string, never>>, query: string): Promise<Reply> {
-  const format = parseSqlFormat(searchParams);
+async function answer({ request, principal }: KeyedContext<Record<string, never>>, { query, format }: { query: string; format: SqlFormat }): Promise<Reply> {
   const caller = principal.keyId ?? `account:${principal.accountId}`;
   const stores = await getTickStores();
   if (format === "json") {
@@ -30,9 +29,12 @@ async function answer({ request, searchParams, principal }: KeyedContext<Record<
 
 // POST /v0/sql — read-only SQL over the recorded order-book ticks (Enterprise); ?format=csv|parquet downloads
 export const POST = withApiKey(
-  async (context) => answer(context, parseSqlRequest(await readJsonBody(context.request, MAX_SQL_BODY_BYTES)).query),
+  async (context) => {
+    const { format } = parseSqlPostQuery(context.searchParams);
+    return answer(context, { format, query: parseSqlRequest(await readJsonBody(context.request, MAX_SQL_BODY_BYTES)).query });
+  },
   options,
 );
 
 // GET /v0/sql?query=… — the same, with the statement in the URL (as pmxt's hosted API takes it)
-export const GET = withApiKey(async (context) => answer(context, parseSqlQueryParam(context.searchParams)), options);
+export const GET = withApiKey(async (context) => answer(context, parseSqlGetQuery(context.searchParams)), options);

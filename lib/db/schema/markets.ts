@@ -69,7 +69,7 @@ export const markets = pgTable(
     index("markets_category_rank_idx").on(t.category, t.volume24h.desc(), t.id.desc()),
     index("markets_category_venue_rank_idx").on(t.category, t.venue, t.volume24h.desc(), t.id.desc()),
     // The other list orders, over open markets only (the default filter): closed rows, most of a
-    // mature catalog, never touch them. Keys match lib/catalog/search.ts `sortKeys` expression for expression.
+    // mature catalog, never touch them. Keys match lib/catalog/list.ts `sortKey` expression for expression.
     index("markets_change_rank_idx").on(t.absChange24h.desc(), t.id.desc()).where(sql`closed = false`),
     index("markets_liquidity_rank_idx")
       .on(sql`coalesce(${t.liquidity}, '-Infinity'::float8) desc`, t.id.desc())

@@ -1,5 +1,5 @@
 import type { BookData } from "@/lib/books/book-state";
-import type { NormalizedFrame, TickEventType, TickRow } from "../normalize";
+import type { NormalizedFrame, TickEventType, TickRow } from "../rows";
 
 /**
  * Kalshi order-book channel messages -> rows of `kalshi_orderbook`, in the vocabulary of

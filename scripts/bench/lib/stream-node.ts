@@ -21,7 +21,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { BookStore, type AssetBook } from "@/lib/books/book-state";
 import { getDb } from "@/lib/db";
-import { normalizeFrame } from "@/lib/recorder/normalize";
+import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import { InProcessBus, type BookMessage, type LiveBus } from "@/lib/live/bus";
 import { EncodedBook } from "@/lib/streams/encode";
 import { StreamHub } from "@/lib/streams/hub";

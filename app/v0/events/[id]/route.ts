@@ -1,4 +1,4 @@
-import { getEventOrThrow } from "@/lib/catalog/search";
+import { getEventOrThrow } from "@/lib/catalog/resolve";
 import { json, withApiKey } from "@/lib/http";
 
 export const runtime = "nodejs";

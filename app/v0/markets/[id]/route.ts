@@ -1,4 +1,4 @@
-import { getMarketOrThrow } from "@/lib/catalog/search";
+import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import { json, withApiKey } from "@/lib/http";
 
 export const runtime = "nodejs";

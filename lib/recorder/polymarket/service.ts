@@ -4,7 +4,7 @@ import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { livePublisher } from "@/lib/live/connection";
 import type { TickStores } from "@/lib/ticks";
-import { RecorderJournal } from "./journal";
+import { RecorderJournal } from "../journal";
 import { Recorder, type AssetSource } from "./recorder";
 
 const globalStore = globalThis as typeof globalThis & { __brierRecorder?: Recorder };

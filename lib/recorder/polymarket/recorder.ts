@@ -3,12 +3,12 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { BookStore } from "@/lib/books/book-state";
 import { errorFields, log } from "@/lib/log";
 import type { LivePublisher } from "@/lib/live/publisher";
-import type { RecorderJournal } from "./journal";
-import { MAX_ASSETS_PER_CONNECTION, MarketChannelConnection } from "./market-channel";
+import type { RecorderJournal } from "../journal";
+import { MAX_ASSETS_PER_CONNECTION, MarketChannelConnection } from "./channel";
 import { normalizeFrame } from "./normalize";
-import { applyLiveRows } from "./live-rows";
-import { RecorderStats, statusCounters, type RecorderStatusSection } from "./stats";
-import { TickWriter, type TickWriterOptions } from "./writer";
+import { applyLiveRows } from "../live-rows";
+import { RecorderStats, statusCounters, type RecorderStatusSection } from "../stats";
+import { TickWriter, type TickWriterOptions } from "../writer";
 
 /** The outcome tokens to record, best first; called again every `refreshMs` to follow the catalog. */
 export type AssetSource = () => Promise<string[]>;
