@@ -4,7 +4,7 @@ import { GET as spreadsRoute } from "@/app/v0/pairs/[a]/[b]/spreads/route";
 import { getDb } from "@/lib/db";
 import { RecorderJournal } from "@/lib/recorder/journal";
 import { KalshiRecorder } from "@/lib/recorder/kalshi/recorder";
-import { Recorder } from "@/lib/recorder/recorder";
+import { Recorder } from "@/lib/recorder/polymarket/recorder";
 import { marketFeeAt, takerFee, type Fill, type MarketFee } from "@/lib/spreads/fees";
 import type { SpreadPoint, SpreadsPage } from "@/lib/spreads/shapes";
 import { getTickStores } from "@/lib/ticks";

@@ -9,7 +9,8 @@ import type { Db } from "@/lib/db";
 import { marketMatches, recorderIncidents, recorderRuns } from "@/lib/db/schema";
 import { runMode } from "@/lib/recorder/journal";
 import { KalshiNormalizer, noOutcomeId } from "@/lib/recorder/kalshi/normalize";
-import { normalizeFrame, type TickRow } from "@/lib/recorder/normalize";
+import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
+import type { TickRow } from "@/lib/recorder/rows";
 import { insertTickRows } from "@/lib/recorder/writer";
 import { recordedVenueTables } from "@/lib/ticks/published";
 

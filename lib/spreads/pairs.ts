@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, isNull, or } from "drizzle-orm";
-import { getMarketOrThrow } from "@/lib/catalog/search";
+import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { MarketPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
 import { marketMatches } from "@/lib/db/schema";
