@@ -18,7 +18,7 @@ const params = { a: DEMO_PAIR.polymarket.venueMarketId, b: DEMO_PAIR.kalshi.tick
 beforeAll(async () => {
   result = await writeDemoPair(await getDb(), (await getTickStores()).writer, { days: 2, now });
   ({ key } = await makeKey("pro"));
-});
+}, 240_000);
 
 async function spreads(query: string): Promise<SpreadsPage> {
   const res = await callRoute(spreadsRoute, { path: `/v0/pairs/${params.a}/${params.b}/spreads?${query}`, key, params });

@@ -203,8 +203,8 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 15
 beforeAll(async () => {
   const db = await getDb();
   const stores = await getTickStores();
-  // Venue times shortly ahead: both recorders subscribe (and Kalshi's snapshot is stamped) before the first change.
-  startMs = Date.now() + 3_000;
+  // Venue times ahead (8 s, for a loaded machine): both recorders subscribe, and Kalshi stamps its snapshot with the receive time, before the first change.
+  startMs = Date.now() + 8_000;
   polyFrames = polymarketFrames(startMs, 300, 7);
   const script = kalshiScript({ [TICKER]: kalshiBook }, 300, startMs + 3, 13, 7);
   endMs = Math.max(polyFrames.at(-1)?.ts ?? 0, script.at(-1)?.tsMs ?? 0);

@@ -51,13 +51,23 @@ const LEVELS_READ = 8;
 
 const sumSizes = (levels: readonly BookLevel[]) => levels.reduce((total, level) => total + level.size, 0);
 
-interface Levels {
+export interface Levels {
   bids: BookLevel[];
   asks: BookLevel[];
 }
 
+/** What pricing a point needs of one side's book at an instant (the series' replayed book, or a live one: lib/spreads/live.ts). */
+export interface PriceableBook {
+  unknownAt(t: number): UnknownReason | null;
+  /** Best levels, best first: the top ones, or (`full`) the whole book. */
+  levels(full?: boolean): Levels;
+  feeAt(t: number): MarketFee;
+  /** Buying `size` at the asks and selling it at the bids. */
+  legs(size: number, fee: MarketFee): { buy: Leg; sell: Leg };
+}
+
 /** One side's book, coverage and cached walks while the series advances. */
-class Side {
+class Side implements PriceableBook {
   readonly #store = new BookStore();
   readonly #input: SideInput;
   readonly #iterator: AsyncIterator<BookRow>;
@@ -182,7 +192,7 @@ class Side {
 }
 
 /** Contracts to buy on `buyer` and sell on `seller` above the threshold: from the levels read, the whole books only when the walk used them all. */
-function availableBetween(buyer: Side, seller: Side, buyFee: MarketFee, sellFee: MarketFee, threshold: number): number {
+function availableBetween(buyer: PriceableBook, seller: PriceableBook, buyFee: MarketFee, sellFee: MarketFee, threshold: number): number {
   const asks = buyer.levels().asks;
   const bids = seller.levels().bids;
   const size = availableSize(asks, bids, buyFee, sellFee, threshold);
@@ -208,12 +218,13 @@ interface Priced {
 function pricePointOnce(t: number, a: Side, b: Side, window: SeriesWindow, last: { priced?: Priced }): SpreadPoint {
   const key = `${a.version}:${b.version}:${a.unknownAt(t)}:${b.unknownAt(t)}:${a.feeKey(t)}:${b.feeKey(t)}`;
   if (last.priced?.key === key) return { ...last.priced.point, t };
-  const point = pricePoint(t, a, b, window);
+  const point = pricePair(t, a, b, window.size, window.threshold);
   last.priced = { key, point };
   return point;
 }
 
-function pricePoint(t: number, a: Side, b: Side, window: SeriesWindow): SpreadPoint {
+/** The point of a pair at `t`: both books' best levels, gross both ways, the executable spread for `size` after fees; unknown where either book is. */
+export function pricePair(t: number, a: PriceableBook, b: PriceableBook, size: number, threshold: number): SpreadPoint {
   const unknownA = a.unknownAt(t);
   const unknownB = b.unknownAt(t);
   const quoteA = unknownA === null ? quoteOf(a.levels()) : null;
@@ -223,15 +234,15 @@ function pricePoint(t: number, a: Side, b: Side, window: SeriesWindow): SpreadPo
   }
   const feeA = a.feeAt(t);
   const feeB = b.feeAt(t);
-  const legsA = a.legs(window.size, feeA);
-  const legsB = b.legs(window.size, feeB);
-  const aToB = executable(legsA.buy, legsB.sell, window.size);
-  const bToA = executable(legsB.buy, legsA.sell, window.size);
+  const legsA = a.legs(size, feeA);
+  const legsB = b.legs(size, feeB);
+  const aToB = executable(legsA.buy, legsB.sell, size);
+  const bToA = executable(legsB.buy, legsA.sell, size);
   const gross = { aToB: grossOf(quoteB.bid, quoteA.ask), bToA: grossOf(quoteA.bid, quoteB.ask) };
   const nets = [aToB.perContract, bToA.perContract].filter((value): value is number => value !== null);
   const available = {
-    aToB: gross.aToB !== null && gross.aToB > window.threshold ? availableBetween(a, b, feeA, feeB, window.threshold) : 0,
-    bToA: gross.bToA !== null && gross.bToA > window.threshold ? availableBetween(b, a, feeB, feeA, window.threshold) : 0,
+    aToB: gross.aToB !== null && gross.aToB > threshold ? availableBetween(a, b, feeA, feeB, threshold) : 0,
+    bToA: gross.bToA !== null && gross.bToA > threshold ? availableBetween(b, a, feeB, feeA, threshold) : 0,
   };
   return { t, known: true, unknown: null, a: quoteA, b: quoteB, gross, net: { aToB, bToA }, best: nets.length === 0 ? null : Math.max(...nets), available };
 }

@@ -75,6 +75,9 @@ export const episodesQuery = z
   .strict();
 export type EpisodesQuery = z.output<typeof episodesQuery>;
 
+export const spreadStreamQuery = z.object({ size }).strict();
+export type SpreadStreamQuery = z.output<typeof spreadStreamQuery>;
+
 export const feesQuery = z
   .object({
     at: instant.optional().describe("The instant whose schedules to mark as in force; default now."),
