@@ -1,6 +1,6 @@
 import { badRequest, ok } from "@/lib/history/openapi";
 import { errorResponse, queryParameters, rateLimitedResponse, ref, schemaOf, unauthorizedResponse, type OpenApiSectionBuilder } from "@/lib/openapi";
-import { episodesQuery, episodesResponse, feesQuery, feesResponse, spreadPointPublic, spreadsPage, spreadsQuery } from "./shapes";
+import { episodesQuery, episodesResponse, feesQuery, feesResponse, spreadPointPublic, spreadsPage, spreadsQuery, spreadStreamQuery } from "./shapes";
 
 const pairParameters = [
   { name: "a", in: "path", required: true, description: "Side A: a market (any id /v0/markets/{id} accepts; its Yes outcome) or an outcome id.", schema: { type: "string", maxLength: 600 } },
@@ -21,6 +21,21 @@ export const spreadsOpenApi: OpenApiSectionBuilder = () => ({
         parameters: [...pairParameters, ...queryParameters(spreadsQuery)],
         responses: {
           "200": ok("A page of points, oldest first.", { type: "object", required: ["data", "meta"], properties: { data: { type: "array", items: ref("SpreadPoint") }, meta: schemaOf(spreadsPage.shape.meta) } }),
+          "400": badRequest(),
+          "401": unauthorizedResponse(),
+          "403": proOnly(),
+          "404": notFound(),
+          "429": rateLimitedResponse(),
+        },
+      },
+    },
+    "/v0/pairs/{a}/{b}/spreads/stream": {
+      get: {
+        operationId: "streamPairSpread",
+        summary: "The pair's executable spread after fees as Server-Sent Events, priced at every change of either live book (the same as `watchSpread` over /ws, with the same admission and limits; Pro and Enterprise)",
+        parameters: [...pairParameters, ...queryParameters(spreadStreamQuery)],
+        responses: {
+          "200": { description: "An event stream: `subscribed`, then `data` events whose `data` is a SpreadPoint (the newest one when the client is slow), or an `error` event (NOT_RECORDED when a side is not recorded live).", content: { "text/event-stream": { schema: { type: "string" } } } },
           "400": badRequest(),
           "401": unauthorizedResponse(),
           "403": proOnly(),
