@@ -79,7 +79,7 @@ async function firstData(response: Response): Promise<Record<string, unknown>> {
 }
 
 describe("GET /v0/pairs/{a}/{b}/spreads/stream", () => {
-  it("streams the pair priced from the live books: the recorded series' latest point", async () => {
+  it("streams the pair priced from the recorder's live books", async () => {
     const { key } = await makeKey("pro");
     const controller = new AbortController();
     const headers = new Headers({ authorization: `Bearer ${key}` });

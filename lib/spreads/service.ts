@@ -1,12 +1,11 @@
 import "server-only";
-import type { ClickHouseClient } from "@clickhouse/client";
 import type { BookRow } from "@/lib/books/book-state";
 import type { Db } from "@/lib/db";
 import { InvalidParameterError } from "@/lib/errors";
 import { venueJournal } from "@/lib/history/condition";
 import { recordedSpans, type Span } from "@/lib/history/coverage-model";
 import { assetIncidents, journalWindow, runSpans, subscribedSpans } from "@/lib/history/journal";
-import { firstBookAfter, historyClient, lastBookAtOrBefore, parsedBookRows } from "@/lib/history/ticks";
+import { firstBookAfter, historyClient, lastBookAtOrBefore, mergedBookRows } from "@/lib/history/ticks";
 import { encodeCursor } from "@/lib/input";
 import { EpisodeFolder } from "./episodes";
 import { allScheduleVersions, marketFeeAt, scheduleAt } from "./fees";
@@ -45,23 +44,63 @@ export async function recordedSpansOf(db: Db, side: Pick<PairSide, "outcomeId" |
   return recordedSpans({ since, until, now, runs, subscribed: subscribedSpans(window, side.outcomeId, now), lost, incidents: [] });
 }
 
-/** The side's rows from its last snapshot at or before `since` (or its first after) to `until`. */
-async function* sideRows(client: ClickHouseClient, side: PairSide, since: number, until: number): AsyncGenerator<BookRow> {
-  const from = (await lastBookAtOrBefore(client, side.source, side.outcomeId, since)) ?? (await firstBookAfter(client, side.source, side.outcomeId, since, until));
-  if (from === undefined) return;
-  yield* parsedBookRows(client, side.source, side.outcomeId, from, until);
+/**
+ * Splits one merged stream of both sides' rows into each side's rows. Both sides are read in time
+ * order by the series, so a side's queue holds only the rows read ahead for the other side up to
+ * the instant being priced.
+ */
+function demultiplex(merged: AsyncGenerator<{ side: number; row: BookRow }>, sides: number): AsyncIterable<BookRow>[] {
+  const queues: BookRow[][] = Array.from({ length: sides }, () => []);
+  let done = false;
+  const pull = async (side: number): Promise<BookRow | undefined> => {
+    const queue = queues[side] ?? [];
+    while (queue.length === 0 && !done) {
+      const next = await merged.next();
+      if (next.done === true) done = true;
+      else queues[next.value.side]?.push(next.value.row);
+    }
+    return queue.shift();
+  };
+  return queues.map((_, side) => ({
+    [Symbol.asyncIterator]: (): AsyncIterator<BookRow> => ({
+      next: async () => {
+        const row = await pull(side);
+        return row === undefined ? { done: true, value: undefined } : { done: false, value: row };
+      },
+      return: async () => {
+        done = true;
+        await merged.return(undefined);
+        return { done: true, value: undefined };
+      },
+    }),
+  }));
 }
 
-/** Both sides of a pair, wired to the tick tables and the journal, for a window. */
+const noRows: AsyncIterable<BookRow> = { [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true, value: undefined }) }) };
+
+/**
+ * Both sides of a pair, wired to the tick tables and the journal, for a window: each side's rows
+ * from its last snapshot at or before `since` (or its first after), in one merged stream.
+ */
 export async function pairInputs(db: Db, pair: ResolvedPair, since: number, until: number, now: number): Promise<[SideInput, SideInput]> {
   const client = await historyClient();
-  const input = async (side: PairSide): Promise<SideInput> => ({
+  const sides = [pair.a, pair.b];
+  const starts = await Promise.all(
+    sides.map(async (side) => (await lastBookAtOrBefore(client, side.source, side.outcomeId, since)) ?? (await firstBookAfter(client, side.source, side.outcomeId, since, until))),
+  );
+  const replayed = sides.flatMap((side, i) => {
+    const fromMs = starts[i];
+    return fromMs === undefined ? [] : [{ side: i, replay: { source: side.source, assetId: side.outcomeId, fromMs } }];
+  });
+  const streams = replayed.length === 0 ? [] : demultiplex(mergedBookRows(replayed.map((r) => r.replay), until), replayed.length);
+  const rowsOf = (i: number) => streams[replayed.findIndex((r) => r.side === i)] ?? noRows;
+  const input = async (side: PairSide, i: number): Promise<SideInput> => ({
     outcomeId: side.outcomeId,
     fee: side,
-    rows: sideRows(client, side, since, until),
+    rows: rowsOf(i),
     spans: await recordedSpansOf(db, side, since, until, now),
   });
-  return [await input(pair.a), await input(pair.b)];
+  return [await input(pair.a, 0), await input(pair.b, 1)];
 }
 
 export function pairPublicOf(pair: ResolvedPair, at: number): PairPublic {
