@@ -72,6 +72,18 @@ function ladder(best: number, step: 1 | -1, random: () => number): Ladder {
   return out;
 }
 
+/**
+ * The new ladder keeping the sizes of the levels the book already has, and one level resized: a
+ * venue's book moves a few levels at a time, not all of them at every change.
+ */
+function carried(next: Ladder, previous: Ladder, random: () => number): Ladder {
+  for (const [cents, size] of previous) if (next.has(cents)) next.set(cents, size);
+  const prices = [...next.keys()];
+  const resized = prices[Math.floor(random() * prices.length)];
+  if (resized !== undefined) next.set(resized, Math.round(100 + random() * 900));
+  return next;
+}
+
 const dollars = (cents: number, digits = 2) => (cents / 100).toFixed(digits);
 
 function catalogRows(now: number): NormalizedEvent[] {
@@ -295,10 +307,10 @@ export async function writeDemoPair(db: Db, writer: ClickHouseClient, options: D
     const polyAsk = polyBid + 1 + Math.floor(random() * 2);
     const kalshiBid = Math.round(fair - 0.5 - random()) + shift;
     const kalshiAsk = kalshiBid + 1 + Math.floor(random() * 2);
-    const newPolyBids = ladder(polyBid, -1, random);
-    const newPolyAsks = ladder(polyAsk, 1, random);
-    const newYes = ladder(kalshiBid, -1, random);
-    const newNo = ladder(100 - kalshiAsk, -1, random);
+    const newPolyBids = carried(ladder(polyBid, -1, random), polyBids, random);
+    const newPolyAsks = carried(ladder(polyAsk, 1, random), polyAsks, random);
+    const newYes = carried(ladder(kalshiBid, -1, random), yesBids, random);
+    const newNo = carried(ladder(100 - kalshiAsk, -1, random), noBids, random);
     if (ts >= nextSnapshot) {
       polyBids = newPolyBids;
       polyAsks = newPolyAsks;
