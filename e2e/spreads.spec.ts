@@ -56,7 +56,7 @@ test("Compare links the demo pair to its pair page: both books, the spread after
 test("the market page's Same question elsewhere panel links to the pair page", async () => {
   await page.goto("/markets/synthetic-demo-pair");
   const panel = page.getByTestId("same-question-elsewhere");
-  await expect(panel).toContainText("KXSYNTHDEMO");
+  await expect(panel).toContainText("SYNTHETIC DEMO");
   await panel.getByTestId("pair-spread-link").click();
   await expect(page.getByTestId("pair-title")).toContainText("SYNTHETIC DEMO");
 });
