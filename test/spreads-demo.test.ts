@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as episodesRoute } from "@/app/v0/pairs/[a]/[b]/episodes/route";
 import { GET as spreadsRoute } from "@/app/v0/pairs/[a]/[b]/spreads/route";
 import { GET as matchesRoute } from "@/app/v0/markets/[id]/matches/route";
+import { topOutcomeTokens } from "@/lib/catalog/assets";
 import { getDb } from "@/lib/db";
+import { topKalshiTickers } from "@/lib/recorder/kalshi/markets";
 import { DEMO_PAIR, writeDemoPair, type DemoPairResult } from "@/lib/spreads/demo-pair";
 import type { EpisodesResponse, SpreadsPage } from "@/lib/spreads/shapes";
 import { getTickStores } from "@/lib/ticks";
@@ -35,6 +37,10 @@ describe("the SYNTHETIC demo pair", () => {
     expect(res.status, res.text).toBe(200);
     const body = res.body as { data: { matches: Array<{ relation: string; market: { exchange: string; venueMarketId: string } }> } };
     expect(body.data.matches.map((m) => [m.relation, m.market.exchange, m.market.venueMarketId])).toEqual([["identity", "kalshi", DEMO_PAIR.kalshi.ticker]]);
+    // No venue lists them: neither recorder follows them.
+    const db = await getDb();
+    expect((await topOutcomeTokens(db, { exchange: "polymarket", limit: 100 })).map((t) => t.outcomeId)).not.toContain(DEMO_PAIR.polymarket.yes);
+    expect(await topKalshiTickers(db, 100)).not.toContain(DEMO_PAIR.kalshi.ticker);
   });
 
   it("has uncrossed books on both venues at every change, and prices the pair as an identity", async () => {

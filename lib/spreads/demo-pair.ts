@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { and, eq, isNull, or } from "drizzle-orm";
+import { SYNTHETIC_STATUS } from "@/lib/catalog/assets";
 import { eventUuid, marketUuid, syntheticContractAddress } from "@/lib/catalog/ids";
 import type { NormalizedEvent } from "@/lib/catalog/normalize";
 import { upsertCatalog } from "@/lib/catalog/store";
@@ -24,7 +25,8 @@ import { recordedVenueTables } from "@/lib/ticks/published";
  * after both venues' fees. A journal run per venue marks the window as recorded (mode
  * `synthetic demo`), with one 30-minute lost connection on the Kalshi side: the spread is unknown
  * there, as for any recording gap. Everything is marked synthetic: titles, ids, run modes, the
- * match's reasoning. Never run by the service itself; `admin demo-ticks` runs it.
+ * match's reasoning, the markets' status (`synthetic`: no recorder follows them). Never run by the
+ * service itself; `admin demo-ticks` runs it.
  */
 
 export const DEMO_PAIR = {
@@ -87,7 +89,7 @@ function carried(next: Ladder, previous: Ladder, random: () => number): Ladder {
 const dollars = (cents: number, digits = 2) => (cents / 100).toFixed(digits);
 
 function catalogRows(now: number): NormalizedEvent[] {
-  const common = { description: "SYNTHETIC market written by `admin demo-ticks` for offline demos; it exists on no venue.", category: "Economics", volume24h: 0, volume: null, liquidity: null, openInterest: null, status: "active", closed: false, resolutionDate: new Date("2026-12-31T23:59:00Z"), url: null, image: null, lastSeenAt: new Date(now) };
+  const common = { description: "SYNTHETIC market written by `admin demo-ticks` for offline demos; it exists on no venue.", category: "Economics", volume24h: 0, volume: null, liquidity: null, openInterest: null, status: SYNTHETIC_STATUS, closed: false, resolutionDate: new Date("2026-12-31T23:59:00Z"), url: null, image: null, lastSeenAt: new Date(now) };
   const event = (venue: string, venueEventId: string, marketId: string, row: NormalizedEvent["markets"][number]): NormalizedEvent => ({
     event: { id: eventUuid(venue, venueEventId), venue, venueEventId, title: DEMO_PAIR.eventTitle, slug: venueEventId.toLowerCase(), description: common.description, category: common.category, venueCategory: common.category, tags: [], image: null, url: null, volume24h: 0, volume: null, closed: false, resolutionDate: null, lastSeenAt: new Date(now) },
     markets: [{ ...row, id: marketId, eventId: eventUuid(venue, venueEventId) }],
