@@ -18,7 +18,7 @@ const config = [
     // Everything a handler needs comes from the Request and the wrapper's context.
     files: ["app/v0/**", "app/api/**", "lib/**"],
     // Page-only modules (server components and server actions run inside Next).
-    ignores: ["lib/auth/page-session.ts", "lib/auth/key-actions.ts", "lib/browser/**"],
+    ignores: ["lib/auth/page-session.ts", "lib/auth/key-actions.ts", "lib/auth/operator-actions.ts", "lib/browser/**"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -30,7 +30,7 @@ const config = [
             { name: "next-auth", importNames: ["getServerSession"], message: "getServerSession() reads Next's request scope: API code uses lib/auth/session.ts (docs/architecture.md)." },
           ],
           patterns: [
-            { group: ["**/page-session", "**/key-actions"], message: "Page-only modules (request-scoped Next APIs) may not be imported by API code (docs/architecture.md)." },
+            { group: ["**/page-session", "**/key-actions", "**/operator-actions"], message: "Page-only modules (request-scoped Next APIs) may not be imported by API code (docs/architecture.md)." },
           ],
         },
       ],

@@ -1,17 +1,9 @@
 // Runs once when a server process starts (next start / next dev), before it serves requests.
+// Next compiles this file for the Edge runtime too: everything Node-only sits in
+// instrumentation-node.ts, imported only under the Node.js runtime.
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  try {
-    // Imported inside the try: an invalid configuration throws while lib/config.ts loads.
-    const { startBackgroundJobs } = await import("@/lib/jobs/background");
-    await startBackgroundJobs();
-  } catch (error) {
-    // A server that cannot read its configuration or own its stores must not stay up answering
-    // 500s: it stops at once, saying why. ConfigError and DataDirLockedError
-    // carry a message written for the operator; anything else is printed with its stack.
-    const name = (error as { name?: unknown }).name;
-    const reason = name === "ConfigError" || name === "DataDirLockedError" ? (error as Error).message : String((error as Error).stack ?? error);
-    process.stderr.write(`Brier cannot start: ${reason}\n`);
-    process.exit(1);
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { startServerProcess } = await import("./instrumentation-node");
+    await startServerProcess();
   }
 }

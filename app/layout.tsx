@@ -33,7 +33,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <a className="visually-hidden" href="#main">
           Skip to content
         </a>
-        <AppHeader account={account === undefined ? undefined : { email: account.email, plan: account.plan }} />
+        <AppHeader account={account === undefined ? undefined : { email: account.email, plan: account.plan, operator: account.operator }} />
         <Providers>
           <main id="main" className="container">
             {children}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatChange, formatPrice, formatSize } from "./format";
+import { formatChange, formatPrice, formatSize, marketTitle } from "./format";
 
 describe("display units", () => {
   it.each([
@@ -26,5 +26,17 @@ describe("display units", () => {
   it("sizes are whole numbers", () => {
     expect(formatSize(1234.56)).toBe("1,235");
     expect(formatSize(undefined)).toBe("–");
+  });
+});
+
+describe("marketTitle", () => {
+  it.each([
+    ["Will it rain in Lisbon on Friday? - Will it rain in Lisbon on Friday?", "Will it rain in Lisbon on Friday?"],
+    ["Lisbon weather - Will it rain on Friday?", "Lisbon weather - Will it rain on Friday?"],
+    ["A - B - A - B", "A - B"],
+    ["Plain question?", "Plain question?"],
+    [" - ", " - "],
+  ])("%s", (title, shown) => {
+    expect(marketTitle(title)).toBe(shown);
   });
 });

@@ -89,3 +89,14 @@ export function formatSecondsAgo(age: number): string {
 export function isoOrNull(value: Date | string | null | undefined): string | null {
   return value === null || value === undefined ? null : new Date(value).toISOString();
 }
+
+/**
+ * A market's title as shown: pmxt-core titles a Polymarket market `<event title> - <question>`,
+ * which reads "X? - X?" when the event holds one market asking its own title; then the question
+ * alone. Any other title is shown as the venue sent it.
+ */
+export function marketTitle(title: string): string {
+  const middle = title.length % 2 === 1 ? (title.length - 3) / 2 : -1;
+  if (middle > 0 && title.slice(middle, middle + 3) === " - " && title.slice(0, middle) === title.slice(middle + 3)) return title.slice(0, middle);
+  return title;
+}

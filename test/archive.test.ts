@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, renameSync, truncateSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -205,6 +206,18 @@ describe("archive schedule", () => {
 });
 
 describe("archive pull CLI", () => {
+  it("names the URL and the reason when nothing answers there", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "brier-pull-unreachable-"));
+    // A loopback port that was just free: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    await expect(pullArchive({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "brier_live_x", venue: "polymarket", from: "2026-11-20", to: "2026-11-20", dir })).rejects.toThrow(
+      `could not reach http://127.0.0.1:${port}/v0/archive/manifest (ECONNREFUSED)`,
+    );
+  });
+
   it("downloads a day, resumes a partial file, verifies against the manifest, and fails on a file altered by one byte", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "brier-pull-"));
     const options = { baseUrl: server.url, apiKey: key, venue: "polymarket", from: DAY, to: DAY, dir };

@@ -88,6 +88,11 @@ describe("GET /v0/markets parameters", () => {
     }
   });
 
+  it("a limit that is not a number says what a limit must be, not only that the input is invalid", async () => {
+    const res = await markets("?limit=abc");
+    expect(res.body).toMatchObject({ error: { parameter: "limit", message: "limit must be an integer" } });
+  });
+
   it.each([
     ["", 50, 0],
     ["?limit=10", 10, 0],

@@ -2,7 +2,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/v0/sql/route";
 import { getDb } from "@/lib/db";
 import { depthHistorySql, publishedPatterns } from "@/lib/sql/patterns";
-import { demoMarketsFromTokens, writeDemoTicks, type DemoTickResult } from "@/lib/recorder/demo-ticks";
+import { BookStore } from "@/lib/books/book-state";
+import { bookRows } from "@/lib/history/ticks";
+import { demoMarketsFromTokens, writeDemoTicks, type DemoPrice, type DemoTickResult } from "@/lib/recorder/demo-ticks";
+import { recordedVenueTables } from "@/lib/ticks/published";
 import { getServiceStatus } from "@/lib/status/service-status";
 import { getTickStores } from "@/lib/ticks";
 import { makeKey } from "./helpers/keys";
@@ -16,6 +19,7 @@ const markets = demoMarketsFromTokens([
 ]);
 const [m1] = markets;
 let result: DemoTickResult;
+const prices: DemoPrice[] = [];
 let key: string;
 const now = Date.now();
 
@@ -26,7 +30,14 @@ async function sql(query: string): Promise<Array<Record<string, unknown>>> {
 }
 
 beforeAll(async () => {
-  result = await writeDemoTicks((await getTickStores()).writer, markets, { days: 2, now, seed: 7 });
+  result = await writeDemoTicks((await getTickStores()).writer, markets, {
+    days: 2,
+    now,
+    seed: 7,
+    onPrices: async (batch) => {
+      prices.push(...batch);
+    },
+  });
   ({ key } = await makeKey("enterprise"));
 });
 
@@ -36,6 +47,48 @@ describe("demo ticks (synthetic)", () => {
       { conditionId: `0x${"a".repeat(64)}`, outcomeIds: ["111", "112"] },
       { conditionId: `0x${"b".repeat(64)}`, outcomeIds: ["221", "222"] },
     ]);
+  });
+
+  it("every book the rows imply, at every recorded instant, is uncrossed and agrees with the best prices it states", async () => {
+    const client = (await getTickStores()).writer;
+    for (const market of markets) {
+      for (const asset of market.outcomeIds) {
+        // The history's own reader and book state: what GET /v0/orderbooks/{id}?at= rebuilds at any instant.
+        const store = new BookStore();
+        let checked = 0;
+        let snapshots = 0;
+        for await (const row of bookRows(client, { table: recordedVenueTables.polymarket, conditionId: market.conditionId }, asset, now - 3 * 86_400_000, now + 1_000)) {
+          const book = store.apply(row);
+          if (book === undefined) continue;
+          if (row.eventType === "book") snapshots += 1;
+          if (!book.hasSnapshot) continue;
+          const bid = book.bestBid();
+          const ask = book.bestAsk();
+          expect(bid, `${asset} at ${row.timestampMs}: no bid`).toBeDefined();
+          expect(ask, `${asset} at ${row.timestampMs}: no ask`).toBeDefined();
+          if (bid === undefined || ask === undefined || bid >= ask || !book.inSync) {
+            throw new Error(`${asset} at ${row.timestampMs}: bid ${String(bid)} ask ${String(ask)} inSync ${String(book.inSync)}`);
+          }
+          checked += 1;
+        }
+        expect(snapshots).toBeGreaterThan(150);
+        expect(checked).toBeGreaterThan(5_000);
+      }
+    }
+  });
+
+  it("hands over a price history of every outcome that sits inside its book and mirrors YES and NO", () => {
+    const [yes, no] = m1?.outcomeIds ?? [];
+    const ofYes = prices.filter((p) => p.outcomeId === yes);
+    // One sample every 10 minutes over 2 days.
+    expect(ofYes.length).toBeGreaterThanOrEqual(2 * 144);
+    for (const p of prices) {
+      expect(p.bestBid).toBeLessThan(p.price);
+      expect(p.price).toBeLessThan(p.bestAsk);
+    }
+    const noAt = new Map(prices.filter((p) => p.outcomeId === no).map((p) => [p.atMs, p.price]));
+    for (const p of ofYes) expect(p.price + (noAt.get(p.atMs) ?? Number.NaN)).toBeCloseTo(1, 9);
+    expect(new Set(ofYes.map((p) => p.price)).size).toBeGreaterThan(5);
   });
 
   it("writes books, price changes and trades inside the window", async () => {

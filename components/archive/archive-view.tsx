@@ -10,7 +10,7 @@ interface ManifestHour {
   rows: number;
   assets: number;
   checksum: string;
-  condition: "available" | "degraded" | "missing";
+  condition: "available" | "degraded" | "missing" | "synthetic";
   file: { url: string; rows: number; bytes: number; checksum: string; sha256: string } | null;
 }
 

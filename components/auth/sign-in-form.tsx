@@ -60,6 +60,9 @@ export function SignInForm({ callbackUrl, notice, github }: { callbackUrl: strin
       <p className={styles.alt}>
         No account yet? <Link href={`/signup?callbackUrl=${encodeURIComponent(callbackUrl)}`}>Sign up</Link>
       </p>
+      <p className={styles.alt}>
+        <Link href="/signin/help">Your account was made for you, or you have no password?</Link>
+      </p>
     </div>
   );
 }

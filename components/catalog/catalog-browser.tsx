@@ -19,7 +19,7 @@ import {
   type CatalogState,
 } from "@/lib/browser/catalog-state";
 import { MAX_QUERY_LENGTH } from "@/lib/catalog/limits";
-import { formatAge, formatInteger, formatVolume } from "@/lib/format";
+import { formatAge, formatInteger, formatVolume, marketTitle } from "@/lib/format";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/query-state";
 import { MarketsTable } from "./markets-table";
 import { OutcomePrices } from "./outcome-prices";
@@ -280,6 +280,15 @@ export function CatalogBrowser({ exchanges, categories }: { exchanges: string[];
           ) : (
             <EmptyState>
               No {state.view} match these filters.{" "}
+              {state.view === "events" && state.query !== "" && (
+                <>
+                  The Events view searches event titles, and a word may be only in its markets&apos; questions:{" "}
+                  <button type="button" className="link" onClick={() => navigate({ view: "markets" })} data-testid="search-markets-instead">
+                    search the markets for “{state.query}”
+                  </button>{" "}
+                  or{" "}
+                </>
+              )}
               {(state.query !== "" || state.exchange !== "" || state.category !== "") && <Link href={pathname}>Clear filters</Link>}
             </EmptyState>
           )
@@ -374,7 +383,7 @@ function EventsTable({ events }: { events: EventPublic[] }) {
                   <span className="muted">–</span>
                 ) : (
                   <>
-                    <Link href={`/markets/${top.marketId}`}>{top.title}</Link>
+                    <Link href={`/markets/${top.marketId}`}>{marketTitle(top.title)}</Link>
                     <OutcomePrices outcomes={top.outcomes} max={2} />
                   </>
                 )}

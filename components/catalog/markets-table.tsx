@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Sparkline } from "@/components/history/sparkline";
 import type { MarketPublic } from "@/lib/catalog/shapes";
-import { formatDate, formatVolume } from "@/lib/format";
+import { formatDate, formatVolume, marketTitle } from "@/lib/format";
 import { OutcomePrices } from "./outcome-prices";
 import { WatchStar } from "./watch-star";
 import styles from "./catalog.module.css";
@@ -35,7 +35,7 @@ export function MarketsTable({ markets, testId }: { markets: MarketPublic[]; tes
             </td>
             <td style={{ minWidth: "16rem" }}>
               <Link className={styles.title} href={`/markets/${market.marketId}`}>
-                {market.title}
+                {marketTitle(market.title)}
               </Link>
               <div className="row small muted" style={{ gap: "0.4rem", marginTop: 2 }}>
                 <span className="badge">{market.exchange}</span>

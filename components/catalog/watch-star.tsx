@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { MarketPublic } from "@/lib/catalog/shapes";
 import { getJson, sendJson } from "@/lib/browser/api-client";
 import styles from "./catalog.module.css";
+import { marketTitle } from "@/lib/format";
 
 export const WATCHLIST_KEY = ["watchlist"] as const;
 
@@ -34,7 +35,7 @@ export function WatchStar({ market }: { market: MarketPublic }) {
     },
     onSettled: () => void client.invalidateQueries({ queryKey: WATCHLIST_KEY }),
   });
-  const label = watched ? `Remove “${market.title}” from watchlist` : `Add “${market.title}” to watchlist`;
+  const label = watched ? `Remove “${marketTitle(market.title)}” from watchlist` : `Add “${marketTitle(market.title)}” to watchlist`;
   return (
     <button
       type="button"

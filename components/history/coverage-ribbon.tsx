@@ -8,12 +8,12 @@ interface CoverageAnswer {
     assets: Array<{
       outcomeId: string;
       rowsByType: Record<string, number>;
-      hours: Array<{ hour: number; condition: "available" | "degraded" | "missing"; rows: number; incidents: number }>;
+      hours: Array<{ hour: number; condition: "available" | "degraded" | "missing" | "synthetic"; rows: number; incidents: number }>;
     }>;
   };
 }
 
-const colors = { available: "var(--up, #1a7f37)", degraded: "#e39b28", missing: "var(--muted, #8c959f)" } as const;
+const colors = { available: "var(--up, #1a7f37)", degraded: "#e39b28", missing: "var(--muted, #8c959f)", synthetic: "#8250df" } as const;
 
 /** The recorder's hourly condition for one outcome over 7 days (GET /v0/coverage), one cell per UTC hour. */
 export function CoverageRibbon({ outcomeId }: { outcomeId: string }) {
@@ -34,7 +34,7 @@ export function CoverageRibbon({ outcomeId }: { outcomeId: string }) {
       <h2 id="coverage-ribbon">
         Recording coverage <span className="muted small">(last 7 days, one cell per UTC hour)</span>
       </h2>
-      <div style={{ display: "flex", gap: 1, height: 14 }} role="img" aria-label={`${count("available")} hours available, ${count("degraded")} degraded, ${count("missing")} missing`}>
+      <div style={{ display: "flex", gap: 1, height: 14 }} role="img" aria-label={`${count("available")} hours available, ${count("degraded")} degraded, ${count("missing")} missing${count("synthetic") > 0 ? `, ${count("synthetic")} synthetic` : ""}`}>
         {hours.map((h) => (
           <span
             key={h.hour}
@@ -46,8 +46,15 @@ export function CoverageRibbon({ outcomeId }: { outcomeId: string }) {
       </div>
       <p className="muted small" style={{ margin: "0.4rem 0 0" }}>
         <span style={{ color: colors.available }}>■</span> available {count("available")} · <span style={{ color: colors.degraded }}>■</span> degraded {count("degraded")} ·{" "}
-        <span style={{ color: colors.missing }}>■</span> missing {count("missing")} — degraded: an incident touched the hour; missing: recorder down or the outcome not
-        subscribed.
+        <span style={{ color: colors.missing }}>■</span> missing {count("missing")}
+        {count("synthetic") > 0 ? (
+          <>
+            {" "}
+            · <span style={{ color: colors.synthetic }}>■</span> synthetic {count("synthetic")}
+          </>
+        ) : null}{" "}
+        — degraded: an incident touched the hour; missing: recorder down or the outcome not subscribed
+        {count("synthetic") > 0 ? "; synthetic: a demo history written by admin demo-ticks, not recorded from a venue" : ""}.
       </p>
     </section>
   );

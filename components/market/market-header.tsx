@@ -4,7 +4,7 @@ import Link from "next/link";
 import { WatchStar } from "@/components/catalog/watch-star";
 import type { EventPublic, MarketPublic } from "@/lib/catalog/shapes";
 import { getJson } from "@/lib/browser/api-client";
-import { formatDateTime, formatVolume } from "@/lib/format";
+import { formatDateTime, formatVolume, marketTitle } from "@/lib/format";
 import styles from "./market.module.css";
 
 /** Breadcrumb (catalog / the event by name), title with the watchlist star, and the market's facts. */
@@ -23,7 +23,7 @@ export function MarketHeader({ market: m }: { market: MarketPublic }) {
         </Link>
       </nav>
       <div className={styles.titleRow}>
-        <h1>{m.title}</h1>
+        <h1>{marketTitle(m.title)}</h1>
         <WatchStar market={m} />
       </div>
       <div className={styles.meta}>

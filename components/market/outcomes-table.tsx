@@ -16,7 +16,7 @@ export function OutcomesTable({ market, charted, onChart }: { market: MarketPubl
             <th scope="col" className="num">
               24h change (¢)
             </th>
-            <th scope="col">Charts</th>
+            <th scope="col">Shown in the charts</th>
           </tr>
         </thead>
         <tbody>
@@ -31,7 +31,7 @@ export function OutcomesTable({ market, charted, onChart }: { market: MarketPubl
                   <label className="inline">
                     <input type="radio" name="chart-outcome" checked={index === charted} onChange={() => onChart(index)} />
                     <span className="visually-hidden">Chart {o.label}</span>
-                    <span aria-hidden="true">{index === charted ? "charted" : "chart"}</span>
+                    <span aria-hidden="true">{index === charted ? "Shown" : "Show"}</span>
                   </label>
                 </td>
               </tr>

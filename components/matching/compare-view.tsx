@@ -20,7 +20,7 @@ const relationChoices = ["identity", "subset", "superset", "overlap", "disjoint"
  * Each side links to its market page and says what Yes stands for on it; each pair shows its
  * confidence as a probability, its reasoning, and for an overlap why it is not an identity.
  */
-export function CompareView() {
+export function CompareView({ venuesWithMarkets }: { venuesWithMarkets: Array<{ venue: string; open: number }> }) {
   const [relation, setRelation] = useState<(typeof relationChoices)[number]>("identity");
   const [category, setCategory] = useState("");
   const [minConfidence, setMinConfidence] = useState("0.9");
@@ -77,7 +77,19 @@ export function CompareView() {
       ) : pairs.isError ? (
         <ErrorState error={pairs.error} title="Matched pairs could not be loaded" onRetry={() => void pairs.refetch()} />
       ) : pairs.data.data.length === 0 ? (
-        <EmptyState>No matched pairs with these filters.</EmptyState>
+        <EmptyState>
+          {venuesWithMarkets.length < 2 ? (
+            <span data-testid="compare-one-venue">
+              No matched pairs: matching pairs markets of two venues, and the catalog holds open markets of{" "}
+              {venuesWithMarkets.length === 0
+                ? "no venue yet"
+                : `only ${venuesWithMarkets.map((v) => `${v.venue} (${v.open})`).join(", ")}`}
+              . The other venues have not been ingested (offline, or not polled yet): the Status page says why.
+            </span>
+          ) : (
+            "No matched pairs with these filters."
+          )}
+        </EmptyState>
       ) : (
         <section className="card">
           <table className="data" data-testid="compare-table">

@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { formatProbability, whyNotIdentity, yesStandsFor } from "@/lib/matching/reasoning";
+import { marketTitle } from "@/lib/format";
 
 interface SideMarket {
   marketId: string;
@@ -15,7 +16,7 @@ export function MarketSide({ market, venueLink = false }: { market: SideMarket; 
   const yes = yesStandsFor(market);
   return (
     <div className="match-side">
-      <span className="badge">{market.exchange}</span> <Link href={`/markets/${market.marketId}`}>{market.title}</Link>
+      <span className="badge">{market.exchange}</span> <Link href={`/markets/${market.marketId}`}>{marketTitle(market.title)}</Link>
       {venueLink && market.url !== null && (
         <>
           {" "}

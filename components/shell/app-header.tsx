@@ -7,6 +7,8 @@ import styles from "./app-header.module.css";
 export interface HeaderAccount {
   email: string;
   plan: string;
+  /** Shows the Accounts page in the navigation. */
+  operator: boolean;
 }
 
 export function AppHeader({ account }: { account: HeaderAccount | undefined }) {
@@ -16,7 +18,7 @@ export function AppHeader({ account }: { account: HeaderAccount | undefined }) {
         <Link href="/" className={styles.brand}>
           Brier
         </Link>
-        {account !== undefined && <NavLinks className={styles.nav} />}
+        {account !== undefined && <NavLinks className={styles.nav} operator={account.operator} />}
         <div className={styles.account}>
           <ThemeToggle />
           {account === undefined ? (

@@ -11,12 +11,13 @@ const links = [
   { href: "/status", label: "Status", match: (p: string) => p.startsWith("/status") },
   { href: "/settings", label: "Settings", match: (p: string) => p.startsWith("/settings") },
 ];
+const operatorLinks = [{ href: "/accounts", label: "Accounts", match: (p: string) => p.startsWith("/accounts") }];
 
-export function NavLinks({ className }: { className?: string }) {
+export function NavLinks({ className, operator = false }: { className?: string; operator?: boolean }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className={className}>
-      {links.map((link) => (
+      {(operator ? [...links, ...operatorLinks] : links).map((link) => (
         <Link key={link.href} href={link.href} aria-current={link.match(pathname) ? "page" : undefined}>
           {link.label}
         </Link>

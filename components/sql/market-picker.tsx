@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from "react";
 import type { MarketPublic } from "@/lib/catalog/shapes";
 import { getJson } from "@/lib/browser/api-client";
 import type { TickTarget } from "@/lib/sql/patterns";
+import { marketTitle } from "@/lib/format";
 
 export interface PickedMarket extends TickTarget {
   title: string;
@@ -70,7 +71,7 @@ export function MarketPicker({ value, onPick }: { value: PickedMarket | undefine
           {list.length === 0 && value === undefined && <option value="">No market with a contract address</option>}
           {list.map((m) => (
             <option key={m.marketId} value={m.contractAddress ?? ""}>
-              {m.title} ({m.exchange})
+              {marketTitle(m.title)} ({m.exchange})
             </option>
           ))}
         </select>

@@ -4,7 +4,7 @@ import { useSearchParams } from "next/navigation";
 import { useCallback, useRef, useState, type KeyboardEvent } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ErrorState } from "@/components/ui/query-state";
-import { downloadPost, postSql } from "@/lib/browser/api-client";
+import { ApiError, downloadPost, postSql } from "@/lib/browser/api-client";
 import { formatBytes, formatInteger } from "@/lib/format";
 import type { SqlResult } from "@/lib/sql/execute";
 import { bookSql, candleSql, depthSql, sqlString, type TickTarget } from "@/lib/sql/patterns";
@@ -24,6 +24,15 @@ const examplesFor = (target: TickTarget) => [
 function retarget(sql: string, from: TickTarget | undefined, to: TickTarget): string {
   if (from === undefined) return sql;
   return sql.split(sqlString(from.market)).join(sqlString(to.market)).split(sqlString(from.assetId)).join(sqlString(to.assetId));
+}
+
+/** A plan or limit refusal reads as one; a mistake in the SQL (an unknown column, a typo) reads as what it is. */
+function refusalTitle(error: unknown): string {
+  const status = error instanceof ApiError ? error.status : undefined;
+  if (status === 403) return "The query was refused (plan)";
+  if (status === 429 || status === 503) return "The query was not run (too many queries now)";
+  if (status === 408) return "The query ran out of time";
+  return "The query has an error";
 }
 
 /** A long cell shown whole: JSON pretty-printed when it parses. */
@@ -59,7 +68,9 @@ export function SqlConsole({ allowed, plan }: { allowed: boolean; plan: string }
   const pick = useCallback((next: PickedMarket) => {
     const previous = picked.current;
     picked.current = next;
-    setSql((current) => retarget(current, previous, next));
+    // The console opens with the first example on the first market, ready to run; afterwards a
+    // new market retargets whatever is in the editor.
+    setSql((current) => (previous === undefined && current.trim() === "" ? candleSql(next) : retarget(current, previous, next)));
     setTarget(next);
   }, []);
   const insert = (text: string) => {
@@ -130,7 +141,7 @@ export function SqlConsole({ allowed, plan }: { allowed: boolean; plan: string }
             </div>
           </div>
           {exportError !== undefined && <ErrorState error={exportError} title="The export failed" />}
-          {run.isError && <ErrorState error={run.error} title="The query was refused" />}
+          {run.isError && <ErrorState error={run.error} title={refusalTitle(run.error)} />}
           {run.data?.meta.rows_capped === true && (
             <p className="notice" data-testid="rows-capped">
               The result was capped at {formatInteger(run.data.meta.rows)} rows. Add a <code>LIMIT</code> or aggregate to see all of it.

@@ -5,7 +5,7 @@ import { LiveOrderBook } from "@/components/market/live-order-book";
 import { formatDateTime } from "@/lib/format";
 import styles from "./streams.module.css";
 
-type Status = "connecting" | "live" | "reconnecting" | "unavailable";
+type Status = "connecting" | "subscribed" | "live" | "reconnecting" | "unavailable";
 
 interface Level {
   price: number;
@@ -30,10 +30,14 @@ interface StreamMessage {
 
 const labels: Record<Status, string> = {
   connecting: "Connecting…",
+  subscribed: "Subscribed · no book yet",
   live: "Live",
   reconnecting: "Reconnecting…",
   unavailable: "No live stream",
 };
+
+/** Subscribed without a book this long: nothing records the outcome, say so and show the venue's book once. */
+const QUIET_MS = 5_000;
 
 /**
  * The market page's live order book: GET /v0/stream (Server-Sent Events, the dashboard session)
@@ -63,7 +67,8 @@ function OutcomeStream({ exchange, outcomeId, outcomeLabel }: { exchange: string
         return;
       }
       if (message.event === "subscribed") {
-        setState((current) => ({ ...current, status: "live" }));
+        // "Live" only once a book arrives: a subscription alone may never deliver one.
+        setState((current) => ({ ...current, status: current.updates > 0 ? "live" : "subscribed" }));
         return;
       }
       if (message.event !== "data" || message.symbol !== outcomeId || message.data === undefined) return;
@@ -75,9 +80,16 @@ function OutcomeStream({ exchange, outcomeId, outcomeLabel }: { exchange: string
     return () => source.close();
   }, [exchange, outcomeId]);
 
+  const [quiet, setQuiet] = useState(false);
+  useEffect(() => {
+    if (state.status !== "subscribed" || state.updates > 0) return;
+    const timer = setTimeout(() => setQuiet(true), QUIET_MS);
+    return () => clearTimeout(timer);
+  }, [state.status, state.updates]);
+
   if (state.status === "unavailable") return <LiveOrderBook exchange={exchange} outcomeId={outcomeId} outcomeLabel={outcomeLabel} />;
 
-  const tone = state.status === "live" ? styles.live : state.status === "connecting" ? styles.connecting : styles.offline;
+  const tone = state.status === "live" ? styles.live : state.status === "connecting" || state.status === "subscribed" ? styles.connecting : styles.offline;
   return (
     <section className="card" aria-labelledby="streamed-book-title">
       <div className={styles.head}>
@@ -87,7 +99,14 @@ function OutcomeStream({ exchange, outcomeId, outcomeLabel }: { exchange: string
           {labels[state.status]}
         </span>
       </div>
-      {state.updates === 0 ? (
+      {state.updates === 0 && quiet ? (
+        <div className="stack" data-testid="stream-quiet">
+          <p className="muted small" style={{ margin: 0 }}>
+            No book has streamed for this outcome: no recorder records it (the Status page lists what is recorded). The venue&apos;s book right now, fetched once:
+          </p>
+          <LiveOrderBook exchange={exchange} outcomeId={outcomeId} outcomeLabel={outcomeLabel} />
+        </div>
+      ) : state.updates === 0 ? (
         <div className="skeleton" style={{ height: 240 }} />
       ) : (
         <div className="stack">

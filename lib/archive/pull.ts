@@ -88,8 +88,25 @@ export async function verifyFile(file: string, expected: ManifestFile): Promise<
   return undefined;
 }
 
+/**
+ * `fetch` that names the URL and the cause when nothing answers: undici's own error says only
+ * "fetch failed", with the reason (ECONNREFUSED, ENOTFOUND, a timeout) in its `cause`.
+ */
+function reachable(http: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    try {
+      return await http(input, init);
+    } catch (error) {
+      const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+      const reason = typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : error instanceof Error ? error.message : String(error);
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      throw new PullError(`could not reach ${url.replace(/\?.*$/, "")} (${reason}): is BRIER_URL (or --url) the address of a running Brier?`);
+    }
+  };
+}
+
 export async function pullArchive(options: PullOptions): Promise<PullResult> {
-  const http = options.fetch ?? fetch;
+  const http = reachable(options.fetch ?? fetch);
   const base = options.baseUrl.replace(/\/+$/, "");
   const headers = { authorization: `Bearer ${options.apiKey}` };
   const wanted: Array<{ file: ManifestFile; local: string }> = [];

@@ -1,6 +1,7 @@
 import "server-only";
 import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
-import { eq } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
+import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { accounts, type AccountRow } from "@/lib/db/schema";
@@ -28,6 +29,7 @@ export const accountPublic = z.object({
   name: z.string().nullable(),
   plan: z.enum(["free", "pro", "enterprise"]),
   hasPassword: z.boolean(),
+  operator: z.boolean(),
   createdAt: z.date(),
 });
 export type AccountPublic = z.infer<typeof accountPublic>;
@@ -128,6 +130,25 @@ export async function setPassword(db: Db, rawEmail: string, plain: string): Prom
     .returning();
   if (row === undefined) throw new NotFoundError("account", address);
   return toAccountPublic(row);
+}
+
+/** Grants or takes back the operator role (the dashboard's Accounts page). */
+export async function setOperator(db: Db, rawEmail: string, operator: boolean): Promise<AccountPublic> {
+  const address = parseInput(email, rawEmail, "email");
+  const [row] = await db.update(accounts).set({ operator, updatedAt: new Date() }).where(eq(accounts.email, address)).returning();
+  if (row === undefined) throw new NotFoundError("account", address);
+  return toAccountPublic(row);
+}
+
+/** A password for the CLI to set and print: 128 random bits, base64url (22 characters). */
+export function generatePassword(): string {
+  return randomBytes(16).toString("base64url");
+}
+
+/** Every account, oldest first (the operator's Accounts page; bounded by `limit`). */
+export async function listAccounts(db: Db, limit = 500): Promise<AccountPublic[]> {
+  const rows = await db.select().from(accounts).orderBy(asc(accounts.createdAt), asc(accounts.id)).limit(limit);
+  return rows.map(toAccountPublic);
 }
 
 /** Finds or links the account of a GitHub sign-in: by GitHub id first, then by verified email. */

@@ -64,6 +64,15 @@ export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeyPubl
   return rows.map((row) => apiKeyPublic.parse(row));
 }
 
+/** The keys of several accounts at once, newest first per account (the operator's Accounts page). */
+export async function listKeysOfAccounts(db: Db, accountIds: readonly string[]): Promise<Map<string, ApiKeyPublic[]>> {
+  const out = new Map<string, ApiKeyPublic[]>();
+  if (accountIds.length === 0) return out;
+  const rows = await db.select().from(apiKeys).where(inArray(apiKeys.accountId, [...accountIds])).orderBy(desc(apiKeys.createdAt));
+  for (const row of rows) out.set(row.accountId, [...(out.get(row.accountId) ?? []), apiKeyPublic.parse(row)]);
+  return out;
+}
+
 /** Revokes one key of an account. Unknown ids and other accounts' keys are both "not found". */
 export async function revokeApiKey(db: Db, accountId: string, keyId: string): Promise<ApiKeyPublic> {
   if (!z.uuid().safeParse(keyId).success) throw new NotFoundError("API key", keyId);

@@ -197,6 +197,9 @@ export async function pollVenue(db: Db, venue: string, options: IngestOptions = 
       progress({ phase: "fetching", done: 0 });
       const fetched = await fetchVenueEvents(venue, { attempts, backoffMs, attemptTimeoutMs, exchangeFor }, (n) => {
         summary.attempts = n;
+        // /v0/status shows a running poll's attempts as they start, not 0 until it ends.
+        const runId = summary.runId;
+        if (runId !== null) void db.update(ingestRuns).set({ attempts: n }).where(eq(ingestRuns.id, runId)).catch(() => undefined);
       });
       const normalized = fetched
         .map((event) => normalizeEvent(venue, event, started))

@@ -20,8 +20,14 @@ import { ingestLeases } from "@/lib/db/schema";
 export const LEASE_TTL_MS = 15_000;
 export const LEASE_HEARTBEAT_MS = 5_000;
 
-/** This process's part of every holder it writes. */
-export const processLeaseId = randomUUID();
+/**
+ * This process's part of every holder it writes. On globalThis, not per module: Next bundles
+ * instrumentation.ts (which runs the schedule's polls) and the route handlers (which read /v0/status)
+ * apart, each with its own copy of this module, and two ids in one process made the status read a
+ * live poll as a dead process's (`abandoned`) on the embedded store.
+ */
+const processGlobal = globalThis as typeof globalThis & { __brierLeaseProcessId?: string };
+export const processLeaseId = (processGlobal.__brierLeaseProcessId ??= randomUUID());
 
 export interface VenueLease {
   holder: string;

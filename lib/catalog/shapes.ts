@@ -27,7 +27,8 @@ const nonNegativeInt = (what: string) =>
           .regex(/^[+-]?\d+$/, `${what} must be an integer`)
           // Out-of-range digits saturate (a huge limit is still "above the cap", not a type error).
           .transform((s) => Math.max(Math.min(Number(s), Number.MAX_SAFE_INTEGER), -Number.MAX_SAFE_INTEGER)),
-      ])
+        // Without its own message a union that fails says only "Invalid input" (`limit=abc`).
+      ], { error: `${what} must be an integer` })
       .pipe(z.number().int(`${what} must be an integer`).min(0, `${what} must be 0 or more`))
       .optional(),
   );

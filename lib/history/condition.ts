@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db";
 import { hourlyCoverage, type HourCondition } from "./coverage-model";
-import { assetIncidents, journalWindow, runSpans, type JournalWindow } from "./journal";
+import { assetIncidents, journalWindow, runSpans, syntheticSpans, type JournalWindow } from "./journal";
 import { runVenue } from "@/lib/recorder/journal";
 import type { RecordedVenue } from "@/lib/ticks/published";
 
@@ -14,11 +14,12 @@ export function venueJournal(window: JournalWindow, venue: RecordedVenue): Journ
 
 /**
  * The whole-archive condition of each UTC hour in [since, until) for one venue's recorder
- * (docs/history.md, "Coverage"): available, degraded or missing, keyed by hour start.
+ * (docs/history.md, "Coverage"): available, degraded, missing or synthetic, keyed by hour start.
  */
 export async function venueHourConditions(db: Db, venue: RecordedVenue, since: number, until: number, now: number): Promise<Map<number, HourCondition>> {
   const window = venueJournal(await journalWindow(db, since, until), venue);
   const runs = runSpans(window, now);
+  const synthetic = syntheticSpans(window, now);
   const { incidents } = assetIncidents(window, undefined, now);
-  return new Map(hourlyCoverage({ since, until, now, runs, subscribed: runs, lost: [], incidents }).map((hour) => [hour.hour, hour.condition]));
+  return new Map(hourlyCoverage({ since, until, now, runs, subscribed: [...runs, ...synthetic], synthetic, lost: [], incidents }).map((hour) => [hour.hour, hour.condition]));
 }

@@ -16,6 +16,8 @@ describe("hourly coverage", () => {
     ["an instant incident (malformed frame) in hour 3", { ...base, incidents: [{ start: h(3) + 1, end: h(3) + 1 }] }, ["available", "available", "available", "degraded"]],
     ["subscribed from the middle of hour 1", { ...base, subscribed: [{ start: h(1) + HOUR_MS / 2, end: h(4) }] }, ["missing", "degraded", "available", "available"]],
     ["a lost connection spanning all of hour 2", { ...base, lost: [{ start: h(1) + 1000, end: h(3) }], incidents: [{ start: h(1) + 1000, end: h(3) }] }, ["available", "degraded", "missing", "available"]],
+    ["a synthetic demo history over hours 0-2, no recorder then", { ...base, runs: [{ start: h(3), end: h(4) }], synthetic: [{ start: h(0), end: h(3) }] }, ["synthetic", "synthetic", "synthetic", "available"]],
+    ["a recorder beside a synthetic history: the recording wins", { ...base, synthetic: [{ start: h(0), end: h(4) }] }, ["available", "available", "available", "available"]],
   ] as const)("%s", (_name, input, expected) => {
     expect(conditions(input)).toEqual(expected);
   });
@@ -26,6 +28,14 @@ describe("hourly coverage", () => {
       [h(0), "available", 1],
       [h(1), "available", 1],
       [h(2), "available", 1],
+    ]);
+  });
+
+  it("labels the span of a synthetic history as such among the gaps, not as the recorder down", () => {
+    const gaps = coverageGaps({ ...base, runs: [{ start: h(3), end: h(4) }], synthetic: [{ start: h(0), end: h(2) }] });
+    expect(gaps).toEqual([
+      { start: h(0), end: h(2), reason: "synthetic" },
+      { start: h(2), end: h(3), reason: "recorder_down" },
     ]);
   });
 

@@ -12,9 +12,13 @@ export interface Span {
   end: number;
 }
 
-export type HourCondition = "available" | "degraded" | "missing";
+/**
+ * `synthetic`: no recorder ran in the hour, but a synthetic demo history (`admin demo-ticks`) was
+ * written for the asset: rows that no venue sent, labelled as such rather than `missing`.
+ */
+export type HourCondition = "available" | "degraded" | "missing" | "synthetic";
 
-export type GapReason = "recorder_down" | "not_subscribed" | "connection_lost";
+export type GapReason = "recorder_down" | "not_subscribed" | "connection_lost" | "synthetic";
 
 export interface Gap extends Span {
   reason: GapReason;
@@ -42,6 +46,8 @@ export interface CoverageInput {
   subscribed: readonly Span[];
   /** When the asset's connection was down (connection_lost to resubscribed, or its run's end). */
   lost: readonly Span[];
+  /** When a synthetic demo history of the asset was written (the demo's journal runs, subscribed). */
+  synthetic?: readonly Span[];
   /** Degrading incidents touching the asset (an instant has end = start). */
   incidents: readonly Span[];
   /** Rows of the asset per hour start. */
@@ -111,7 +117,8 @@ export function hourlyCoverage(input: CoverageInput): HourCoverage[] {
     const span = window.end - window.start;
     const covered = length(intersect(recorded, [window]));
     const touching = input.incidents.filter((i) => i.start < window.end && Math.max(i.end, i.start + 1) > window.start).length;
-    const condition: HourCondition = covered === 0 ? "missing" : covered < span || touching > 0 ? "degraded" : "available";
+    const synthetic = covered === 0 && length(intersect(input.synthetic ?? [], [window])) > 0;
+    const condition: HourCondition = covered === 0 ? (synthetic ? "synthetic" : "missing") : covered < span || touching > 0 ? "degraded" : "available";
     out.push({ hour, condition, recorded: span > 0 ? Math.round((covered / span) * 1000) / 1000 : 0, rows: input.rowsByHour?.get(hour) ?? 0, incidents: touching });
   }
   return out;
@@ -121,8 +128,10 @@ export function hourlyCoverage(input: CoverageInput): HourCoverage[] {
 export function coverageGaps(input: CoverageInput): Gap[] {
   const range = [{ start: input.since, end: Math.min(input.until, input.now) }];
   const running = intersect(input.runs, range);
-  const down = subtract(range, running).map((s) => ({ ...s, reason: "recorder_down" as const }));
+  const synthetic = intersect(input.synthetic ?? [], range);
+  const down = subtract(subtract(range, running), synthetic).map((s) => ({ ...s, reason: "recorder_down" as const }));
+  const demo = subtract(synthetic, running).map((s) => ({ ...s, reason: "synthetic" as const }));
   const unsubscribed = subtract(running, input.subscribed).map((s) => ({ ...s, reason: "not_subscribed" as const }));
   const lost = intersect(intersect(running, input.subscribed), input.lost).map((s) => ({ ...s, reason: "connection_lost" as const }));
-  return [...down, ...unsubscribed, ...lost].sort((a, b) => a.start - b.start);
+  return [...down, ...demo, ...unsubscribed, ...lost].sort((a, b) => a.start - b.start);
 }

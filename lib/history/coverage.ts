@@ -2,8 +2,8 @@ import "server-only";
 import type { Db } from "@/lib/db";
 import { InvalidParameterError, NotFoundError } from "@/lib/errors";
 import { recordedVenueTables } from "@/lib/ticks/published";
-import { coverageGaps, hourlyCoverage } from "./coverage-model";
-import { assetIncidents, journalWindow, runSpans, subscribedSpans } from "./journal";
+import { coverageGaps, hourlyCoverage, intersect } from "./coverage-model";
+import { assetIncidents, journalWindow, runSpans, subscribedSpans, syntheticSpans } from "./journal";
 import { outcomesOfCondition, recordedOutcomeOrThrow } from "./outcomes";
 import { timeRange } from "./params";
 import { coverageResponse, type AssetCoverage, type CoverageQuery } from "./shapes";
@@ -14,7 +14,8 @@ const DAY = 86_400_000;
 
 /**
  * GET /v0/coverage: per asset, what the archive holds and, per UTC hour, whether the recorder was
- * listening (available), partly or with incidents (degraded), or not at all (missing).
+ * listening (available), partly or with incidents (degraded), not at all (missing), or not at all
+ * but a synthetic demo history was written (synthetic).
  */
 export async function coverage(db: Db, query: CoverageQuery, now = Date.now()) {
   if ((query.market === undefined) === (query.outcomeId === undefined)) throw new InvalidParameterError("market", "give exactly one of market or outcomeId");
@@ -64,6 +65,7 @@ export async function coverage(db: Db, query: CoverageQuery, now = Date.now()) {
   const journal = await journalWindow(db, range.since, range.until, assets);
   const window = venueJournal(journal, venue === "kalshi" ? "kalshi" : "polymarket");
   const runs = runSpans(window, now);
+  const demo = syntheticSpans(window, now);
 
   const data: AssetCoverage[] = assets.map((asset) => {
     const mine = totals.filter((row) => row[0] === asset);
@@ -73,7 +75,8 @@ export async function coverage(db: Db, query: CoverageQuery, now = Date.now()) {
     const lasts = mine.map((row) => Number(row[4]));
     const rowsByHour = new Map(hourly.filter((row) => row[0] === asset).map((row) => [Number(row[1]), Number(row[2])]));
     const { lost, incidents } = assetIncidents(window, asset, now);
-    const input = { since: range.since, until: range.until, now, runs, subscribed: subscribedSpans(window, asset, now), lost, incidents, rowsByHour };
+    const subscribed = subscribedSpans(window, asset, now);
+    const input = { since: range.since, until: range.until, now, runs, subscribed, synthetic: intersect(demo, subscribed), lost, incidents, rowsByHour };
     return {
       outcomeId: asset,
       label: labels.get(asset) ?? null,

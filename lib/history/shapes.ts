@@ -102,7 +102,7 @@ export type IncidentsQuery = z.output<typeof incidentsQuery>;
 // ---- answers ----
 
 const epochMs = (description: string) => z.number().int().describe(description);
-export const condition = z.enum(["available", "degraded", "missing"]);
+export const condition = z.enum(["available", "degraded", "missing", "synthetic"]);
 const nextCursor = z.string().nullable().describe("Pass as `cursor` (with the same window) for the next page; null on the last.");
 
 const bookLevel = z.object({ price: z.number(), size: z.number() });
@@ -201,7 +201,7 @@ export const assetCoveragePublic = z.object({
       incidents: z.number().int(),
     }),
   ),
-  gaps: z.array(z.object({ start: z.number().int(), end: z.number().int(), reason: z.enum(["recorder_down", "not_subscribed", "connection_lost"]) })),
+  gaps: z.array(z.object({ start: z.number().int(), end: z.number().int(), reason: z.enum(["recorder_down", "not_subscribed", "connection_lost", "synthetic"]) })),
 });
 export type AssetCoverage = z.output<typeof assetCoveragePublic>;
 

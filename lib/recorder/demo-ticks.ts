@@ -2,17 +2,25 @@ import "server-only";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { markets } from "@/lib/db/schema";
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { markets, recorderIncidents, recorderRuns } from "@/lib/db/schema";
+import { SYNTHETIC_MODE } from "./journal";
 import { normalizeFrame } from "./polymarket/normalize";
 import type { TickRow } from "./rows";
 import { insertTickRows } from "./writer";
 
 /**
- * SYNTHETIC order-book history for offline demos (docs/ticks.md): a random walk of the best
- * bid/ask per market, price changes mirrored on the YES and NO tokens, periodic book snapshots and
- * trades, all with now-relative timestamps. The frames are built in the venue's wire shape and go
- * through the recorder's own normalizer, so the rows look exactly like recorded ones. Never run by
- * the service itself; `admin demo-ticks` runs it on request.
+ * SYNTHETIC order-book history for offline demos (docs/ticks.md): one simulated L2 book per market
+ * (the YES token's; the NO token's is its mirror, NO bid = 1 - YES ask), and only what that book
+ * does is written: a level placed, resized or cancelled, a trade taking from the best level, and a
+ * snapshot of the whole book every `bookEverySeconds`. So every book the rows imply is the
+ * simulated one: never crossed, and the `best_bid` / `best_ask` each change states are the
+ * rebuilt book's (the history's `inSync` stays true). The mid price walks around the YES outcome's
+ * catalog price and ends near it. The frames are built in the venue's wire shape and go through
+ * the recorder's own normalizer, so the rows look exactly like recorded ones; every change has a
+ * timestamp of its own per asset, so a replay orders them as they happened. Never run by the
+ * service itself; `admin demo-ticks` runs it on request.
  */
 
 export interface DemoMarket {
@@ -20,6 +28,8 @@ export interface DemoMarket {
   conditionId: string;
   /** Outcome token ids, YES first. */
   outcomeIds: readonly string[];
+  /** The catalog market's id, when known: the demo's price history is written under it. */
+  marketId?: string;
   /**
    * The YES outcome's catalog price (0..1): the walk stays near it and ends near it, so the
    * candles, the recorded book and the catalog agree on one page. Absent: a random start.
@@ -27,14 +37,29 @@ export interface DemoMarket {
   yesPrice?: number;
 }
 
+/** One outcome's simulated price at one instant (what a catalog poll would have seen). */
+export interface DemoPrice {
+  atMs: number;
+  market: DemoMarket;
+  outcomeId: string;
+  /** The mid of the simulated book, 0..1. */
+  price: number;
+  bestBid: number;
+  bestAsk: number;
+}
+
 export interface DemoTickOptions {
   days?: number;
   now?: number;
   seed?: number;
-  /** Mean seconds between price changes of one market. */
+  /** Mean seconds between changes of one market's book. */
   meanStepSeconds?: number;
   /** Seconds between book snapshots. */
   bookEverySeconds?: number;
+  /** Seconds between the price samples handed to `onPrices` (the catalog poll's price history). */
+  priceEverySeconds?: number;
+  /** Receives the simulated prices of each market, oldest first, once the market is written. */
+  onPrices?: (prices: DemoPrice[]) => Promise<void>;
   onProgress?: (marketsDone: number, marketsTotal: number, rows: number) => void;
 }
 
@@ -42,6 +67,11 @@ export interface DemoTickResult {
   markets: number;
   rows: number;
   byEventType: Record<string, number>;
+  /** The window the history covers, epoch ms. */
+  since: number;
+  until: number;
+  /** Every outcome token written. */
+  assets: string[];
 }
 
 /** mulberry32: a small seeded PRNG, so a demo history is reproducible. */
@@ -58,6 +88,53 @@ function prng(seed: number): () => number {
 
 const price = (cents: number) => String(Math.round(cents) / 100);
 
+type Side = "BUY" | "SELL";
+
+/** A change of the YES book: the new total size at one level (0 removes it). */
+interface LevelChange {
+  side: Side;
+  cents: number;
+  size: number;
+}
+
+/**
+ * The YES token's book in whole cents. The NO token's book is its mirror: a YES bid at p is a NO
+ * ask at 100 - p with the same size, so one book drives both tokens' rows.
+ */
+class DemoBook {
+  readonly bids = new Map<number, number>();
+  readonly asks = new Map<number, number>();
+
+  bestBid(): number {
+    return Math.max(...this.bids.keys());
+  }
+
+  bestAsk(): number {
+    return Math.min(...this.asks.keys());
+  }
+
+  apply(change: LevelChange): void {
+    const levels = change.side === "BUY" ? this.bids : this.asks;
+    if (change.size <= 0) levels.delete(change.cents);
+    else levels.set(change.cents, change.size);
+  }
+
+  /** Wire order: bids ascending, asks descending (best level last). */
+  wireLevels(mirror: boolean): { bids: Array<{ price: string; size: string }>; asks: Array<{ price: string; size: string }> } {
+    const side = (levels: Map<number, number>, flip: boolean, ascending: boolean) =>
+      [...levels.entries()]
+        .map(([cents, size]) => [flip ? 100 - cents : cents, size] as const)
+        .sort((a, b) => (ascending ? a[0] - b[0] : b[0] - a[0]))
+        .map(([cents, size]) => ({ price: price(cents), size: String(size) }));
+    return mirror ? { bids: side(this.asks, true, true), asks: side(this.bids, true, false) } : { bids: side(this.bids, false, true), asks: side(this.asks, false, false) };
+  }
+}
+
+/** Levels kept on each side: fewer and one is added behind the last, more and the farthest goes. */
+const MIN_LEVELS = 3;
+const MAX_LEVELS = 8;
+const MAX_SPREAD = 5;
+
 export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly DemoMarket[], options: DemoTickOptions = {}): Promise<DemoTickResult> {
   const days = options.days ?? 7;
   const now = options.now ?? Date.now();
@@ -65,8 +142,15 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
   const random = prng(options.seed ?? 42);
   const meanStep = (options.meanStepSeconds ?? 30) * 1000;
   const bookEvery = (options.bookEverySeconds ?? 900) * 1000;
-  const hex = (length: number) => Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join("");
-  const result: DemoTickResult = { markets: 0, rows: 0, byEventType: {} };
+  const priceEvery = (options.priceEverySeconds ?? 600) * 1000;
+  // Eight hex digits per draw: a hash per row is most of the generator's own work otherwise.
+  const hex = (length: number) => {
+    let out = "";
+    while (out.length < length) out += Math.floor(random() * 0x100000000).toString(16).padStart(8, "0");
+    return out.slice(0, length);
+  };
+  const size = () => Math.round(50 + random() * 5000);
+  const result: DemoTickResult = { markets: 0, rows: 0, byEventType: {}, since: start, until: now, assets: [] };
   let batch: TickRow[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
@@ -79,86 +163,178 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
       result.rows += 1;
       result.byEventType[row.eventType] = (result.byEventType[row.eventType] ?? 0) + 1;
     }
-    if (batch.length >= 20_000) await flush();
+    // Large inserts: each is a part the engine merges later, and merging many small ones costs more than writing them.
+    if (batch.length >= 100_000) await flush();
   };
 
   for (const market of markets) {
     const [yes, no] = market.outcomeIds;
     if (yes === undefined || no === undefined) continue;
     result.markets += 1;
-    // The YES best bid in cents and the spread in ticks; NO mirrors it (NO bid = 100 - YES ask).
-    // With a catalog price, the mid is pulled back towards it (a mean-reverting walk).
-    const target = market.yesPrice === undefined || !Number.isFinite(market.yesPrice) ? undefined : Math.min(97, Math.max(3, market.yesPrice * 100));
-    let spread = 1 + Math.floor(random() * 3);
-    let bid = target === undefined ? 10 + Math.floor(random() * 80) : Math.max(1, Math.round(target - spread / 2));
-    let nextBook = start;
-    const book = (ts: number) => {
-      const levels = (from: number, step: number) =>
-        Array.from({ length: 5 }, (_, i) => from + step * (4 - i))
-          .filter((cents) => cents > 0 && cents < 100)
-          .map((cents) => ({ price: price(cents), size: String(Math.round(50 + random() * 5000)) }));
-      const side = (asset: string, bestBid: number, bestAsk: number) => ({
-        market: market.conditionId,
-        asset_id: asset,
-        timestamp: String(ts),
-        hash: hex(40),
-        // Wire order: bids ascending, asks descending (best level last).
-        bids: levels(bestBid, -1),
-        asks: levels(bestAsk, 1),
-        tick_size: "0.01",
-        event_type: "book",
-        last_trade_price: price(bestBid),
-      });
-      return [side(yes, bid, bid + spread), side(no, 100 - bid - spread, 100 - bid)];
-    };
-    for (let ts = start + Math.floor(random() * meanStep); ts < now; ts += 1 + Math.floor(-Math.log(1 - random()) * meanStep)) {
-      if (ts >= nextBook) {
-        await emit(book(ts), ts);
-        nextBook = ts + bookEvery;
-        continue;
-      }
-      const move = random();
-      const pull = target === undefined ? 0 : Math.max(-0.2, Math.min(0.2, (target - (bid + spread / 2)) * 0.06));
-      if (move < 0.3 - pull && bid > 2) bid -= 1;
-      else if (move < 0.6 && move >= 0.3 - pull && bid + spread < 98) bid += 1;
-      else if (move < 0.7) spread = Math.max(1, Math.min(4, spread + (random() < 0.5 ? -1 : 1)));
-      const buy = random() < 0.5;
-      const level = buy ? bid : bid + spread;
-      const size = random() < 0.2 ? "0" : String(Math.round(10 + random() * 3000));
+    result.assets.push(yes, no);
+    const target = market.yesPrice === undefined || !Number.isFinite(market.yesPrice) ? undefined : Math.min(95, Math.max(5, market.yesPrice * 100));
+    const book = new DemoBook();
+    const firstBid = target === undefined ? 10 + Math.floor(random() * 78) : Math.max(2, Math.round(target) - 1);
+    const firstAsk = firstBid + 1 + Math.floor(random() * 2);
+    for (let i = 0; i < 5; i += 1) {
+      if (firstBid - i > 0) book.bids.set(firstBid - i, size());
+      if (firstAsk + i < 100) book.asks.set(firstAsk + i, size());
+    }
+    const prices: DemoPrice[] = [];
+
+    /** One change of the YES book and its NO mirror, each stating the best prices after it. */
+    const change = async (c: LevelChange, ts: number) => {
+      book.apply(c);
+      const bid = book.bestBid();
+      const ask = book.bestAsk();
+      const hash = hex(40);
       await emit(
         {
           market: market.conditionId,
           price_changes: [
-            { asset_id: yes, price: price(level), size, side: buy ? "BUY" : "SELL", hash: hex(40), best_bid: price(bid), best_ask: price(bid + spread) },
-            { asset_id: no, price: price(100 - level), size, side: buy ? "SELL" : "BUY", hash: hex(40), best_bid: price(100 - bid - spread), best_ask: price(100 - bid) },
+            { asset_id: yes, price: price(c.cents), size: String(c.size), side: c.side, hash, best_bid: price(bid), best_ask: price(ask) },
+            { asset_id: no, price: price(100 - c.cents), size: String(c.size), side: c.side === "BUY" ? "SELL" : "BUY", hash: hex(40), best_bid: price(100 - ask), best_ask: price(100 - bid) },
           ],
           timestamp: String(ts),
           event_type: "price_change",
         },
         ts,
       );
-      if (random() < 0.1) {
-        const taker = random() < 0.5;
+    };
+    const snapshot = async (ts: number) => {
+      const side = (asset: string, mirror: boolean) => ({
+        market: market.conditionId,
+        asset_id: asset,
+        timestamp: String(ts),
+        hash: hex(40),
+        ...book.wireLevels(mirror),
+        tick_size: "0.01",
+        event_type: "book",
+      });
+      await emit([side(yes, false), side(no, true)], ts);
+    };
+    /** Keeps each side between MIN_LEVELS and MAX_LEVELS deep, one change per level. */
+    const keepDepth = async (ts: number): Promise<number> => {
+      let t = ts;
+      for (const side of ["BUY", "SELL"] as const) {
+        const levels = side === "BUY" ? book.bids : book.asks;
+        const away = side === "BUY" ? -1 : 1;
+        while (levels.size < MIN_LEVELS) {
+          const worst = side === "BUY" ? Math.min(...levels.keys()) : Math.max(...levels.keys());
+          const cents = worst + away * (1 + Math.floor(random() * 2));
+          if (cents <= 0 || cents >= 100) break;
+          await change({ side, cents, size: size() }, (t += 1));
+        }
+        while (levels.size > MAX_LEVELS) {
+          const worst = side === "BUY" ? Math.min(...levels.keys()) : Math.max(...levels.keys());
+          await change({ side, cents: worst, size: 0 }, (t += 1));
+        }
+      }
+      return t;
+    };
+
+    let nextBook = start;
+    let nextPrice = start;
+    let last = start;
+    for (let ts = start + Math.floor(random() * meanStep); ts < now; ts += 1 + Math.floor(-Math.log(1 - random()) * meanStep)) {
+      ts = Math.max(ts, last + 1);
+      while (nextPrice <= ts) {
+        const bid = book.bestBid();
+        const ask = book.bestAsk();
+        prices.push({ atMs: nextPrice, market, outcomeId: yes, price: (bid + ask) / 200, bestBid: bid / 100, bestAsk: ask / 100 });
+        prices.push({ atMs: nextPrice, market, outcomeId: no, price: 1 - (bid + ask) / 200, bestBid: (100 - ask) / 100, bestAsk: (100 - bid) / 100 });
+        nextPrice += priceEvery;
+      }
+      if (ts >= nextBook) {
+        await snapshot(ts);
+        nextBook = ts + bookEvery;
+        last = ts;
+        continue;
+      }
+      const bid = book.bestBid();
+      const ask = book.bestAsk();
+      const spread = ask - bid;
+      // Mean reversion: the further the mid is from the catalog price, the likelier a move towards it.
+      const pull = target === undefined ? 0 : Math.max(-0.3, Math.min(0.3, (target - (bid + ask) / 2) * 0.06));
+      const action = random();
+      let t = ts;
+      if (action < 0.45) {
+        const up = random() < 0.5 + pull;
+        // Up: a bid placed inside the spread, or the best ask taken away; down: the mirror image.
+        const inside = spread > 1 && (spread >= MAX_SPREAD || random() < 0.5);
+        if (up) {
+          if (inside) await change({ side: "BUY", cents: bid + 1, size: size() }, t);
+          else if (book.asks.size > 1 && ask + 1 < 100) await change({ side: "SELL", cents: ask, size: 0 }, t);
+          else await change({ side: "BUY", cents: bid, size: size() }, t);
+        } else if (inside) await change({ side: "SELL", cents: ask - 1, size: size() }, t);
+        else if (book.bids.size > 1 && bid - 1 > 0) await change({ side: "BUY", cents: bid, size: 0 }, t);
+        else await change({ side: "SELL", cents: ask, size: size() }, t);
+      } else if (action < 0.85) {
+        // A resting order resized somewhere in the top levels, or a level behind the best cancelled.
+        const side: Side = random() < 0.5 ? "BUY" : "SELL";
+        const levels = [...(side === "BUY" ? book.bids : book.asks).keys()];
+        const cents = levels[Math.floor(random() * levels.length)] ?? (side === "BUY" ? bid : ask);
+        const best = side === "BUY" ? bid : ask;
+        await change({ side, cents, size: cents !== best && random() < 0.25 ? 0 : size() }, t);
+      } else {
+        // A trade: the taker takes part or all of the best level on the other side.
+        const takerBuys = random() < 0.5;
+        const cents = takerBuys ? ask : bid;
+        const resting = (takerBuys ? book.asks : book.bids).get(cents) ?? 0;
+        const taken = Math.max(1, Math.min(resting, Math.round(5 + random() * 500)));
         await emit(
           {
             asset_id: yes,
             event_type: "last_trade_price",
             fee_rate_bps: "0",
             market: market.conditionId,
-            price: price(taker ? bid + spread : bid),
-            side: taker ? "BUY" : "SELL",
-            size: String(Math.round(5 + random() * 500)),
-            timestamp: String(ts + 1),
+            price: price(cents),
+            side: takerBuys ? "BUY" : "SELL",
+            size: String(taken),
+            timestamp: String(t),
             transaction_hash: `0x${hex(64)}`,
           },
-          ts + 1,
+          t,
         );
+        const levels = takerBuys ? book.asks : book.bids;
+        // The last level of a side is refilled rather than emptied: a demo book never goes one-sided.
+        const left = resting - taken > 0 || levels.size > 1 ? resting - taken : size();
+        await change({ side: takerBuys ? "SELL" : "BUY", cents, size: left }, (t += 1));
       }
+      last = await keepDepth(t);
     }
     options.onProgress?.(result.markets, markets.length, result.rows);
+    await options.onPrices?.(prices);
   }
   await flush();
   return result;
+}
+
+/**
+ * Writes the demo's journal entry: a run of mode `synthetic` over the history's window and the
+ * assets it wrote, so coverage, the archive manifest and /v0/coverage label those hours
+ * `synthetic` instead of `missing` (no recorder ran) and /v0/status never shows it as a recorder.
+ */
+export async function recordDemoRun(db: Db, result: Pick<DemoTickResult, "since" | "until" | "assets" | "rows">): Promise<void> {
+  if (result.assets.length === 0) return;
+  const id = randomUUID();
+  await db.insert(recorderRuns).values({
+    id,
+    host: hostname(),
+    pid: process.pid,
+    mode: SYNTHETIC_MODE,
+    startedAt: new Date(result.since),
+    beatAt: new Date(result.until),
+    stoppedAt: new Date(result.until),
+    counters: { rowsWritten: result.rows, synthetic: true },
+  });
+  await db.insert(recorderIncidents).values({
+    runId: id,
+    kind: "assets_added",
+    startedAt: new Date(result.since),
+    assets: result.assets,
+    message: `Synthetic demo history written by admin demo-ticks for ${result.assets.length} outcome(s): not recorded from a venue.`,
+  });
 }
 
 /**
@@ -167,7 +343,7 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
  */
 export async function demoMarketsFromCatalog(db: Db, exchange = "mock", limit = 5_000): Promise<DemoMarket[]> {
   const rows = await db
-    .select({ contractAddress: markets.contractAddress, outcomes: markets.outcomes })
+    .select({ id: markets.id, contractAddress: markets.contractAddress, outcomes: markets.outcomes })
     .from(markets)
     .where(and(eq(markets.venue, exchange), eq(markets.closed, false), isNotNull(markets.contractAddress)))
     .orderBy(sql`${markets.volume24h} desc`, sql`${markets.id} desc`)
@@ -176,7 +352,7 @@ export async function demoMarketsFromCatalog(db: Db, exchange = "mock", limit = 
   for (const row of rows) {
     const [yes, no] = row.outcomes;
     if (row.contractAddress === null || yes === undefined || no === undefined) continue;
-    out.push({ conditionId: row.contractAddress, outcomeIds: row.outcomes.map((o) => o.outcomeId), yesPrice: yes.price });
+    out.push({ conditionId: row.contractAddress, outcomeIds: row.outcomes.map((o) => o.outcomeId), marketId: row.id, yesPrice: yes.price });
   }
   return out;
 }

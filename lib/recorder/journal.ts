@@ -26,6 +26,13 @@ export type IncidentKind = (typeof incidentKinds)[number];
 /** Kinds that make an hour `degraded` for the assets they touch (the others are bookkeeping). */
 export const degradingKinds: ReadonlySet<string> = new Set<IncidentKind>(["connection_lost", "malformed_frame", "lag", "back_pressure", "insert_failed", "rows_dropped"]);
 
+/**
+ * The `mode` of the journal run a synthetic demo history writes (`admin demo-ticks`): no recorder
+ * ran, so coverage labels its hours `synthetic` instead of `available` or `missing`, and
+ * /v0/status never shows it as the recorder.
+ */
+export const SYNTHETIC_MODE = "synthetic";
+
 export const HEARTBEAT_MS = 15_000;
 /** A run whose last beat is older than this is not running (it died without a clean stop). */
 export const HEARTBEAT_STALE_MS = 3 * HEARTBEAT_MS;

@@ -1,8 +1,6 @@
 /** Small helpers for the command-line entry points: messages on stderr, results on stdout. */
 
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+export { UsageError } from "@/lib/operator/usage-error";
 
 export const say = (message: string): void => {
   process.stderr.write(`${message}\n`);

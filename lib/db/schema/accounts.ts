@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 export const plans = ["free", "pro", "enterprise"] as const;
 
@@ -15,6 +15,11 @@ export const accounts = pgTable(
     passwordHash: text("password_hash"),
     githubId: text("github_id"),
     plan: text("plan", { enum: plans }).notNull().default("free"),
+    /**
+     * May run the service from the dashboard (the Accounts page: every account's plan, keys and
+     * password). Only the admin CLI grants it (`admin operator`, `create-key --operator`, the demo).
+     */
+    operator: boolean("operator").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,1 @@
+ALTER TABLE "accounts" ADD COLUMN "operator" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,198 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, request, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { DEMO_PORT } from "./env";
+
+/**
+ * The first ten minutes (issue 28): from an empty data dir, `npm run demo` alone, then what a
+ * newcomer does first: sign in with the printed credentials, open a market (a price history and a
+ * book chart that are not empty), run the SQL console's first query, change a plan on the Accounts
+ * page while the server runs (on an account the CLI made beside the running server), create a key
+ * there and call the API with it. Also: the demo's books, rebuilt by the API on a grid, are never
+ * crossed or out of sync; its hours read `synthetic`; a second `npm run demo` reuses what it made.
+ */
+
+const BASE = `http://127.0.0.1:${DEMO_PORT}`;
+const dataDir = mkdtempSync(path.join(tmpdir(), "brier-first-"));
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: String(DEMO_PORT),
+  HOST: "127.0.0.1",
+  NEXTAUTH_URL: BASE,
+  NODE_ENV: "production",
+  // Offline: only the mock venue is polled, and no proxy swallows loopback calls.
+  CATALOG_VENUES: "mock",
+  HTTP_PROXY: "",
+  HTTPS_PROXY: "",
+  http_proxy: "",
+  https_proxy: "",
+};
+
+interface Printed {
+  url: string;
+  email: string;
+  password: string;
+  key: string;
+}
+
+/** Reads what `npm run demo` prints once the service answers. */
+function parseBanner(text: string): Printed | undefined {
+  const url = /Brier demo: (\S+)/.exec(text)?.[1];
+  const email = /sign in as (\S+)/.exec(text)?.[1];
+  const password = /Password\s+(\S+)/.exec(text)?.[1];
+  const key = /API key\s+(brier_live_\S+)/.exec(text)?.[1];
+  return url && email && password && key ? { url, email, password, key } : undefined;
+}
+
+let demo: ChildProcess;
+let printed: Printed;
+let page: Page;
+let api: APIRequestContext;
+
+function admin(args: string[], input = ""): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync("npx", ["tsx", "--conditions=react-server", "scripts/admin.ts", ...args], { env: { ...env, LOG_LEVEL: "warn" }, input, encoding: "utf8" });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+async function signIn(p: Page, email: string, password: string): Promise<void> {
+  await p.goto(`${BASE}/signin`);
+  await p.getByLabel("Email").fill(email);
+  await p.getByLabel("Password").fill(password);
+  await p.getByRole("button", { name: "Sign in" }).click();
+  await expect(p.getByTestId("plan-badge")).toBeVisible();
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  test.setTimeout(900_000);
+  let output = "";
+  demo = spawn("npm", ["run", "--silent", "demo", "--", "--days", "2"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  demo.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  demo.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 850_000;
+  while (parseBanner(output) === undefined) {
+    if (demo.exitCode !== null) throw new Error(`npm run demo exited with ${demo.exitCode}:\n${output.slice(-3000)}`);
+    if (Date.now() > deadline) throw new Error(`npm run demo printed no credentials in time:\n${output.slice(-3000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  printed = parseBanner(output) as Printed;
+  page = await (await browser.newContext({ baseURL: BASE })).newPage();
+  api = await request.newContext({ baseURL: BASE, extraHTTPHeaders: { authorization: `Bearer ${printed.key}` } });
+});
+
+test.afterAll(async () => {
+  await api?.dispose();
+  // The demo's process group: npm, the demo script and the server it started.
+  if (demo?.pid !== undefined && demo.exitCode === null) {
+    process.kill(-demo.pid, "SIGTERM");
+    await new Promise((resolve) => demo.once("exit", resolve));
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("the demo prints a URL, an operator's email and password, and a key that answers", async () => {
+  expect(printed.url).toBe(`http://127.0.0.1:${DEMO_PORT}`);
+  const account = (await (await api.get("/v0/account")).json()) as { email: string; plan: string };
+  expect(account).toMatchObject({ email: printed.email, plan: "enterprise" });
+});
+
+test("sign in with the printed credentials, open a market: a price history and a book chart with data", async () => {
+  await signIn(page, printed.email, printed.password);
+  await expect(page.getByTestId("plan-badge")).toHaveText("enterprise");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Accounts" })).toBeVisible();
+  await page.goto(`${BASE}/?exchange=mock`);
+  // Sparklines drawn from the demo's hourly prices: lines, not one dot.
+  const spark = page.getByTestId("markets-table").getByTestId("sparkline").first();
+  await expect(spark).toBeVisible();
+  expect(Number(await spark.getAttribute("data-points"))).toBeGreaterThan(20);
+  await page.getByTestId("markets-table").locator("a[href^='/markets/']").first().click();
+  await expect(page.getByTestId("price-lines-chart")).toBeVisible();
+  await expect(page.getByTestId("price-lines-empty")).toHaveCount(0);
+  await expect(page.getByTestId("candle-chart").first()).toBeVisible();
+  expect(Number(await page.getByTestId("candle-chart").first().getAttribute("data-candles"))).toBeGreaterThan(20);
+  await expect(page.getByTestId("depth-chart").first()).toBeVisible();
+  // The coverage ribbon says what the demo hours are.
+  await expect(page.getByTestId("coverage-ribbon").locator("[data-condition='synthetic']").first()).toBeVisible();
+});
+
+test("the SQL console opens with a query that runs", async () => {
+  await page.goto(`${BASE}/sql`);
+  const editor = page.getByRole("textbox", { name: /^Query/ });
+  await expect(editor).toHaveValue(/toStartOfHour/);
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  const results = page.getByTestId("sql-results");
+  await expect(results).toBeVisible();
+  expect(Number(await results.getAttribute("aria-rowcount")) - 1).toBeGreaterThan(20);
+});
+
+test("beside the running server: the CLI makes an account, the Accounts page changes its plan, sets its password, makes a key that calls the API", async ({ browser }) => {
+  // The CLI while the server holds the stores: through the admin channel.
+  const made = admin(["create-key", "--email", "analyst@example.test", "--plan", "free"]);
+  expect(made.code, made.stderr).toBe(0);
+  expect(made.stderr).toContain("sent to the running server");
+  expect(made.stderr).toContain("set-password --email analyst@example.test");
+  const cliKey = made.stdout.trim();
+
+  await page.goto(`${BASE}/accounts`);
+  const card = page.locator("[data-testid='account'][data-email='analyst@example.test']");
+  await expect(card).toContainText("no password");
+  await card.getByLabel("Plan").selectOption("pro");
+  await card.getByRole("button", { name: "Change plan" }).click();
+  await expect(card).toContainText("is now on the pro plan");
+  const cli = await request.newContext({ baseURL: BASE, extraHTTPHeaders: { authorization: `Bearer ${cliKey}` } });
+  expect(((await (await cli.get("/v0/account")).json()) as { plan: string }).plan).toBe("pro");
+  await cli.dispose();
+
+  await card.getByLabel("New password").fill("analyst password 1");
+  await card.getByRole("button", { name: "Set password" }).click();
+  await expect(card).toContainText("it can sign in now");
+
+  await card.getByLabel("New key name").fill("from the accounts page");
+  await card.getByRole("button", { name: "Create key" }).click();
+  const key = (await card.getByTestId("new-key-value").textContent()) ?? "";
+  expect(key).toMatch(/^brier_live_/);
+  const keyed = await request.newContext({ baseURL: BASE, extraHTTPHeaders: { authorization: `Bearer ${key}` } });
+  const markets = await keyed.get("/v0/markets?exchange=mock&limit=3");
+  expect(markets.status()).toBe(200);
+  expect(((await markets.json()) as { data: unknown[] }).data).toHaveLength(3);
+  await keyed.dispose();
+
+  // The account the CLI made signs in now; it is no operator: the Accounts page is a 404 to it.
+  const other = await (await browser.newContext({ baseURL: BASE })).newPage();
+  await signIn(other, "analyst@example.test", "analyst password 1");
+  await expect(other.getByTestId("plan-badge")).toHaveText("pro");
+  await expect(other.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Accounts" })).toHaveCount(0);
+  const refused = await other.goto(`${BASE}/accounts`);
+  expect(refused?.status()).toBe(404);
+  await other.context().close();
+});
+
+test("the demo's books, rebuilt by the API on a grid, are never crossed and always in sync; its hours read synthetic", async () => {
+  const since = Date.now() - 47 * 3_600_000;
+  for (const outcome of ["mock-m34-yes", "mock-m34-no"]) {
+    const answer = await api.get(`/v0/orderbooks/${outcome}/history?since=${since}&interval=5m&depth=1&limit=1000`);
+    expect(answer.status(), await answer.text()).toBe(200);
+    const books = ((await answer.json()) as { data: Array<{ bids: Array<{ price: number }>; asks: Array<{ price: number }>; inSync: boolean }> }).data;
+    expect(books.length).toBeGreaterThan(400);
+    for (const book of books) {
+      expect(book.inSync).toBe(true);
+      expect(book.bids[0]?.price ?? 0).toBeLessThan(book.asks[0]?.price ?? 0);
+    }
+  }
+  const coverage = (await (await api.get("/v0/coverage?outcomeId=mock-m34-yes")).json()) as { data: { assets: Array<{ hours: Array<{ condition: string }> }> } };
+  const hours = coverage.data.assets[0]?.hours ?? [];
+  expect(hours.filter((h) => h.condition === "synthetic").length).toBeGreaterThanOrEqual(23);
+  expect(hours.filter((h) => h.condition === "missing").length).toBeLessThanOrEqual(1);
+});
+
+test("npm run demo again, beside the running server, prints the same credentials", () => {
+  const again = spawnSync("npm", ["run", "--silent", "demo"], { env, encoding: "utf8", timeout: 300_000 });
+  expect(again.status, again.stderr).toBe(0);
+  const second = parseBanner(`${again.stdout}${again.stderr}`);
+  expect(second).toMatchObject({ email: printed.email, password: printed.password, key: printed.key });
+  expect(again.stderr).toContain("The demo history is there already");
+});
