@@ -8,7 +8,7 @@ import type { NormalizedEvent } from "@/lib/catalog/normalize";
 import { upsertCatalog } from "@/lib/catalog/store";
 import type { Db } from "@/lib/db";
 import { marketMatches, recorderIncidents, recorderRuns } from "@/lib/db/schema";
-import { runMode } from "@/lib/recorder/journal";
+import { runMode, SYNTHETIC_MODE } from "@/lib/recorder/journal";
 import { KalshiNormalizer, noOutcomeId } from "@/lib/recorder/kalshi/normalize";
 import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import type { TickRow } from "@/lib/recorder/rows";
@@ -22,9 +22,10 @@ import { recordedVenueTables } from "@/lib/ticks/published";
  * format and go through the recorders' own normalizers, so the rows are exactly what recording
  * would store; both books stay uncrossed, the two venues' prices follow one walk with noise, and
  * every few hours the Kalshi book runs ahead for a few minutes, long and far enough for a spread
- * after both venues' fees. A journal run per venue marks the window as recorded (mode
- * `synthetic demo`), with one 30-minute lost connection on the Kalshi side: the spread is unknown
- * there, as for any recording gap. Everything is marked synthetic: titles, ids, run modes, the
+ * after both venues' fees. A synthetic journal run per venue (mode `synthetic`, `kalshi: synthetic`,
+ * as demo ticks mark theirs: coverage labels the hours `synthetic`, /v0/status never shows them)
+ * says which assets the history covers, with one 30-minute lost connection on the Kalshi side: the
+ * spread is unknown there, as for any recording gap. Everything is marked synthetic: titles, ids, run modes, the
  * match's reasoning, the markets' status (`synthetic`: no recorder follows them). Never run by the
  * service itself; `admin demo-ticks` runs it.
  */
@@ -35,8 +36,6 @@ export const DEMO_PAIR = {
   title: "SYNTHETIC DEMO: Will the synthetic demo index close above 100 on December 31, 2026?",
   eventTitle: "SYNTHETIC DEMO index at the end of 2026",
 } as const;
-
-export const DEMO_RUN_MODE = "synthetic demo (admin demo-ticks)";
 
 export interface DemoPairOptions {
   days?: number;
@@ -162,7 +161,7 @@ async function writeJournal(db: Db, start: number, now: number, gap: { start: nu
   };
   for (const venue of ["polymarket", "kalshi"] as const) {
     const runId = randomUUID();
-    await db.insert(recorderRuns).values({ id: runId, host: "synthetic", pid: 0, mode: runMode(DEMO_RUN_MODE, venue), startedAt: new Date(start), beatAt: new Date(now), stoppedAt: new Date(now), counters: { synthetic: true } });
+    await db.insert(recorderRuns).values({ id: runId, host: "synthetic", pid: 0, mode: runMode(SYNTHETIC_MODE, venue), startedAt: new Date(start), beatAt: new Date(now), stoppedAt: new Date(now), counters: { synthetic: true } });
     await db.insert(recorderIncidents).values({ runId, kind: "assets_added", startedAt: new Date(start), assets: assets[venue], message: "SYNTHETIC demo pair subscribed", detail: { synthetic: true } });
     if (venue === "kalshi") {
       await db.insert(recorderIncidents).values({ runId, kind: "connection_lost", startedAt: new Date(gap.start), endedAt: new Date(gap.end), assets: assets.kalshi, message: "SYNTHETIC gap: no book is known here", detail: { synthetic: true, gapMs: gap.end - gap.start } });

@@ -3,8 +3,8 @@ import type { BookRow } from "@/lib/books/book-state";
 import type { Db } from "@/lib/db";
 import { InvalidParameterError } from "@/lib/errors";
 import { venueJournal } from "@/lib/history/condition";
-import { recordedSpans, type Span } from "@/lib/history/coverage-model";
-import { assetIncidents, journalWindow, runSpans, subscribedSpans } from "@/lib/history/journal";
+import { recordedSpans, union, type Span } from "@/lib/history/coverage-model";
+import { assetIncidents, journalWindow, runSpans, subscribedSpans, syntheticSpans } from "@/lib/history/journal";
 import { firstBookAfter, historyClient, lastBookAtOrBefore, mergedBookRows } from "@/lib/history/ticks";
 import { encodeCursor } from "@/lib/input";
 import { EpisodeFolder } from "./episodes";
@@ -36,12 +36,19 @@ export function spreadWindow(since: number | undefined, until: number | undefine
   return { since: start, until: end };
 }
 
-/** When the side's asset was recorded: its recorder's runs ∩ its subscriptions − its lost connections (docs/history.md, "Coverage"). */
+/**
+ * When the side's book is known: its recorder's runs ∩ its subscriptions − its lost connections
+ * (docs/history.md, "Coverage"), and, for a synthetic demo history (`admin demo-ticks`), the
+ * synthetic runs' spans of the asset, whose books are known by construction (coverage labels those
+ * hours `synthetic`).
+ */
 export async function recordedSpansOf(db: Db, side: Pick<PairSide, "outcomeId" | "recorder">, since: number, until: number, now: number): Promise<Span[]> {
   const window = venueJournal(await journalWindow(db, since, until, [side.outcomeId]), side.recorder);
-  const runs = runSpans(window, now);
   const { lost } = assetIncidents(window, side.outcomeId, now);
-  return recordedSpans({ since, until, now, runs, subscribed: subscribedSpans(window, side.outcomeId, now), lost, incidents: [] });
+  const subscribed = subscribedSpans(window, side.outcomeId, now);
+  const recorded = recordedSpans({ since, until, now, runs: runSpans(window, now), subscribed, lost, incidents: [] });
+  const synthetic = recordedSpans({ since, until, now, runs: syntheticSpans(window, now), subscribed, lost, incidents: [] });
+  return union([...recorded, ...synthetic]);
 }
 
 /**
