@@ -15,11 +15,13 @@ import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import next from "next";
+import { recordClientAbort, watchClientGone } from "./lib/client-aborts.mjs";
 import { internalErrorBody, surfaceOf } from "./lib/http/error-body.mjs";
 import { refuseMalformedRequest } from "./lib/http/malformed.mjs";
 import { requestUrl, serveRoute } from "./lib/http/serve.mjs";
 import { serverSettings } from "./lib/server-settings.mjs";
 import { startHealthPort } from "./lib/status/health-port.mjs";
+import { BACKGROUND_JOBS_TASK, startupTask } from "./lib/status/health-state.mjs";
 
 const settings = serverSettings();
 const { port, hostname } = settings;
@@ -115,6 +117,13 @@ function routeHandlers(entry) {
   return handlers.get(entry);
 }
 
+// Not ready until every API route's module is loaded (below): a route's first use loads its module
+// graph (pmxt-core, the matching models) on this thread, seconds in which nothing else is answered.
+const routesLoaded = startupTask("API route modules");
+// Ended by lib/jobs/background.ts once its start-up work is declared: Next may run instrumentation's
+// register() after this server starts listening, and readiness must not pass in between.
+startupTask(BACKGROUND_JOBS_TASK);
+
 // Liveness and readiness on their own port, from a worker thread: they answer while this thread is saturated.
 if (settings.healthPort !== undefined) {
   const health = await startHealthPort({ port: settings.healthPort, host: hostname });
@@ -150,7 +159,16 @@ for (const route of routes) {
   }
 }
 
-async function handle(req, res) {
+/** The route pattern of an entry (`/v0/markets/[id]/route` -> `/v0/markets/[id]`): what aborts are counted by. */
+const routeOf = (entry) => entry.replace(/\/route$/, "");
+
+/** Serves a request; resolves with the API route it went to (undefined when Next answered it). */
+// Every API route's module loaded now, before the first request (measured: the first minute's
+// first stall was these loads, docs/performance.md).
+await Promise.all(routes.filter((route) => route.fast && !frontDisabled).map((route) => routeHandlers(route.entry)));
+routesLoaded();
+
+async function handle(req, res, served) {
   if (refuseMalformedRequest(req, res)) return; // bad paths and methods: JSON 4xx on the API surfaces
   const rawPath = (req.url ?? "/").split("?", 1)[0] ?? "/";
   const found = frontDisabled ? undefined : match(routes, rawPath);
@@ -158,11 +176,23 @@ async function handle(req, res) {
   if (found !== undefined && exported === undefined) disableFront("compiled route modules no longer expose their handlers");
   const handler = exported?.[req.method ?? "GET"];
   if (typeof handler !== "function") return handleWithNext(req, res);
+  served.route = routeOf(found.entry);
   return serveRoute(handler, found.params, req, res);
 }
 
 const server = createServer((req, res) => {
-  handle(req, res).catch((error) => {
+  const startedAt = performance.now();
+  const served = { route: undefined };
+  const goneAt = watchClientGone(res);
+  // A client that left before its answer was written is counted and logged at info, never as a failure (docs/performance.md).
+  const noteAbort = () => {
+    const at = goneAt();
+    if (served.route === undefined || at === undefined) return false;
+    recordClientAbort({ route: served.route, method: req.method ?? "GET", elapsedMs: at - startedAt, quiet: !settings.logsInfo });
+    return true;
+  };
+  handle(req, res, served).then(noteAbort, (error) => {
+    if (noteAbort()) return;
     // Answered in the body shape of the request's surface (/v0 or pmxt's /api envelope), decided in lib/http/error-body.mjs.
     const requestId = randomUUID();
     process.stderr.write(`${JSON.stringify({ level: "error", msg: "API front failed", requestId, error: String(error?.stack ?? error) })}\n`);

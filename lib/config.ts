@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parsePort } from "./server-settings.mjs";
+import { LOG_LEVELS, parsePort } from "./server-settings.mjs";
 
 /**
  * Every environment variable Brier reads, parsed and defaulted once (docs/architecture.md: configuration lives only here).
@@ -116,7 +116,7 @@ export const envSchema = z.object({
   BRIER_API_KEY: optionalString,
   /** Per-key limits on PostgreSQL: how long a lease outlives its instance's last renewal (a killed instance's counts expire after it). */
   LIMIT_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(600_000).default(5_000),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,5 +1,5 @@
 // The settings the production server (server.mjs) and next.config.mjs read before the bundle
-// loads (PORT, HOST, NEXT_DIST_DIR, HEALTH_PORT): plain JavaScript, so they can import it without a compiler. lib/config.ts parses PORT
+// loads (PORT, HOST, NEXT_DIST_DIR, HEALTH_PORT, LOG_LEVEL): plain JavaScript, so they can import it without a compiler. lib/config.ts parses PORT
 // with the same function, so each variable has one reading; everything else is lib/config.ts's.
 
 /** PORT as a TCP port (1–65535), 3000 when unset; undefined when the text is not a port. */
@@ -15,6 +15,9 @@ export function nextDistDir(env = process.env) {
   return env.NEXT_DIST_DIR?.trim() || ".next";
 }
 
+/** LOG_LEVEL's values, least severe first (lib/config.ts validates LOG_LEVEL against the same list). */
+export const LOG_LEVELS = ["debug", "info", "warn", "error"];
+
 /**
  * Where the server listens, which build it serves, and the health port (HEALTH_PORT: liveness and
  * readiness from a worker thread, lib/status/health-port.mjs; unset: none). Throws naming a bad variable.
@@ -27,5 +30,9 @@ export function serverSettings(env = process.env) {
     throw new Error(`Invalid configuration:\n  HEALTH_PORT: must be a TCP port (1–65535), got ${JSON.stringify(env.HEALTH_PORT)}`);
   }
   if (healthPort === port) throw new Error("Invalid configuration:\n  HEALTH_PORT: must differ from PORT");
-  return { port, hostname: env.HOST?.trim() || "0.0.0.0", distDir: nextDistDir(env), healthPort };
+  const logLevel = env.LOG_LEVEL?.trim() || "info";
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`Invalid configuration:\n  LOG_LEVEL: must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(env.LOG_LEVEL)}`);
+  // server.mjs's own lines (a client that disconnected) are info: written unless LOG_LEVEL is above it.
+  const logsInfo = LOG_LEVELS.indexOf(logLevel) <= LOG_LEVELS.indexOf("info");
+  return { port, hostname: env.HOST?.trim() || "0.0.0.0", distDir: nextDistDir(env), healthPort, logsInfo };
 }

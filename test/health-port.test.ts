@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { healthAnswer, startHealthPort } from "@/lib/status/health-port.mjs";
-import { HEALTH_STATE, LOOP_STALE_MS, PROBE_STALE_MS } from "@/lib/status/health-state.mjs";
-import { healthMonitor } from "@/lib/status/health";
+import { HEALTH_STATE, LOOP_STALE_MS, PROBE_STALE_MS, STARTUP_PHASE, startupTask } from "@/lib/status/health-state.mjs";
+import { healthMonitor, readiness } from "@/lib/status/health";
 import { getTickStores } from "@/lib/ticks";
 
 /**
@@ -52,5 +52,31 @@ describe("the health port (HEALTH_PORT)", () => {
     expect(healthAnswer("/ready", state, now)).toMatchObject({ status: 503, body: { stores: { clickhouse: "unavailable" } } });
     expect(healthAnswer("/live", state, now + LOOP_STALE_MS)).toMatchObject({ status: 200 });
     expect(healthAnswer("/live", state, now + LOOP_STALE_MS + 1)).toMatchObject({ status: 503, body: { status: "stalled" } });
+  });
+
+  it("says not ready while start-up work runs, on the health port and on GET /v0/health", async () => {
+    const now = 1_800_000_000_000;
+    const state = new Float64Array(5);
+    state[HEALTH_STATE.loopBeatAt] = now;
+    state[HEALTH_STATE.checkedAt] = now;
+    state[HEALTH_STATE.postgres] = 1;
+    state[HEALTH_STATE.clickhouse] = 1;
+    state[HEALTH_STATE.startup] = STARTUP_PHASE.pending;
+    expect(healthAnswer("/ready", state, now)).toMatchObject({ status: 503, body: { status: "starting" } });
+    state[HEALTH_STATE.startup] = STARTUP_PHASE.done;
+    expect(healthAnswer("/ready", state, now).status).toBe(200);
+
+    // The running health port's shared state follows the process's start-up tasks.
+    await healthMonitor().probeNow();
+    const first = startupTask("warming a test model");
+    const second = startupTask("a second piece");
+    expect(health.state[HEALTH_STATE.startup]).toBe(STARTUP_PHASE.pending);
+    await expect(readiness()).rejects.toMatchObject({ code: "service_unavailable", message: "Starting: warming a test model, a second piece." });
+    first();
+    expect(fetchWhileBlocked(health.port, ["/ready"])[0]).toMatchObject({ status: 503, body: { status: "starting" } });
+    second();
+    expect(health.state[HEALTH_STATE.startup]).toBe(STARTUP_PHASE.done);
+    await expect(readiness()).resolves.toMatchObject({ status: "ok" });
+    expect(fetchWhileBlocked(health.port, ["/ready"])[0]).toMatchObject({ status: 200 });
   });
 });

@@ -158,6 +158,64 @@ describe("matching engine and endpoints over the catalog", () => {
   });
 });
 
+describe("rule differences in the answers", () => {
+  const PM_OUT = `0x${"cd".repeat(32)}`;
+  beforeAll(async () => {
+    const db = await getDb();
+    await db.delete(matchesTable);
+    await db.delete(matchFeatures);
+    await clearCatalog();
+    const question = "Will Ada Quill leave office before 2031?";
+    await seedCatalog([
+      makeEvent({ venue: "polymarket", venueEventId: "pm-quill", title: question, category: "Politics" }, [
+        {
+          venueMarketId: "pm-quill-out",
+          title: `${question} - ${question}`,
+          description: "This market will resolve to Yes if Ada Quill leaves office by December 31, 2030.\nAn announcement of her resignation will resolve this market to Yes.",
+          outcomes: outcomes("pm-quill-out", question, 0.3),
+          contractAddress: PM_OUT,
+          resolutionDate: new Date("2030-12-31T12:00:00Z"),
+        },
+      ]),
+      makeEvent({ venue: "kalshi", venueEventId: "KXQUILL-31", title: question, category: "Politics" }, [
+        {
+          venueMarketId: "KXQUILL-31",
+          title: question,
+          description: "If Ada Quill leaves office before Jan 1, 2031, then the market resolves to Yes.",
+          outcomes: outcomes("KXQUILL-31", question, 0.25),
+          contractAddress: null,
+          resolutionDate: new Date("2030-12-31T23:59:00Z"),
+        },
+      ]),
+    ]);
+    await runMatching(db, { full: true });
+  });
+
+  type Difference = { term: string; a: string; b: string };
+
+  it("carries each side's wording, read from the requested market's side, and keeps the pair at most overlap", async () => {
+    const res = await callRoute(marketMatches, { path: `/v0/markets/${PM_OUT}/matches`, params: { id: PM_OUT }, key });
+    expect(res.status).toBe(200);
+    const match = (res.body as { data: { matches: Array<{ relation: string; ruleDifferences: Difference[] }> } }).data.matches[0];
+    expect(match?.relation).toBe("overlap");
+    expect(match?.ruleDifferences).toHaveLength(1);
+    expect(match?.ruleDifferences[0]).toMatchObject({ term: "trigger", a: expect.stringMatching(/announcement of her resignation/), b: expect.stringMatching(/If Ada Quill leaves office/) });
+    // From the Kalshi side the two wordings swap.
+    const fromKalshi = await callRoute(marketMatches, { path: "/v0/markets/KXQUILL-31/matches", params: { id: "KXQUILL-31" }, key });
+    const other = (fromKalshi.body as { data: { matches: Array<{ ruleDifferences: Difference[] }> } }).data.matches[0];
+    expect(other?.ruleDifferences[0]?.b).toMatch(/announcement of her resignation/);
+  });
+
+  it("pairs on Compare carry them as marketA's and marketB's", async () => {
+    const res = await callRoute(matchedMarkets, { path: "/v0/matched-markets?relations=overlap", key });
+    expect(res.status).toBe(200);
+    const pair = (res.body as { data: Array<{ venueA: string; ruleDifferences: Difference[] }> }).data[0];
+    expect(pair?.ruleDifferences).toHaveLength(1);
+    const announcementSide = pair?.venueA === "polymarket" ? pair.ruleDifferences[0]?.a : pair?.ruleDifferences[0]?.b;
+    expect(announcementSide).toMatch(/announcement of her resignation/);
+  });
+});
+
 describe("parameters: 400 naming the parameter", () => {
   const cases: Array<[string, typeof marketMatches | typeof matchedMarkets, string, string]> = [
     ["market matches", marketMatches, "relation=same", "relation"],

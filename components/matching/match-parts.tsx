@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { formatProbability, whyNotIdentity, yesStandsFor } from "@/lib/matching/reasoning";
 import { marketTitle } from "@/lib/format";
+import type { RuleDifferencePublic } from "@/lib/matching/shapes";
 
 interface SideMarket {
   marketId: string;
@@ -41,8 +42,57 @@ export function MatchConfidence({ confidence, relation }: { confidence: number; 
   );
 }
 
-/** The reasoning, always visible, and for an overlap the difference that keeps it from being an identity. */
-export function MatchReasoning({ relation, reasoning }: { relation: string; reasoning: string | null }) {
+const termNames: Record<RuleDifferencePublic["term"], string> = {
+  trigger: "What counts",
+  deadlineZone: "Deadline time zone",
+  bound: "Bound",
+  source: "Settlement source",
+  station: "Station",
+  windowStart: "Start of the window",
+};
+
+/** The rule terms both markets state differently, each side's own wording side by side. */
+export function RuleDifferences({ differences, venueA, venueB }: { differences: readonly RuleDifferencePublic[]; venueA: string; venueB: string }) {
+  if (differences.length === 0) return null;
+  return (
+    <table className="rule-differences small" data-testid="rule-differences">
+      <thead>
+        <tr>
+          <th>Rules differ</th>
+          <th>{venueA}</th>
+          <th>{venueB}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {differences.map((d) => (
+          <tr key={d.term} data-testid="rule-difference" data-term={d.term}>
+            <td>{termNames[d.term]}</td>
+            <td>{d.a}</td>
+            <td>{d.b}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * The reasoning, always visible; for an overlap the difference that keeps it from being an
+ * identity; and the rule terms the two markets state differently, side by side.
+ */
+export function MatchReasoning({
+  relation,
+  reasoning,
+  ruleDifferences = [],
+  venueA = "this market",
+  venueB = "the other",
+}: {
+  relation: string;
+  reasoning: string | null;
+  ruleDifferences?: readonly RuleDifferencePublic[];
+  venueA?: string;
+  venueB?: string;
+}) {
   const whyNot = whyNotIdentity(relation, reasoning);
   return (
     <div className="small" data-testid="match-reasoning">
@@ -51,6 +101,7 @@ export function MatchReasoning({ relation, reasoning }: { relation: string; reas
           <strong>Why not identity:</strong> {whyNot}
         </div>
       )}
+      <RuleDifferences differences={ruleDifferences} venueA={venueA} venueB={venueB} />
       <div className="muted">{reasoning ?? "No reasoning recorded."}</div>
     </div>
   );

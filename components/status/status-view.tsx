@@ -8,7 +8,12 @@ import { getJson } from "@/lib/browser/api-client";
 import { formatAge, formatDateTime, formatInteger, formatSecondsAgo } from "@/lib/format";
 
 interface StatusAnswer {
-  service?: { startedAt?: string; uptimeSeconds?: number; stores?: Record<string, string> };
+  service?: {
+    startedAt?: string;
+    uptimeSeconds?: number;
+    stores?: Record<string, string>;
+    abortedRequests?: { total: number; byRoute: Record<string, number> };
+  };
   catalog?: { pollSeconds?: number; venues?: VenueCatalogStatus[] };
   recorder?: Partial<RecorderStatusSection> & Record<string, unknown>;
   kalshiRecorder?: Partial<RecorderStatusSection> & Record<string, unknown>;
@@ -45,6 +50,18 @@ export function StatusView() {
           {Object.entries(service.stores ?? {})
             .map(([name, kind]) => `${name} ${kind}`)
             .join(", ")}
+          {service.abortedRequests !== undefined && (
+            <span data-testid="aborted-requests">
+              {" "}
+              · requests whose client disconnected first: {formatInteger(service.abortedRequests.total)}
+              {service.abortedRequests.total > 0 &&
+                ` (${Object.entries(service.abortedRequests.byRoute)
+                  .sort(([, a], [, b]) => b - a)
+                  .slice(0, 3)
+                  .map(([route, n]) => `${route} ${formatInteger(n)}`)
+                  .join(", ")})`}
+            </span>
+          )}
         </p>
       )}
       <section className="card" aria-labelledby="catalog-health" style={{ overflowX: "auto" }}>

@@ -30,6 +30,8 @@ interface UsageState {
   flushing: Promise<void> | undefined;
   dropped: number;
   lastPrune: number;
+  /** When lastTouchWritten was last swept of entries that no longer debounce anything. */
+  lastTouchSweep?: number;
 }
 
 const globalStore = globalThis as typeof globalThis & { __brierUsage?: UsageState };
@@ -136,6 +138,14 @@ async function writeTouches(db: Db, touches: Map<string, Date>): Promise<void> {
       .set({ lastUsedAt: sql`greatest(coalesce(${apiKeys.lastUsedAt}, ${at}), ${at})` })
       .where(inArray(apiKeys.id, keyIds));
     for (const keyId of keyIds) state.lastTouchWritten.set(keyId, second);
+  }
+  // A write older than the debounce no longer holds anything back (a missing entry reads as 0):
+  // swept once per debounce interval, so the map holds the keys used in the last minute or two,
+  // not every key ever seen (docs/performance.md, "Memory").
+  const now = Date.now();
+  if (now - (state.lastTouchSweep ?? 0) >= LAST_USED_DEBOUNCE_MS) {
+    state.lastTouchSweep = now;
+    for (const [keyId, written] of state.lastTouchWritten) if (now - written >= LAST_USED_DEBOUNCE_MS) state.lastTouchWritten.delete(keyId);
   }
 }
 

@@ -108,7 +108,7 @@ export async function marketPrices(db: Db, id: string, query: MarketPricesQuery,
   }
   const market = await getMarketOrThrow(db, id);
   const stores = await getTickStores();
-  const result = await stores.writer.query({
+  const result = await stores.queries.query({
     query: `SELECT outcome_id, toUnixTimestamp(${spec.fn}(hour, 'UTC')) * 1000 AS time,
         argMinMerge(open) AS open, max(high) AS high, min(low) AS low, argMaxMerge(close) AS close,
         sum(snapshots) AS snapshots, argMaxMerge(volume_24h) AS volume24h
@@ -145,7 +145,7 @@ export async function sparklines(db: Db, { marketIds }: SparklinesQuery, now = D
   const firstOutcome = new Map(rows.flatMap((row) => (row.outcomes[0] === undefined ? [] : [[row.id, row.outcomes[0].outcomeId] as const])));
   if (firstOutcome.size === 0) return [];
   const stores = await getTickStores();
-  const result = await stores.writer.query({
+  const result = await stores.queries.query({
     query: `SELECT toString(market_id) AS market, outcome_id, groupArray((time, close)) AS points
       FROM (
         SELECT market_id, outcome_id, toUnixTimestamp(hour) * 1000 AS time, argMaxMerge(close) AS close

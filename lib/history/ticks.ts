@@ -8,8 +8,8 @@ import { kalshiTable } from "@/lib/ticks/ddl/0004_kalshi_orderbook";
 import type { TickSource } from "./outcomes";
 
 /**
- * Reads of the tick table for history. They run on the service's own connection (the writer's:
- * the SQL reader's engine limits cap every result at 10,000 rows), always with the `market`
+ * Reads of the tick table for history. They run on the service's own reads (`TickStores.queries`,
+ * not the SQL reader: its engine limits cap every result at 10,000 rows), always with the `market`
  * filter of the table's primary key, an asset filter and time bounds, and bounded by LIMIT.
  */
 
@@ -22,7 +22,7 @@ export function chTime(ms: number): string {
 }
 
 export async function historyClient(): Promise<ClickHouseClient> {
-  return (await getTickStores()).writer;
+  return (await getTickStores()).queries;
 }
 
 /** The venue time of the last `book` of the asset at or before `atMs` (reads the market's rows newest first, stops at the first). */

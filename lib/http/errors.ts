@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode } from "@/lib/errors";
+import { isAppError, type ErrorCode } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import { JsonReply } from "./reply";
 import { apiErrorBody, INTERNAL_ERROR_MESSAGE, internalErrorBody, v0ErrorBody, type Surface } from "./error-body.mjs";
@@ -63,6 +63,18 @@ export function isVenueError(error: unknown): error is Error & VenueError {
   );
 }
 
+/**
+ * What a handler that failed because its client disconnected answers: nobody reads it, nothing is
+ * logged as an error (the front logs the abort at info), and its usage row says 499, the status
+ * proxies give a request whose client closed it first.
+ */
+export function clientClosedReply(requestId: string): JsonReply {
+  return new JsonReply("{}", CLIENT_CLOSED_REQUEST, { "x-request-id": requestId });
+}
+
+/** Not an HTTP status a client receives: the usage record of a request whose client left first. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
 /** The body of an error answer on either surface (lib/http/error-body.mjs). */
 export type ErrorBody = ReturnType<typeof v0ErrorBody> | ReturnType<typeof apiErrorBody> | ReturnType<typeof internalErrorBody>;
 
@@ -80,7 +92,7 @@ export interface ErrorAnswer {
 export function errorAnswer(error: unknown, surface: Surface, requestId: string): ErrorAnswer {
   const headers: Record<string, string> = { "x-request-id": requestId };
 
-  if (error instanceof AppError) {
+  if (isAppError(error)) {
     const status = statusByCode[error.code];
     if ((error.code === "rate_limited" || error.code === "service_unavailable") && typeof error.details.retryAfter === "number") {
       headers["retry-after"] = String(error.details.retryAfter);

@@ -5,7 +5,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { getDb, type Db } from "@/lib/db";
 import { bearerToken } from "./bearer";
 import { assertNoNulInUrl } from "./nul";
-import { errorResponse, type Surface } from "./errors";
+import { clientClosedReply, errorResponse, type Surface } from "./errors";
 import { NodeApiRequest, withFrontEntry } from "./front";
 import { setHeader, toResponse, type ApiRequest, type Reply } from "./reply";
 import { rateLimitHeaders } from "./respond";
@@ -101,7 +101,8 @@ export function withApiKey<P = Record<string, never>>(
         db,
       });
     } catch (error) {
-      reply = errorResponse(error, surface, requestId);
+      // The client left first (its failure is ours to ignore: the front counts and logs the abort at info).
+      reply = request.signal.aborted ? clientClosedReply(requestId) : errorResponse(error, surface, requestId);
     }
     setHeader(reply, "x-request-id", requestId);
     if (admission?.decision !== undefined) {

@@ -10,6 +10,7 @@ import { errorFields, log } from "@/lib/log";
 import { startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/service";
 import { startRecorder, stopRecorder } from "@/lib/recorder/polymarket/service";
 import { healthMonitor } from "@/lib/status/health";
+import { BACKGROUND_JOBS_TASK, startupTask } from "@/lib/status/health-state.mjs";
 import { closeLiveBus } from "@/lib/live/connection";
 import { closeStreams } from "@/lib/streams/live";
 import { flushStreamUsage } from "@/lib/streams/usage";
@@ -25,6 +26,30 @@ export function onShutdown(hook: () => Promise<void>): void {
 }
 
 /**
+ * Longest readiness waits for start-up work: past it the server says it is ready anyway (a venue
+ * that takes minutes to list must not keep it out of service) and logs which work still runs.
+ */
+const STARTUP_MAX_MS = 60_000;
+
+/**
+ * Start-up work that would stall requests if they arrived during it (measured: the first catalog
+ * poll's matching pass loads and runs its NLP models on the request thread, seconds on 2 cores;
+ * docs/performance.md, "The first minute"). Readiness is false until it settles or STARTUP_MAX_MS.
+ */
+function startupWork(name: string, work: Promise<unknown>): void {
+  const done = startupTask(name);
+  const timer = setTimeout(() => {
+    log.warn("start-up work still running; ready without waiting for it", { work: name, afterMs: STARTUP_MAX_MS });
+    done();
+  }, STARTUP_MAX_MS);
+  timer.unref();
+  void work.catch(() => undefined).finally(() => {
+    clearTimeout(timer);
+    done();
+  });
+}
+
+/**
  * Called once per server process from instrumentation.ts: opens both stores (applying
  * migrations and DDL before the first request), then starts in-process ingestion where this
  * deployment runs it. Guarded so dev reloads never start it twice.
@@ -32,6 +57,17 @@ export function onShutdown(hook: () => Promise<void>): void {
 export async function startBackgroundJobs(): Promise<void> {
   if (globalStore.__brierJobs === true) return;
   globalStore.__brierJobs = true;
+  // server.mjs declares this task before it listens (register() may run after the first request):
+  // readiness stays false until the work below is started and declared.
+  const declared = startupTask(BACKGROUND_JOBS_TASK);
+  try {
+    await startJobs();
+  } finally {
+    declared();
+  }
+}
+
+async function startJobs(): Promise<void> {
   await Promise.all([getDatabase(), getTickStores()]);
   healthMonitor().start();
   installShutdown();
@@ -45,12 +81,13 @@ export async function startBackgroundJobs(): Promise<void> {
     log.info("background jobs disabled (BACKGROUND_JOBS=false)");
     return;
   }
-  const { stop } = startCatalogSchedule();
+  const { stop, firstRound } = startCatalogSchedule();
   onShutdown(async () => stop());
+  startupWork("first catalog poll and its follow-ups", firstRound);
   // The tick recorder: in this process with embedded stores; with CLICKHOUSE_URL it is `npm run recorder`.
   if (config.recorder.enabled && config.embeddedClickhouse) {
     const [db, stores] = await Promise.all([getDb(), getTickStores()]);
-    startRecorder(stores, db).catch((error: unknown) => log.error("recorder failed to start", errorFields(error)));
+    startupWork("tick recorder start", startRecorder(stores, db).catch((error: unknown) => log.error("recorder failed to start", errorFields(error))));
     onShutdown(stopRecorder);
   }
   // The archive's closed hours: file stats built ahead of the first download or manifest.

@@ -5,7 +5,13 @@ import { errorFields, log } from "@/lib/log";
 import { ingestCatalog } from "./catalog";
 import { catalogVenues } from "@/lib/catalog/venues";
 
-const globalStore = globalThis as typeof globalThis & { __brierCatalogSchedule?: { stop: () => void } };
+interface CatalogSchedule {
+  stop: () => void;
+  /** Settles when every venue's first poll (with its follow-ups) has ended, succeeded or not. */
+  firstRound: Promise<void>;
+}
+
+const globalStore = globalThis as typeof globalThis & { __brierCatalogSchedule?: CatalogSchedule };
 
 /**
  * The in-process poller of self-hosted and embedded deployments. Each catalog venue has its own
@@ -13,11 +19,12 @@ const globalStore = globalThis as typeof globalThis & { __brierCatalogSchedule?:
  * until its timeouts never delays the others' next poll. Polls of one venue never overlap here,
  * and the per-venue lease keeps other processes out. 0 disables it. Started once per process.
  */
-export function startCatalogSchedule(): { stop: () => void } {
+export function startCatalogSchedule(): CatalogSchedule {
   if (globalStore.__brierCatalogSchedule !== undefined) return globalStore.__brierCatalogSchedule;
   const seconds = config.catalog.pollSeconds;
   let stopped = false;
   const timers = new Map<string, NodeJS.Timeout>();
+  const firstPolls = new Map<string, () => void>();
   const poll = async (venue: string) => {
     if (stopped) return;
     try {
@@ -25,12 +32,18 @@ export function startCatalogSchedule(): { stop: () => void } {
     } catch (error) {
       log.error("catalog schedule poll failed", { venue, ...errorFields(error) });
     }
+    firstPolls.get(venue)?.();
+    firstPolls.delete(venue);
     if (!stopped) timers.set(venue, setTimeout(() => void poll(venue), seconds * 1000));
   };
-  const handle = {
+  const venues = seconds === 0 ? [] : catalogVenues();
+  const firstRound = Promise.all(venues.map((venue) => new Promise<void>((resolve) => firstPolls.set(venue, resolve)))).then(() => undefined);
+  const handle: CatalogSchedule = {
+    firstRound,
     stop: () => {
       stopped = true;
       for (const timer of timers.values()) clearTimeout(timer);
+      for (const resolve of firstPolls.values()) resolve();
       globalStore.__brierCatalogSchedule = undefined;
     },
   };
@@ -39,7 +52,6 @@ export function startCatalogSchedule(): { stop: () => void } {
     return handle;
   }
   globalStore.__brierCatalogSchedule = handle;
-  const venues = catalogVenues();
   log.info("catalog schedule started", { pollSeconds: seconds, venues: venues.join(",") });
   for (const venue of venues) timers.set(venue, setTimeout(() => void poll(venue), 0));
   return handle;

@@ -1,4 +1,7 @@
 import { calibrated, emptyEvidence, type Evidence } from "./confidence";
+import { identityProbability, identityThreshold } from "./decision";
+import { compareRuleTerms, describeRuleDifference, type RuleDifference } from "./rules";
+import { baseForm, paraphraseIn } from "./wordnet";
 import type { Features, Interval, TimeScope } from "./extract";
 import { teamCityOf } from "./names";
 import { countryWords } from "./places";
@@ -15,6 +18,10 @@ export interface PairResult {
   reasoning: string;
   /** What the confidence was computed from (kept for fitting it, not stored). */
   evidence: Evidence;
+  /** Rule terms both markets state differently, each side's wording (A, then B). */
+  ruleDifferences: RuleDifference[];
+  /** Nothing conflicts and the relation was decided by the fitted identity model (kept for fitting it). */
+  identityCandidate: boolean;
 }
 
 type Cmp = "equal" | "sub" | "sup" | "disjoint" | "overlap";
@@ -170,7 +177,7 @@ export function comparePicks(a: string[], b: string[]): "same" | "abbrev" | "dif
     }
   }
   if (positional) return "abbrev";
-  // A surname alone ("Trump" for "Donald Trump").
+  // A surname alone ("Quill" for "Ada Quill").
   const longSet = new Set(long);
   if (short.length === 1 && (short[0] ?? "").length > 3 && longSet.has(short[0] ?? "") && long.at(-1) === short[0]) return "abbrev";
   return "different";
@@ -205,13 +212,14 @@ function lookup(cache: WeakMap<Features, Lookup>, f: Features, words: () => Iter
 }
 
 /** B's words where A's names are looked for. Both venues are US exchanges: a question that names no
- * country is about the United States, so "the US savings rate" and "the savings rate" are
+ * country is about the home country, so "the national savings rate" and "the savings rate" are
  * one measure. */
 const namesLookup = (b: Features) =>
   lookup(namesCache, b, () => [...b.words, ...b.ruleNames, ...((b.concepts.country ?? []).length === 0 ? homeCountryWords() : [])]);
 
-/** B's words and rule words, where A's content words are looked for. */
-const wordsLookup = (b: Features) => lookup(wordsCache, b, () => [...b.words, ...b.ruleWords]);
+/** B's words and rule words, where A's content words are looked for (the home country's words when B names no country, as for names). */
+const wordsLookup = (b: Features) =>
+  lookup(wordsCache, b, () => [...b.words, ...b.ruleWords, ...((b.concepts.country ?? []).length === 0 ? homeCountryWords() : [])]);
 
 /** Length of the common prefix of two words. */
 function commonPrefix(x: string, y: string): number {
@@ -220,7 +228,7 @@ function commonPrefix(x: string, y: string): number {
   return i;
 }
 
-/** The same word, or one inflection of it ("presidency" / "presidential", "ecuador" / "ecuadorian"). */
+/** The same word, or one inflection of it ("presidency" / "presidential", "zorbia" / "zorbian"). */
 function sameStem(x: string, y: string): boolean {
   if (x === y) return true;
   const shorter = Math.min(x.length, y.length);
@@ -242,14 +250,14 @@ export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<st
     other.has(w) ||
     (w.length >= 5 && stems.some((x) => sameStem(x, w))) ||
     b.initialisms.includes(w) ||
-    // A team's nickname where the other side names its city ("Spurs" for "San Antonio").
+    // A team's nickname where the other side names its city ("Owls" for "Springfield").
     teamCityOf(w).some((city) => city.every((c) => other.has(c)));
   // Given names B states for a surname: a different one there is another person ("Chris" vs "Phil").
   const givenOnB = new Map<string, string[]>();
   for (const span of b.names) if (span.person && span.words.length > 1) givenOnB.set(span.words.at(-1) ?? "", span.words.slice(0, -1));
   const missing: string[] = [];
   for (const span of a.names) {
-    // An acronym of the whole name on the other side ("DHS" for "Department of Homeland Security").
+    // An acronym of the whole name on the other side ("DWS" for "Department of Widget Safety").
     const initials = span.words.map((w) => w[0] ?? "").join("");
     if (span.words.length > 1 && b.names.some((n) => n.acronym && n.words.some((w) => w.includes(initials)))) continue;
     const surname = span.words.at(-1) ?? "";
@@ -271,6 +279,36 @@ export function unmatchedWords(a: Features, b: Features, excused: ReadonlySet<st
   return a.outcome.filter(
     (w) => !genericWords.has(w) && !named.has(w) && !excused.has(w) && !other.has(w) && !(w.length >= 5 && otherList.some((x) => sameStem(x, w))),
   );
+}
+
+/** B's words and rule words in their WordNet base forms ("raises" -> "raise"). */
+const baseCache = new WeakMap<Features, Set<string>>();
+function baseWords(b: Features): Set<string> {
+  let set = baseCache.get(b);
+  if (set === undefined) {
+    set = new Set<string>();
+    for (const w of wordsLookup(b).other) {
+      set.add(w);
+      set.add(baseForm(w));
+    }
+    baseCache.set(b, set);
+  }
+  return set;
+}
+
+/**
+ * A's unmatched words split into those B states in other words (a WordNet synonym or derived
+ * form: "visit" / "travel to") and those it does not state at all.
+ */
+export function wordDifferences(a: Features, b: Features, excused: ReadonlySet<string> = new Set()): { missing: string[]; paraphrased: Array<{ word: string; as: string }> } {
+  const missing: string[] = [];
+  const paraphrased: Array<{ word: string; as: string }> = [];
+  for (const w of unmatchedWords(a, b, excused)) {
+    const as = paraphraseIn(w, baseWords(b));
+    if (as === null) missing.push(w);
+    else paraphrased.push({ word: w, as });
+  }
+  return { missing, paraphrased };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -300,14 +338,34 @@ export function topicSimilarity(a: Features, b: Features, idf: Idf): number {
  * question states a time. (Its resolution date is not used: venues set it to a placeholder, such as
  * the year's last day for a final played in June.)
  */
-function inferTime(a: Features, b: Features): { a: TimeScope | null; b: TimeScope | null; note: string | null } {
-  if ((a.time === null) === (b.time === null)) return { a: a.time, b: b.time, note: null };
+function inferTime(a: Features, b: Features): { a: TimeScope | null; b: TimeScope | null; note: string | null; fromResolution: boolean } {
+  if ((a.time === null) === (b.time === null)) return { a: a.time, b: b.time, note: null, fromResolution: false };
   const undated = a.time === null ? a : b;
+  const dated = a.time === null ? b.time : a.time;
   // Features stored by an older engine lack the field.
   const found = undated.ruleTime ?? null;
-  if (found === null) return { a: a.time, b: b.time, note: null };
-  const note = `${undated.venue}'s rules state ${describeTime(found)}`;
-  return a.time === null ? { a: found, b: b.time, note } : { a: a.time, b: found, note };
+  if (found !== null) {
+    const note = `${undated.venue}'s rules state ${describeTime(found)}`;
+    return a.time === null ? { a: found, b: b.time, note, fromResolution: false } : { a: a.time, b: found, note, fromResolution: false };
+  }
+  // The market's own resolution date says which occasion an undated question is about ("the
+  // Oscars" resolving the week of one ceremony). It fills the date only when it falls inside the
+  // other side's window (or on its day): a placeholder date far after it fills nothing.
+  const r = undated.resolution ?? null;
+  if (r === null || dated === null) return { a: a.time, b: b.time, note: null, fromResolution: false };
+  const slack = 2 * 86_400_000;
+  // A market that resolves before the other's window opens is about an earlier occasion: its own
+  // context states another time (a conflict, compared as one below).
+  const opens = dated.kind === "instant" ? (dated.start ?? dated.end) : dated.start;
+  if (opens !== null && r < opens - slack) {
+    const own: TimeScope = { kind: "instant", start: r, end: r + 86_400_000, hour: null, label: `resolves ${day(r)}` };
+    const note = `${undated.venue} resolves ${day(r)}, before the other's ${describeTime(dated)}`;
+    return a.time === null ? { a: own, b: b.time, note, fromResolution: true } : { a: a.time, b: own, note, fromResolution: true };
+  }
+  const inside = dated.kind === "instant" ? Math.abs(r - (dated.start ?? dated.end)) <= slack : r <= dated.end + slack && (dated.start === null || r >= dated.start - slack);
+  if (!inside) return { a: a.time, b: b.time, note: null, fromResolution: false };
+  const note = `${undated.venue} resolves ${day(r)}, inside the other's ${describeTime(dated)}`;
+  return { a: dated, b: dated, note, fromResolution: true };
 }
 
 const typeLabel: Record<ConceptType, string> = {
@@ -322,8 +380,16 @@ const typeLabel: Record<ConceptType, string> = {
   org: "organisation",
 };
 
-/** Context types where a value on one side only still makes a different question. */
-const scopeOnOneSide = new Set<ConceptType>(["state", "city", "office", "asset", "indicator"]);
+/** Context types where a value on one side only still makes a different question (another asset or measure). */
+const scopeOnOneSide = new Set<ConceptType>(["state", "office", "asset", "indicator"]);
+
+/**
+ * Context a question may leave unsaid without asking something else: a team's city ("the Owls"
+ * for "the Springfield Owls"). Stated on one side only it is evidence the identity decision weighs.
+ * (A state or an office on one side only was measured as evidence too and lost validation recall
+ * at the precision target: they stay differences.)
+ */
+const descriptorOnOneSide = new Set<ConceptType>(["city"]);
 
 interface ContextDiff {
   type: ConceptType;
@@ -331,8 +397,12 @@ interface ContextDiff {
   b: string[];
 }
 
-function compareContexts(a: Features, b: Features): { diffs: ContextDiff[]; agreed: string[]; stage: Cmp | null } {
+/** A conference without its league ("west conference" for "nba west conference"). */
+const conferenceOnly = (v: string) => v.replace(/^.*?\b(\w+ conference)$/, "$1");
+
+function compareContexts(a: Features, b: Features): { diffs: ContextDiff[]; agreed: string[]; stage: Cmp | null; oneSide: ContextDiff[] } {
   const diffs: ContextDiff[] = [];
+  const oneSide: ContextDiff[] = [];
   const agreed: string[] = [];
   let stage: Cmp | null = null;
   const types = new Set<ConceptType>([...contextTypes, ...(a.pick === null && b.pick === null ? (["party"] as const) : [])]);
@@ -342,9 +412,12 @@ function compareContexts(a: Features, b: Features): { diffs: ContextDiff[]; agre
     if (va.length === 0 && vb.length === 0) continue;
     if (va.length === 0 || vb.length === 0) {
       if (scopeOnOneSide.has(type)) diffs.push({ type, a: va, b: vb });
+      else if (descriptorOnOneSide.has(type)) oneSide.push({ type, a: va, b: vb });
       continue;
     }
-    const shared = va.filter((v) => vb.includes(v));
+    let shared = va.filter((v) => vb.includes(v));
+    // A conference one side names with its league and the other without it is the same conference.
+    if (shared.length === 0 && type === "competition") shared = va.filter((v) => v.endsWith("conference") && vb.some((w) => conferenceOnly(w) === conferenceOnly(v)));
     if (shared.length > 0) {
       agreed.push(...shared);
       continue;
@@ -362,7 +435,7 @@ function compareContexts(a: Features, b: Features): { diffs: ContextDiff[]; agre
     }
     diffs.push({ type, a: va, b: vb });
   }
-  return { diffs, agreed, stage };
+  return { diffs, agreed, stage, oneSide };
 }
 
 function combine(x: Cmp, y: Cmp): Cmp {
@@ -381,7 +454,7 @@ const cmpToRelation: Record<Cmp, Relation> = {
   overlap: "overlap",
 };
 
-const scored = (relation: Relation, evidence: Evidence) => ({ confidence: calibrated(relation, evidence), evidence });
+const scored = (relation: Relation, evidence: Evidence) => ({ confidence: calibrated(relation, evidence), evidence, ruleDifferences: [], identityCandidate: false });
 
 /** Lowest topic similarity at which two markets are compared at all. */
 export const MIN_TOPIC_SIMILARITY = 0.3;
@@ -404,12 +477,14 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
 
   const context = compareContexts(a, b);
   if (context.agreed.length > 0) notes.push(`same ${[...new Set(context.agreed)].slice(0, 4).join(", ")}`);
+  ev.contextOneSide = context.oneSide.length;
+  const other = (v: string[]) => (v.length === 0 ? "none" : v.join("/"));
+  for (const d of context.oneSide) notes.push(`${typeLabel[d.type]} on one side only: ${A} ${other(d.a)}, ${B} ${other(d.b)}`);
   if (context.diffs.length > 0) {
     // Another place, office or measure: related questions that can both resolve Yes.
     if (context.diffs.length > 1 || sim < 0.5) return null;
     const d = context.diffs[0];
     if (d === undefined) return null;
-    const other = (v: string[]) => (v.length === 0 ? "none" : v.join("/"));
     return {
       relation: "overlap",
       ...scored("overlap", { ...ev, contextDiff: 1 }),
@@ -463,7 +538,8 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   const timeA = inferred.a;
   const timeB = inferred.b;
   if (inferred.note !== null) {
-    ev.dateInferred = 1;
+    if (inferred.fromResolution) ev.dateFromResolution = 1;
+    else ev.dateInferred = 1;
     notes.push(inferred.note);
   }
   let timeCmp: Cmp = "equal";
@@ -541,8 +617,9 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
     notes.push(`${a.disjunctive ? A : B} resolves Yes on any of several criteria, the other on one`);
   }
 
-  // Identity fails closed: a name, an ordinal, a date or wording that one side states and the
-  // other does not is a difference, and the pair is at most related.
+  // What one side states and the other leaves unsaid (a name, a word, a position, a date) is not a
+  // conflict: it is evidence the fitted identity model weighs. What both sides state differently
+  // (another number, time, option, place, position, or a rule term) fails closed.
   const pickWords = new Set([...(a.pick ?? []), ...(b.pick ?? [])]);
   // Options already compared as the same (an abbreviation of one another) are not differences.
   const excused = new Set(pickCmp === "equal" ? pickWords : []);
@@ -552,28 +629,61 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   ev.unmatchedNames = nameDiff.a.length + nameDiff.b.length;
   // The options were compared as options: their words are not wording.
   const wordExcused = new Set([...excused, ...pickWords]);
-  const wordDiff = { a: unmatchedWords(a, b, wordExcused), b: unmatchedWords(b, a, wordExcused) };
+  const wordsA = wordDifferences(a, b, wordExcused);
+  const wordsB = wordDifferences(b, a, wordExcused);
+  // A paraphrase accounts for the words on both sides ("visit" = "travel to" leaves no "travel").
+  const accountedOnB = new Set(wordsA.paraphrased.flatMap((p) => p.as.split(" ").flatMap((w) => [w, baseForm(w)])));
+  const accountedOnA = new Set(wordsB.paraphrased.flatMap((p) => p.as.split(" ").flatMap((w) => [w, baseForm(w)])));
+  const wordDiff = {
+    a: wordsA.missing.filter((w) => !accountedOnA.has(w) && !accountedOnA.has(baseForm(w))),
+    b: wordsB.missing.filter((w) => !accountedOnB.has(w) && !accountedOnB.has(baseForm(w))),
+  };
+  ev.unmatchedWords = wordDiff.a.length + wordDiff.b.length;
+  ev.paraphrased = wordsA.paraphrased.length + wordsB.paraphrased.length;
+  const paraphrases = [...wordsA.paraphrased.map((p) => `${A} ${p.word} = ${B} ${p.as}`), ...wordsB.paraphrased.map((p) => `${B} ${p.word} = ${A} ${p.as}`)];
+  if (paraphrases.length > 0) notes.push(`in other words: ${paraphrases.join(", ")}`);
+  const bothOrdinals = a.ordinals.length > 0 && b.ordinals.length > 0;
+  const ordinalsDiffer = a.ordinals.join(",") !== b.ordinals.join(",");
+  if (ordinalsDiffer && !bothOrdinals) ev.ordinalOneSide = 1;
   const differences: string[] = [];
   const said = (v: string, ws: string[]) => (ws.length === 0 ? "" : `${v} says ${ws.join(", ")}`);
   if (ev.unmatchedNames > 0 && (cmp !== "disjoint" || [...nameDiff.a, ...nameDiff.b].some((w) => !pickWords.has(w)))) {
     differences.push(`names differ (${[said(A, nameDiff.a), said(B, nameDiff.b)].filter((x) => x !== "").join("; ")}, the other does not)`);
   }
-  if (a.ordinals.join(",") !== b.ordinals.join(",")) differences.push(`positions differ (${A} ${a.ordinals.join("/") || "none"} vs ${B} ${b.ordinals.join("/") || "none"})`);
+  if (ordinalsDiffer) differences.push(`positions differ (${A} ${a.ordinals.join("/") || "none"} vs ${B} ${b.ordinals.join("/") || "none"})`);
   if (wordDiff.a.length > 0 || wordDiff.b.length > 0) differences.push(`wording differs (${[said(A, wordDiff.a), said(B, wordDiff.b)].filter((x) => x !== "").join("; ")}, the other does not)`);
   if (ev.dateOneSide === 1 && cmp !== "disjoint") differences.push("a date on one side only");
-  if (differences.length > 0 && cmp !== "overlap") {
-    notes.push(`not the same question: ${differences.join("; ")}`);
-    cmp = "overlap";
-  }
+  for (const d of context.oneSide) differences.push(`${typeLabel[d.type]} on one side only`);
 
-  // Sources: informative, not decisive (two price feeds of one asset are the same question).
+  // Sources: compared as a rule term below; here informative for the confidence.
   if (a.sources.length > 0 && b.sources.length > 0) {
     const shared = a.sources.filter((s) => b.sources.includes(s));
     if (shared.length > 0) notes.push(`same source ${shared.join(", ")}`);
-    else {
-      notes.push(`sources differ (${A} ${a.sources.join(", ")} vs ${B} ${b.sources.join(", ")})`);
-      ev.sourcesDiffer = 1;
-    }
+    else ev.sourcesDiffer = 1;
+  }
+
+  // Rule terms: compared for every pair whose headline reads the same or nested.
+  // A bound's inclusivity was compared with the thresholds when they read differently (a nesting);
+  // read from the rules it matters only where the thresholds read the same.
+  const ruleDifferences = cmp === "disjoint" ? [] : compareRuleTerms(a.rules ?? {}, b.rules ?? {}).filter((d) => d.term !== "bound" || numCmp === "equal");
+  ev.ruleDifferences = ruleDifferences.length;
+  if (ruleDifferences.length > 0) notes.push(`rules differ (${ruleDifferences.map((d) => describeRuleDifference(d, A, B)).join("; ")})`);
+
+  let identityCandidate = false;
+  if (cmp === "equal" && ruleDifferences.length === 0 && !(ordinalsDiffer && bothOrdinals)) {
+    // The fitted decision: the chance this is one question, from the whole comparison vector.
+    identityCandidate = true;
+    const p = identityProbability(ev);
+    if (p < identityThreshold) {
+      notes.push(`not the same question: ${differences.length > 0 ? differences.join("; ") : "too little read the same"} (fitted chance ${p.toFixed(2)}, below ${identityThreshold})`);
+      cmp = "overlap";
+    } else if (differences.length > 0) notes.push(`left unsaid on one side: ${differences.join("; ")}`);
+  } else if (cmp !== "overlap" && cmp !== "disjoint" && (differences.length > 0 || ruleDifferences.length > 0 || ordinalsDiffer)) {
+    notes.push(`not the same question${differences.length > 0 ? `: ${differences.join("; ")}` : ""}`);
+    cmp = "overlap";
+  } else if (cmp === "disjoint" && differences.some((d) => !d.startsWith("a date"))) {
+    notes.push(`not the same question: ${differences.join("; ")}`);
+    cmp = "overlap";
   }
 
   const relation = cmpToRelation[cmp];
@@ -589,7 +699,8 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
               ? "They cannot both resolve Yes: one is the other's No."
               : "They cannot both resolve Yes."
             : "Related: both can resolve Yes, neither implies the other.";
-  return { relation, confidence: calibrated(relation, ev), reasoning: `${capitalize(notes.join("; "))}. ${tail}`, evidence: ev };
+  const confidence = relation === "identity" ? identityProbability(ev) : calibrated(relation, ev);
+  return { relation, confidence, reasoning: `${capitalize(notes.join("; "))}. ${tail}`, evidence: ev, ruleDifferences, identityCandidate };
 }
 
 function capitalize(s: string): string {

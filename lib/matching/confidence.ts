@@ -35,10 +35,20 @@ export interface Evidence {
   contextDiff: number;
   /** Another time or season. */
   timeDiff: number;
+  /** Words one side states that the other states in other words (WordNet synonyms, derived forms). */
+  paraphrased: number;
+  /** An ordinal position stated on one side only. */
+  ordinalOneSide: number;
+  /** A date one question leaves out, filled from its market's own resolution date. */
+  dateFromResolution: number;
+  /** Rule terms both sides state differently. */
+  ruleDifferences: number;
+  /** A city, state or office stated on one side only. */
+  contextOneSide: number;
 }
 
 export function emptyEvidence(similarity: number): Evidence {
-  return { similarity, unmatchedNames: 0, unmatchedWords: 0, abbreviated: 0, optionOneSide: 0, tick: 0, looseTime: 0, dateOneSide: 0, dateInferred: 0, disjunctive: 0, sourcesDiffer: 0, contextDiff: 0, timeDiff: 0 };
+  return { similarity, unmatchedNames: 0, unmatchedWords: 0, abbreviated: 0, optionOneSide: 0, tick: 0, looseTime: 0, dateOneSide: 0, dateInferred: 0, disjunctive: 0, sourcesDiffer: 0, contextDiff: 0, timeDiff: 0, paraphrased: 0, ordinalOneSide: 0, dateFromResolution: 0, ruleDifferences: 0, contextOneSide: 0 };
 }
 
 export const relationGroups = ["identity", "nesting", "related"] as const;
@@ -66,6 +76,9 @@ export const featureNames = [
   "sourcesDiffer",
   "contextDiff",
   "timeDiff",
+  "paraphrased",
+  "dateFromResolution",
+  "ruleDifferences",
 ] as const;
 
 export function featureVector(relation: Relation, ev: Evidence): number[] {
@@ -73,7 +86,7 @@ export function featureVector(relation: Relation, ev: Evidence): number[] {
   return featureNames.map((name) => {
     if (name === "identity" || name === "nesting" || name === "related") return group === name ? 1 : 0;
     // Counts saturate: the third unmatched word says little the second did not.
-    if (name === "unmatchedNames" || name === "unmatchedWords") return Math.min(3, ev[name]);
+    if (name === "unmatchedNames" || name === "unmatchedWords" || name === "paraphrased" || name === "ruleDifferences") return Math.min(3, ev[name]);
     return ev[name];
   });
 }
@@ -86,11 +99,14 @@ interface Calibration {
 const model = calibration as Calibration;
 if (model.features.join(",") !== featureNames.join(",")) throw new Error("lib/matching/data/calibration.json was fitted on other features: run npm run matching:fit");
 
+/** A fitted logistic model's probability for inputs `x` (three decimals). */
+export function logistic(weights: readonly number[], x: readonly number[]): number {
+  let z = 0;
+  for (const [i, w] of weights.entries()) z += w * (x[i] ?? 0);
+  return Math.round(1000 / (1 + Math.exp(-z))) / 1000;
+}
+
 /** The fitted probability that `relation` is right, given the evidence (three decimals). */
 export function calibrated(relation: Relation, ev: Evidence): number {
-  const x = featureVector(relation, ev);
-  let z = 0;
-  for (const [i, w] of model.weights.entries()) z += w * (x[i] ?? 0);
-  const p = 1 / (1 + Math.exp(-z));
-  return Math.round(p * 1000) / 1000;
+  return logistic(model.weights, featureVector(relation, ev));
 }

@@ -9,7 +9,7 @@ import { calibrated } from "./confidence";
 import { extractFeatures, type Features } from "./extract";
 
 /** Bumped whenever extraction or classification changes what it concludes. */
-export const ENGINE_VERSION = "brier-match-5";
+export const ENGINE_VERSION = "brier-match-6";
 
 export interface MatchProgress {
   phase: "reading" | "extracting" | "indexing" | "matching" | "storing" | "done";

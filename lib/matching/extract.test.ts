@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyPair, comparePicks, type Relation } from "./classify";
-import { extractFeatures, parseInterval, type MatchInput } from "./extract";
+import { canonicalTokens, extractFeatures, parseInterval, type MatchInput } from "./extract";
 
 let n = 0;
 /** A Polymarket-style market: "<event> - <question>", the group label as the Yes label. */
@@ -268,11 +268,63 @@ describe("identity fails closed", () => {
     expect(said(cup("Los Angeles Lakers"), city("Los Angeles"))?.relation).not.toBe("identity");
   });
 
+  it("the same act in other words is weighed as a paraphrase, not a difference", () => {
+    const visit = pm("Quill abroad", "Will Ada Quill visit Zorbia before 2031?");
+    const travel = kx("Quill abroad", "Will Ada Quill travel to Zorbia before 2031?", "Ada Quill travels to Zorbia before Jan 1, 2031");
+    const r = said(visit, travel);
+    expect(r?.evidence.paraphrased).toBeGreaterThan(0);
+    expect(r?.evidence.unmatchedWords).toBe(0);
+    expect(r?.reasoning).toMatch(/in other words: polymarket visit = kalshi travel to/);
+    expect(r?.relation).toBe("identity");
+    // Another act is still another question.
+    const leave = kx("Quill abroad", "Will Ada Quill leave Zorbia before 2031?", "Ada Quill leaves Zorbia before Jan 1, 2031");
+    expect(said(visit, leave)?.relation).not.toBe("identity");
+  });
+
+  it("a date one question leaves out is filled from its own resolution date when that falls inside the other's window", () => {
+    const dated = pm("Widget Awards", "Will Ada Quill win Best Widget at the 2031 Widget Awards?");
+    const undated = (resolves: string) =>
+      kx("Widget Awards", "Will Ada Quill win Best Widget at the Widget Awards?", "Ada Quill wins Best Widget at the Widget Awards", { resolutionDate: new Date(resolves) });
+    const same = said(dated, undated("2031-03-02T12:00:00Z"));
+    expect(same?.evidence.dateFromResolution).toBe(1);
+    expect(same?.evidence.dateOneSide).toBe(0);
+    expect(same?.reasoning).toMatch(/kalshi resolves 2031-03-02, inside the other.s/i);
+    // Resolving before the other's year opens: another ceremony, never the same question.
+    const earlier = said(dated, undated("2029-03-02T12:00:00Z"));
+    expect(earlier?.relation).toBe("overlap");
+    expect(earlier?.reasoning).toMatch(/different time/);
+  });
+
+  it("rules that count an announcement against rules that need the act: at most overlap, both wordings kept", () => {
+    const question = "Will Ada Quill leave office before 2031?";
+    const news = pm("Quill out", question, null, {
+      description: "This market will resolve to Yes if Ada Quill leaves office by December 31, 2030.\nAn announcement of her resignation will resolve this market to Yes.",
+    });
+    const act = kx("Quill out", question, "Ada Quill leaves office before Jan 1, 2031");
+    const r = said(news, act);
+    expect(r?.relation).toBe("overlap");
+    expect(r?.identityCandidate).toBe(false);
+    expect(r?.ruleDifferences.map((d) => d.term)).toEqual(["trigger"]);
+    expect(r?.ruleDifferences[0]?.a).toMatch(/announcement of her resignation/);
+    expect(r?.reasoning).toMatch(/rules differ \(what counts: polymarket/);
+    // Without the announcement clause, the same question.
+    const plain = pm("Quill out", question, null, { description: "This market will resolve to Yes if Ada Quill leaves office by December 31, 2030." });
+    expect(said(plain, act)?.relation).toBe("identity");
+  });
+
   it("confidence is the fitted probability, not a fixed score", () => {
     const r = said(nominee("Odile Varga"), kNominee("Odile Varga"));
     expect(r?.confidence).toBeGreaterThan(0);
     expect(r?.confidence).toBeLessThan(1);
     expect(r?.evidence.unmatchedNames).toBe(0);
+  });
+});
+
+describe("canonical words", () => {
+  it("rewrites a policy move only as a move: the lower house stays lower", () => {
+    expect(canonicalTokens("Will the central bank lower rates in June?")).toContain("cut");
+    expect(canonicalTokens("Who will control the Lower house?")).toContain("lower");
+    expect(canonicalTokens("Who will control the Lower house?")).not.toContain("cut");
   });
 });
 

@@ -1,7 +1,8 @@
 import { DAY, findDates, findHour, scopeFromDates, utc, withoutDates, type TimeScope } from "./dates";
-import { competitionLeague, competitionStage, genericWords, rewriteWord, sourceAliases, stopwords, type ConceptType } from "./lexicon";
+import { competitionLeague, competitionStage, genericWords, modeWords, rewriteWord, sourceAliases, stopwords, type ConceptType } from "./lexicon";
 import { findNames, foldWord, type NameSpan } from "./names";
 import { moveDown, moveNone, moveUp, parseInterval, quantityWords, type Interval } from "./numbers";
+import { readRuleTerms, yesParagraph, type RuleTermsOf } from "./rules";
 import { canonicalTokens, clean, findConcepts } from "./text";
 
 export type { Interval, Unit } from "./numbers";
@@ -63,15 +64,17 @@ export interface Features {
   ruleWords: string[];
   /** Ordinal positions the question states ("first round", "2nd", "third place"). */
   ordinals: number[];
-  /** Initials of the capitalised phrases of the text and rules ("Department of Homeland Security" -> "dhs"). */
+  /** Initials of the capitalised phrases of the text and rules ("Department of Widget Safety" -> "dws"). */
   initialisms: string[];
   /** Tokens for the candidate index: topic, pick, time and threshold keys. */
   keys: string[];
+  /** The market's own resolution date (ms): what fills a date its question leaves unsaid. */
+  resolution?: number | null;
+  /** The resolution terms its rules state (what counts, time zone, bound, source, station, window start). */
+  rules?: RuleTermsOf;
 }
 
 
-/** Words that say how a level is reached (kept in `mode`, out of the topic). */
-const modeWords = new Set(["reach", "reaches", "hit", "hits", "high", "low", "how", "trade", "trades", "dip", "get", "price", "prices"]);
 
 // ---------------------------------------------------------------------------------------------
 // The market
@@ -132,17 +135,6 @@ function ruleNames(description: string | null): string[] {
   for (const word of clean(description.slice(0, 4000)).split(/[\s/(),;:"]+/)) if (/^\p{Lu}/u.test(word)) out.add(foldWord(word));
   out.delete("");
   return [...out].map(rewriteWord);
-}
-
-/** The paragraph of the rules that says when the market resolves Yes (else their first paragraph). */
-function yesParagraph(description: string | null): string | null {
-  if (description === null) return null;
-  const paragraphs = clean(description.slice(0, 4000))
-    .split(/\n+/)
-    .map((p) => p.trim())
-    .filter((p) => p !== "");
-  const yes = paragraphs.find((p) => /\bresolves?\s+to\W{0,2}yes\b/i.test(p)) ?? paragraphs[0];
-  return yes === undefined ? null : yes.slice(0, 600);
 }
 
 const ordinalWords: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10 };
@@ -220,12 +212,12 @@ export function extractFeatures(input: MatchInput): Features {
     if (!list.includes(hit.canon)) list.push(hit.canon);
     concepts[hit.type] = list;
   }
-  // "New York" in a team or city context is the city; a state elsewhere. Competitions: keep the league.
+  // A name that is both a city and a state is the city in a team or city context; a state elsewhere. Competitions: keep the league.
   if (concepts.competition !== undefined) {
     const leagues = new Set(concepts.competition.map((c) => competitionLeague[c]).filter((l): l is string => l !== undefined));
     concepts.competition = [...new Set(concepts.competition.map((c) => (competitionStage[c] === "title" ? `${competitionLeague[c] ?? c} title` : c)))];
     if (leagues.size > 0) concepts.competition = concepts.competition.map((c) => (c.endsWith("conference") ? `${[...leagues][0]} ${c}` : c));
-    // A conference named with its league ("NBA Western Conference") is the conference, not the league title.
+    // A conference named with its league (a league's named conference) is the conference, not the league title.
     if (concepts.competition.some((c) => c.endsWith("conference"))) concepts.competition = concepts.competition.filter((c) => !c.endsWith("title"));
   }
   // "___" (Polymarket's blank in "Bitcoin above ___ on December 31?") is not a word.
@@ -289,6 +281,7 @@ export function extractFeatures(input: MatchInput): Features {
     (t) => t.length > 1 && !stopwords.has(t) && !modeWords.has(t) && !(interval !== null && quantityWords.has(t)) && !/^\d/.test(t) && !/^_+$/.test(t),
   );
 
+  const sources = findSources(input.description);
   return {
     id: input.id,
     venue: input.venue,
@@ -305,7 +298,7 @@ export function extractFeatures(input: MatchInput): Features {
     seasons,
     negated,
     disjunctive,
-    sources: findSources(input.description),
+    sources,
     names,
     words,
     outcome,
@@ -314,6 +307,8 @@ export function extractFeatures(input: MatchInput): Features {
     ordinals: ordinals(`${question} ${label ?? ""}`),
     initialisms: initialisms([question, input.eventTitle, rule ?? "", (input.description ?? "").slice(0, 3000)].join(" . ")),
     keys: [...keys],
+    resolution,
+    rules: readRuleTerms(input.description, sources),
   };
 }
 

@@ -21,22 +21,14 @@ export type ConceptType =
 /** Concept types that locate or scope a question: a different value means a different question. */
 export const contextTypes: readonly ConceptType[] = ["state", "country", "city", "office", "competition", "asset", "indicator", "org"];
 
-export const stopwords = new Set(
-  (
-    "a an the of in on at by for to from with and or will be is are was were been being this that these those " +
-    "it its as than then if which who whom what when where how why there their his her he she they them any all " +
-    "after before until through during between into over under about above below market markets resolve resolves " +
-    "resolved yes no otherwise does do did has have had not per more less least most up down out than would could " +
-    "should may might can one two each other such same following according reported announced official " +
-    "officially publicly question questions whether also only first final end ends ending being via get gets et est edt pm am time"
-  ).split(" "),
-);
+/** Words that carry no topic (function words and rule boilerplate: data/vocabulary.json, `stopwords`). */
+export const stopwords: ReadonlySet<string> = new Set((vocabulary as { stopwords: { entries: string[] } }).stopwords.entries);
 
-/** Words that carry no topic on their own (kept out of topic similarity, kept in the text). */
-export const genericWords = new Set(
-  "win wins winner won champion championship title race election elections party parties price value rate level named name happen happens occur year month day week date time"
-    .split(" "),
-);
+/** Words that carry no topic on their own (kept out of topic similarity, kept in the text: `genericWords`). */
+export const genericWords: ReadonlySet<string> = new Set((vocabulary as { genericWords: { entries: string[] } }).genericWords.entries);
+
+/** Words that say how a level is reached (kept in a question's mode, out of its topic: `modeWords`). */
+export const modeWords: ReadonlySet<string> = new Set((vocabulary as { modeWords: { entries: string[] } }).modeWords.entries);
 
 /** One entry of the typed gazetteer: a canonical phrase and its concept type. */
 export interface PhraseEntry {
@@ -54,6 +46,7 @@ interface Vocabulary {
   indicators: { entries: string[] };
   orgs: { entries: string[] };
   sources: { entries: Record<string, string> };
+  priceFeeds: { entries: string[] };
 }
 
 const data = vocabulary as Vocabulary;
@@ -129,3 +122,6 @@ export function rewritePhrases(lower: string): string {
 export function rewriteWord(word: string): string {
   return wordRewrites[word] ?? word;
 }
+
+/** Resolution sources that are price feeds (exchanges, index providers, oracles), canonical. */
+export const priceFeeds: ReadonlySet<string> = new Set(data.priceFeeds.entries);

@@ -46,8 +46,8 @@ let teamCities: Map<string, string[][]> | null = null;
 /**
  * The city words that stand for a team's nickname word, from compromise's sports teams
  * (a nickname word -> the words of the one city whose team it names). A city counts only when exactly one team
- * of the lexicon starts with it ("Los Angeles", several teams, never stands for "Lakers") and only for
- * a nickname word no other team uses ("City" of "Manchester City" is not one).
+ * of the lexicon starts with it (a city with several teams never stands for one of their nicknames) and only for
+ * a nickname word no other team uses ("City" of "Springfield City" is not one).
  */
 export function teamCityOf(word: string): string[][] {
   if (teamCities === null) {
@@ -116,7 +116,7 @@ export function findNames(text: string): NameSpan[] {
       if (tags.some((t) => placeOrOrgTags.includes(t))) current.placeOrOrg = true;
       if (acronym) current.acronym = true;
     } else close();
-    // Punctuation after a word ends the name ("Putin, Zelensky") and a sentence ends at . ? !
+    // Punctuation after a word ends the name ("Quill, Marsh") and a sentence ends at . ? !
     if (/[,;:()?!]$/.test(token) || /[^A-Z]\.$/.test(token)) close();
     // "U.S." and "H.R." end in a full stop without ending the sentence.
     sentenceStart = /[?!:]$/.test(token) || (/\.$/.test(token) && !/^(\p{L}\.)+$/u.test(token.replace(/^[^\p{L}]+/u, "")));

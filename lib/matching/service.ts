@@ -6,9 +6,10 @@ import { toMarketPublic } from "@/lib/catalog/public";
 import { getEventOrThrow, getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { EventPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
-import { marketMatches, markets, type MarketMatchRow, type MarketRow } from "@/lib/db/schema";
+import { marketMatches, markets, matchFeatures, type MarketMatchRow, type MarketRow } from "@/lib/db/schema";
 import { bookPrices, type BookPrices } from "./book-prices";
 import { invertRelation, type Relation } from "./relations";
+import { compareRuleTerms, type RuleDifference, type RuleTermsOf } from "./rules";
 import {
   arbitrageResponse,
   browseEventMatchesResponse,
@@ -61,6 +62,24 @@ async function loadMarkets(db: Db, ids: string[]): Promise<Map<string, MarketRow
   return out;
 }
 
+/**
+ * The rule differences of each pair, read from the first market's side: compared from the rule
+ * terms the engine stored for both markets (match_features), so the answer carries them as data
+ * rather than as text to be read back out of the reasoning.
+ */
+async function ruleDifferencesOf(db: Db, pairList: Array<[string, string]>): Promise<(a: string, b: string) => RuleDifference[]> {
+  const ids = [...new Set(pairList.flat())];
+  const terms = new Map<string, RuleTermsOf>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await db
+      .select({ id: matchFeatures.marketId, rules: sql<RuleTermsOf | null>`${matchFeatures.features}->'rules'` })
+      .from(matchFeatures)
+      .where(inArray(matchFeatures.marketId, ids.slice(i, i + 1000)));
+    for (const row of rows) terms.set(row.id, row.rules ?? {});
+  }
+  return (a, b) => compareRuleTerms(terms.get(a) ?? {}, terms.get(b) ?? {});
+}
+
 interface Oriented {
   row: MarketMatchRow;
   other: string;
@@ -97,6 +116,7 @@ export async function getMarketMatches(db: Db, ref: string, query: MarketMatches
   const rows = await loadMarkets(db, [market.marketId, ...found.map((m) => m.other)]);
   const self = rows.get(market.marketId);
   const prices = await pricesFor(query.includePrices, rows.values());
+  const differences = await ruleDifferencesOf(db, found.map((m) => [market.marketId, m.other]));
   return marketMatchesResponse.parse({
     data: {
       market: self === undefined ? { ...market, sourceExchange: market.exchange } : publicMarket(self, prices),
@@ -109,6 +129,7 @@ export async function getMarketMatches(db: Db, ref: string, query: MarketMatches
             relation: m.relation,
             confidence: m.row.confidence,
             reasoning: m.row.reasoning,
+            ruleDifferences: differences(market.marketId, m.other),
             firstSeenAt: m.row.firstSeenAt.toISOString(),
             validFrom: m.row.validFrom.toISOString(),
             validTo: m.row.validTo === null ? null : m.row.validTo.toISOString(),
@@ -148,6 +169,7 @@ export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQ
   const others = await eventsFor(db, eventIds);
   const shownEvents = new Set(eventIds);
   const prices = await pricesFor(query.includePrices, [...rows.values()].filter((r) => shownEvents.has(r.eventId)));
+  const differences = await ruleDifferencesOf(db, found.filter((m) => shownEvents.has(rows.get(m.other)?.eventId ?? "")).map((m) => [m.self, m.other]));
   return eventMatchesResponse.parse({
     data: {
       event,
@@ -169,6 +191,7 @@ export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQ
                   relation: m.relation,
                   confidence: m.row.confidence,
                   reasoning: m.row.reasoning,
+                  ruleDifferences: differences(m.self, m.other),
                 },
               ];
             }),
@@ -231,7 +254,9 @@ export async function browseMatchedMarkets(db: Db, query: MatchedMarketsQuery) {
     query.limit,
   );
   const prices = await pricesFor(query.includePrices, rows.flatMap((r) => [r.a, r.b]));
-  const data = rows.map((row) => orient(row, relations)).map(({ match, a, b, relation }) => ({
+  const oriented = rows.map((row) => orient(row, relations));
+  const differences = await ruleDifferencesOf(db, oriented.map((r) => [r.a.id, r.b.id]));
+  const data = oriented.map(({ match, a, b, relation }) => ({
     marketA: publicMarket(a, prices),
     marketB: publicMarket(b, prices),
     venueA: a.venue,
@@ -242,6 +267,7 @@ export async function browseMatchedMarkets(db: Db, query: MatchedMarketsQuery) {
     relation,
     confidence: match.confidence,
     reasoning: match.reasoning,
+    ruleDifferences: differences(a.id, b.id),
   }));
   return matchedPairsResponse.parse({ data, meta: { count: data.length, limit: query.limit } });
 }
@@ -266,6 +292,7 @@ export async function browseEventMatches(db: Db, query: EventsMatchesQuery) {
     .sort((x, y) => y.length - x.length || ((x[0]?.a.eventId ?? "") < (y[0]?.a.eventId ?? "") ? -1 : 1))
     .slice(0, query.limit);
   const events = await eventsFor(db, chosen.map((g) => g[0]?.a.eventId ?? "").filter((id) => id !== ""));
+  const differences = await ruleDifferencesOf(db, chosen.flat().map((r) => [r.a.id, r.b.id]));
   const data = chosen.flatMap((group) => {
     const first = group[0];
     const event = first === undefined ? undefined : events.get(first.a.eventId);
@@ -279,6 +306,7 @@ export async function browseEventMatches(db: Db, query: EventsMatchesQuery) {
           relation: r.match.relation,
           confidence: r.match.confidence,
           reasoning: r.match.reasoning,
+          ruleDifferences: differences(r.a.id, r.b.id),
         })),
       },
     ];

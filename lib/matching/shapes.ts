@@ -2,6 +2,7 @@ import { z } from "zod";
 import { categories } from "@/lib/catalog/categories";
 import { eventPublic, marketPublic } from "@/lib/catalog/shapes";
 import { relations } from "./relations";
+import { ruleTerms } from "./rules";
 
 /**
  * Request and response shapes of the matching endpoints (pmxt's hosted paths and shapes): one
@@ -138,11 +139,22 @@ const relationField = z.enum(relations).describe("Read from the requested (or A)
 const confidenceField = z.number().min(0).max(1).describe("0..1, from how much of the question was compared and agreed.");
 const reasoningField = z.string().nullable().describe("What was compared (entity, date or deadline, threshold and direction, polarity, source) and how it agreed or differed.");
 
+export const ruleDifference = z.object({
+  term: z.enum(ruleTerms).describe("trigger: what counts (an announcement or the event itself); deadlineZone: the deadline's time zone; bound: inclusive or exclusive bound on one number; source: who settles it; station: the weather station or airport read; windowStart: a window from listing or from a date."),
+  a: z.string().describe("The requested (or A) market's rules, in their own words."),
+  b: z.string().describe("The other (or B) market's rules, in their own words."),
+});
+export type RuleDifferencePublic = z.infer<typeof ruleDifference>;
+const ruleDifferencesField = z
+  .array(ruleDifference)
+  .describe("Rule terms both markets state and state differently (each side's wording); a pair with any is at most overlap.");
+
 export const marketMatch = z.object({
   market: matchedMarketPublic,
   relation: relationField,
   confidence: confidenceField,
   reasoning: reasoningField,
+  ruleDifferences: ruleDifferencesField,
   firstSeenAt: z.iso.datetime().describe("When this pair was first matched."),
   validFrom: z.iso.datetime().describe("Start of this verdict's validity."),
   validTo: z.iso.datetime().nullable().describe("End of this verdict's validity; null while current."),
@@ -161,6 +173,7 @@ export const eventMarketMatch = z.object({
   relation: relationField,
   confidence: confidenceField,
   reasoning: reasoningField,
+  ruleDifferences: ruleDifferencesField,
 });
 
 export const eventMatchesResponse = z.object({
@@ -191,6 +204,7 @@ export const matchedPair = z.object({
   relation: relationField,
   confidence: confidenceField,
   reasoning: reasoningField,
+  ruleDifferences: ruleDifferencesField,
 });
 
 export const matchedPairsResponse = z.object({

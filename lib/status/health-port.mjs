@@ -5,7 +5,7 @@
 // background probe (written by lib/status/health.ts), laid out in ./health-state.mjs.
 import { createServer } from "node:http";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { createHealthState, dropHealthState, HEALTH_STATE, LOOP_STALE_MS, PROBE_STALE_MS } from "./health-state.mjs";
+import { createHealthState, dropHealthState, HEALTH_STATE, LOOP_STALE_MS, PROBE_STALE_MS, STARTUP_PHASE } from "./health-state.mjs";
 
 const BEAT_MS = 500;
 
@@ -21,10 +21,12 @@ export function healthAnswer(path, state, now = Date.now()) {
     clickhouse: checkedAt === 0 ? "unknown" : state[HEALTH_STATE.clickhouse] === 1 ? "ok" : "unavailable",
   };
   const ageMs = checkedAt === 0 ? null : Math.max(0, now - checkedAt);
-  const ready = alive && ageMs !== null && ageMs <= PROBE_STALE_MS && stores.postgres === "ok" && stores.clickhouse === "ok";
+  // Start-up work that would stall requests still runs (lib/status/health-state.mjs, startupTask).
+  const starting = state[HEALTH_STATE.startup] === STARTUP_PHASE.pending;
+  const ready = alive && !starting && ageMs !== null && ageMs <= PROBE_STALE_MS && stores.postgres === "ok" && stores.clickhouse === "ok";
   return {
     status: ready ? 200 : 503,
-    body: { status: ready ? "ok" : "unavailable", stores, checkedAt: checkedAt === 0 ? null : new Date(checkedAt).toISOString(), ageMs, loopAgeMs },
+    body: { status: ready ? "ok" : starting ? "starting" : "unavailable", stores, checkedAt: checkedAt === 0 ? null : new Date(checkedAt).toISOString(), ageMs, loopAgeMs },
   };
 }
 

@@ -1,7 +1,11 @@
-export declare const HEALTH_STATE: { loopBeatAt: 0; checkedAt: 1; postgres: 2; clickhouse: 3 };
+export declare const HEALTH_STATE: { loopBeatAt: 0; checkedAt: 1; postgres: 2; clickhouse: 3; startup: 4 };
 export declare const HEALTH_STATE_SLOTS: number;
+export declare const STARTUP_PHASE: { none: 0; pending: 1; done: 2 };
 export declare const LOOP_STALE_MS: number;
 export declare const PROBE_STALE_MS: number;
 export declare function sharedHealthState(): Float64Array | undefined;
 export declare function createHealthState(): Float64Array;
 export declare function dropHealthState(state: Float64Array): void;
+export declare function startupTask(name: string): () => void;
+export declare function pendingStartup(): string[];
+export declare const BACKGROUND_JOBS_TASK: string;

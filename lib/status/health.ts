@@ -4,7 +4,7 @@ import { withDeadline } from "@/lib/async";
 import { getDb } from "@/lib/db";
 import { ServiceUnavailableError } from "@/lib/errors";
 import { getTickStores } from "@/lib/ticks";
-import { HEALTH_STATE, PROBE_STALE_MS, sharedHealthState } from "./health-state.mjs";
+import { HEALTH_STATE, pendingStartup, PROBE_STALE_MS, sharedHealthState } from "./health-state.mjs";
 
 /**
  * Readiness answers from the stores' last probe, taken in the background every few seconds, and
@@ -120,9 +120,12 @@ export function healthMonitor(): HealthMonitor {
 
 /**
  * GET /v0/health (readiness): the last probe's states, when it was taken and its age; 503 naming
- * the store that did not answer it.
+ * the store that did not answer it, or the start-up work still running.
  */
 export async function readiness(monitor: HealthMonitor = healthMonitor(), now = Date.now()) {
+  // Not ready while start-up work that would stall requests runs (lib/jobs/background.ts, server.mjs).
+  const starting = pendingStartup();
+  if (starting.length > 0) throw new ServiceUnavailableError(`Starting: ${starting.join(", ")}.`, { startup: starting });
   const snapshot = await monitor.latest(now);
   const ageMs = Math.max(0, Date.now() - snapshot.checkedAt);
   const checkedAt = new Date(snapshot.checkedAt).toISOString();

@@ -1,7 +1,41 @@
+import "server-only";
+import { getTickStores } from "@/lib/ticks";
+
 /**
  * When this process started: the status page's "up since". Taken from the process's own uptime,
  * so it is the start of the server, not the first time a module asked for it.
  */
 export function processStartedAt(): Date {
   return new Date(Math.round((Date.now() - process.uptime() * 1000) / 1000) * 1000);
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * What this process's resident memory is made of (docs/performance.md, "Memory"): the V8 heap,
+ * memory outside it (the embedded PostgreSQL's WebAssembly heap is most of `externalMb`), and what
+ * the embedded ClickHouse engine tracks of its own (caches, running queries); the rest of the
+ * resident set is code and the engines' native allocations.
+ */
+export async function processMemory(): Promise<Record<string, number | null>> {
+  const usage = process.memoryUsage();
+  let clickhouseTrackedMb: number | null = null;
+  try {
+    const stores = await getTickStores();
+    if (stores.engine === "chdb") {
+      const result = await stores.queries.query({ query: "SELECT value FROM system.metrics WHERE metric = 'MemoryTracking'", format: "JSONCompactEachRow" });
+      const [row] = await result.json<[number | string]>();
+      clickhouseTrackedMb = row === undefined ? null : Math.round(Number(row[0]) / MB);
+    }
+  } catch {
+    clickhouseTrackedMb = null;
+  }
+  return {
+    rssMb: Math.round(usage.rss / MB),
+    heapUsedMb: Math.round(usage.heapUsed / MB),
+    heapTotalMb: Math.round(usage.heapTotal / MB),
+    externalMb: Math.round(usage.external / MB),
+    arrayBuffersMb: Math.round(usage.arrayBuffers / MB),
+    clickhouseTrackedMb,
+  };
 }

@@ -1,12 +1,13 @@
 import "server-only";
 import { catalogStatus } from "@/lib/catalog/status";
+import { clientAborts } from "@/lib/client-aborts.mjs";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { usageBufferStats } from "@/lib/auth/usage";
 import { latestRecorderRun } from "@/lib/history/journal";
 import { kalshiRecorderStatus } from "@/lib/recorder/kalshi/service";
 import { recorderStatus } from "@/lib/recorder/polymarket/service";
-import { processStartedAt } from "./process";
+import { processMemory, processStartedAt } from "./process";
 import { recorderIdleReason } from "./recorder-idle";
 
 /**
@@ -25,6 +26,9 @@ export async function getServiceStatus(db: Db): Promise<Record<string, unknown>>
         clickhouse: config.embeddedClickhouse ? "embedded (chDB)" : "ClickHouse server",
       },
       usageBuffer: usageBufferStats(),
+      // Requests whose client disconnected before the answer was written (not failures; server.mjs counts them).
+      abortedRequests: clientAborts(),
+      memory: await processMemory(),
     },
     catalog: await catalogStatus(db),
     // This process's recorder, and the newest heartbeat of any (a recorder in its own process too).

@@ -4,6 +4,7 @@ import path from "node:path";
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from "@clickhouse/client";
 import { config } from "@/lib/config";
 import { lockDataDir } from "@/lib/db/data-dir-lock";
+import { chdbClientPool, SERVICE_READ_LIMITS } from "./chdb-clients";
 import { applyTickDdl } from "./migrate";
 
 /**
@@ -16,6 +17,13 @@ export interface TickStores {
   writer: ClickHouseClient;
   /** The first of `readers`. */
   reader: ClickHouseClient;
+  /**
+   * The service's own reads for requests (history, price snapshots): without the SQL reader's
+   * limits. Background jobs (the archive's stats) read on the writer's connection instead, so they
+   * never take a request's turn nor get refused when requests fill the pool. On chDB a pool of SERVICE_READ_SLOTS connections with parameters inlined
+   * (lib/ticks/chdb-clients.ts), so they run side by side; over HTTP the writer's client.
+   */
+  queries: ClickHouseClient;
   /**
    * One client per SQL slot (lib/sql/execute.ts). On chDB each is its own connection, since a
    * connection runs one statement at a time; over HTTP they are the same client.
@@ -32,6 +40,12 @@ export interface TickStores {
   streamQuery: (query: string, format: string, signal?: AbortSignal) => AsyncIterable<Uint8Array>;
   close: () => Promise<void>;
 }
+
+/**
+ * The service's own reads the embedded engine runs at once (its `queries` pool): two, the cores of
+ * the machine class, beside the SQL slots below; more wait for a free connection.
+ */
+export const SERVICE_READ_SLOTS = 2;
 
 /** Streamed results (archive files) the embedded engine runs at once; each has its own chDB connection. */
 export const STREAM_SLOTS = 2;
@@ -80,6 +94,26 @@ export const readerSettings: ClickHouseSettings = {
  */
 export const SQL_READER_SLOTS = 3;
 
+/**
+ * The embedded engine's caches, bounded (docs/performance.md, "Memory"). chDB starts with a
+ * ClickHouse server's defaults, sized for a machine of its own: 5 GiB each for marks, primary
+ * indexes and index marks, capped only at half the RAM, so a long-running server's resident set
+ * grew with every part it read. These limits hold the caches that speed up repeated reads of recent
+ * hours while keeping the total near 200 MB. They are engine start-up arguments, so they are given to
+ * the process's first chDB session (every later connection to the data dir shares its engine).
+ */
+export const CHDB_CACHE_LIMITS = {
+  mark_cache_size: 64 * 1024 * 1024,
+  primary_index_cache_size: 32 * 1024 * 1024,
+  index_mark_cache_size: 16 * 1024 * 1024,
+  index_uncompressed_cache_size: 0,
+  uncompressed_cache_size: 0,
+  query_condition_cache_size: 16 * 1024 * 1024,
+  compiled_expression_cache_size: 32 * 1024 * 1024,
+  parquet_metadata_cache_size: 16 * 1024 * 1024,
+  vector_similarity_index_cache_size: 16 * 1024 * 1024,
+} as const;
+
 export async function openTickStores(target: TickTarget): Promise<TickStores> {
   const database = target.database ?? "default";
   if (target.url !== undefined) {
@@ -97,6 +131,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
     const reader = createClient({ ...common, ...credentials, clickhouse_settings: { ...readerSettings, readonly: "2" } });
     const stores: TickStores = {
       writer,
+      queries: writer,
       reader,
       readers: Array.from({ length: SQL_READER_SLOTS }, () => reader),
       engine: "server",
@@ -112,12 +147,21 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
 
   const dataDir = path.resolve(/* turbopackIgnore: true */ target.dataDir ?? path.join(config.dataDir, "ch"));
   mkdirSync(dataDir, { recursive: true });
+  // The engine's first session carries its start-up arguments (the cache limits above); it stays
+  // open while the stores are, so the engine keeps them.
+  const { Session } = await import("chdb");
+  const engine = new Session(dataDir, { connectionArgs: Object.entries(CHDB_CACHE_LIMITS).map(([name, bytes]) => `--${name}=${bytes}`) });
   const { createChdbConnection } = await import("chdb/connection");
   type ConnectionOption = NonNullable<Parameters<typeof createClient>[0]>["connection"];
   // chDB vendors its own copy of the client's common types (docs/architecture.md, pitfall 4).
   const connect = () => createChdbConnection({ path: dataDir }) as unknown as ConnectionOption;
-  const writer = createClient({ connection: connect() });
+  // The writer inlines its parameters too (lib/ticks/chdb-clients.ts): bound ones would queue in chdb-node's one chain.
+  const writer = chdbClientPool([createClient({ connection: connect() })]);
   await applyTickDdl(writer, database);
+  const queries = chdbClientPool(
+    Array.from({ length: SERVICE_READ_SLOTS }, () => createClient({ connection: connect() })),
+    SERVICE_READ_LIMITS,
+  );
   const readers: ClickHouseClient[] = [];
   for (let i = 0; i < SQL_READER_SLOTS; i += 1) {
     const reader = createClient({ connection: connect() });
@@ -130,6 +174,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
   const streams = new ChdbStreamPool(() => createChdbConnection({ path: dataDir }));
   return {
     writer,
+    queries,
     reader,
     readers,
     engine: "chdb",
@@ -137,8 +182,10 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
     streamQuery: (query, format, signal) => streams.run(query, format, signal),
     close: async () => {
       for (const each of readers) await each.close();
+      await queries.close();
       streams.close();
       await writer.close();
+      engine.close();
     },
   };
 }

@@ -1,33 +1,52 @@
 /**
- * matching:fit — fits the matching engine's confidence on the labelled sets and writes
- * lib/matching/data/calibration.json.
+ * matching:fit — fits the matching engine's identity decision and its confidence on the labelled
+ * sets and writes lib/matching/data/decision.json and lib/matching/data/calibration.json.
  *
- * Each labelled set (template and real) is served by the loopback fake venue and ingested through
- * the real catalog path into its own store; every pair the engine compares (each market's
- * candidates, as in a full pass) is classified, and the pair's evidence is labelled right when the
- * labelled relation is the one the engine states (an unlisted pair is unrelated, so any verdict on
- * it is wrong). A logistic regression (L2-regularised, Newton's method) is fitted on the pairs of
- * the topics in the fit part only; the validation part's log loss, Brier score and a reliability
- * table are printed and stored beside the weights, apart from the fit figures.
+ * Each labelled set (template, real, real2) is served by the loopback fake venue and ingested
+ * through the real catalog path into its own store; every pair the engine compares (each market's
+ * candidates, as in a full pass) is classified and kept with its comparison vector and its label
+ * (an unlisted pair is unrelated).
  *
- *   npm run matching:fit        (MATCHING_FIT_ROWS=<file> also writes every labelled row)
+ * 1. The identity decision: an L2-regularised logistic regression (Newton's method) over the
+ *    identity candidates (pairs whose stated attributes agree) of the fit topics, right when
+ *    labelled identity. Its threshold is chosen on the validation topics: the lowest of a 0.05
+ *    grid at which identity precision there reaches 0.95 (else the most precise).
+ * 2. The confidence of every other relation the engine then states, by the same regression, on
+ *    the fit topics.
+ * Validation log loss, Brier score and reliability tables are printed and stored beside the weights.
+ *
+ *   npm run matching:fit        (MATCHING_FIT_ROWS=<file> also writes every compared pair)
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { claimIsRight, loadSet, pairId, setNames, type SetName, type Split } from "./labelled";
+import type { Evidence } from "@/lib/matching/confidence";
+import { claimIsRight, loadSet, pairId, setNames, type LabelledPair, type SetName, type Split } from "./labelled";
 
-interface Row {
+interface Collected {
   set: SetName;
   pair: string;
   split: Split;
+  /** The relation the attributes give; for an identity candidate, before the decision. */
   relation: string;
+  identityCandidate: boolean;
+  evidence: Evidence;
+  /** The labelled relation (unlisted: null). */
+  label: LabelledPair | null;
+  /** Both questions as read and the engine's reasoning (for MATCHING_FIT_ROWS, to read the errors). */
+  text: string;
+}
+
+interface Row {
+  set: SetName;
+  split: Split;
   x: number[];
   y: number;
 }
 
 const output = path.resolve(__dirname, "../../lib/matching/data/calibration.json");
+const decisionOutput = path.resolve(__dirname, "../../lib/matching/data/decision.json");
 
 async function collect(name: SetName, out: string) {
   const { closeDatabase } = await import("@/lib/db");
@@ -35,7 +54,6 @@ async function collect(name: SetName, out: string) {
   const { matchFeatures } = await import("@/lib/db/schema");
   const { CandidateIndex } = await import("@/lib/matching/candidates");
   const { classifyPair, invertRelation } = await import("@/lib/matching/classify");
-  const { featureVector } = await import("@/lib/matching/confidence");
   const { ingestSet } = await import("./ingest");
   const set = loadSet(name);
   const db = await ingestSet(set);
@@ -51,7 +69,7 @@ async function collect(name: SetName, out: string) {
   const index = new CandidateIndex(rows.map((r) => ({ id: r.id, venue: r.venue, keys: r.keys })));
   const pairs = new Set<string>();
   for (const r of rows) for (const other of index.candidates({ id: r.id, venue: r.venue, keys: r.keys }, { limit: 12 })) pairs.add(r.id < other ? `${r.id}|${other}` : `${other}|${r.id}`);
-  const result: Row[] = [];
+  const result: Collected[] = [];
   for (const key of pairs) {
     const [x, y] = key.split("|");
     const a = byId.get(x ?? "");
@@ -65,7 +83,8 @@ async function collect(name: SetName, out: string) {
     const split = set.splitOf.get(cid);
     if (split === undefined) continue;
     const label = set.labelOf.get(pairId(cid, kx.venueMarketId));
-    result.push({ set: name, pair: `${pm.venueMarketId} ${kx.venueMarketId} ${label?.relation ?? "unlisted"}`, split, relation, x: featureVector(verdict.relation, verdict.evidence), y: claimIsRight(label, relation) ? 1 : 0 });
+    const structural = verdict.identityCandidate ? "identity" : relation;
+    result.push({ set: name, pair: `${pm.venueMarketId} ${kx.venueMarketId} ${label?.relation ?? "unlisted"}`, split, relation: structural, identityCandidate: verdict.identityCandidate, evidence: verdict.evidence, label: label ?? null, text: `${pm.features.question} <> ${kx.features.question} :: ${verdict.reasoning}` });
   }
   writeFileSync(out, JSON.stringify(result));
   await closeDatabase();
@@ -150,7 +169,7 @@ async function main() {
     await collect(part as SetName, process.env.BRIER_MATCHING_FIT_OUT ?? "");
     return;
   }
-  const rows: Row[] = [];
+  const collected: Collected[] = [];
   for (const name of setNames) {
     const dir = mkdtempSync(path.join(os.tmpdir(), "matching-fit-"));
     const out = path.join(dir, "rows.json");
@@ -159,13 +178,58 @@ async function main() {
       env: { ...process.env, DATA_DIR: path.join(dir, "data"), BRIER_MATCHING_FIT_PART: name, BRIER_MATCHING_FIT_OUT: out, LOG_LEVEL: "warn" },
     });
     if (child.status !== 0) throw new Error(`collecting ${name} failed`);
-    rows.push(...(JSON.parse(readFileSync(out, "utf8")) as Row[]));
+    collected.push(...(JSON.parse(readFileSync(out, "utf8")) as Collected[]));
     rmSync(dir, { recursive: true, force: true });
   }
-  const { featureNames } = await import("@/lib/matching/confidence");
-  if (process.env.MATCHING_FIT_ROWS !== undefined) writeFileSync(process.env.MATCHING_FIT_ROWS, JSON.stringify(rows));
-  const fitRows = rows.filter((r) => r.split === "fit");
+  const { featureNames, featureVector } = await import("@/lib/matching/confidence");
+  const { decisionFeatures, decisionVector } = await import("@/lib/matching/decision");
+  if (process.env.MATCHING_FIT_ROWS !== undefined) writeFileSync(process.env.MATCHING_FIT_ROWS, JSON.stringify(collected));
   const lambda = 1;
+
+  // 1. The identity decision, on the pairs whose stated attributes agree: right when labelled identity.
+  const candidates = collected.filter((c) => c.identityCandidate);
+  const decisionRows = (split: Split) =>
+    candidates.filter((c) => c.split === split).map((c) => ({ set: c.set, split: c.split, x: decisionVector(c.evidence), y: c.label?.relation === "identity" ? 1 : 0 }));
+  const decisionWeights = fitLogistic(decisionRows("fit"), lambda).map((v) => Number(v.toFixed(4)));
+  const probability = (x: number[]) => sigmoid(x.reduce((s, xi, i) => s + xi * (decisionWeights[i] ?? 0), 0));
+  // The threshold, chosen on the validation topics: the lowest at which identity precision there
+  // is at least the target (most recall), else the most precise.
+  const target = 0.95;
+  const validation = decisionRows("validation");
+  const identitiesInValidation = collected.filter((c) => c.split === "validation" && c.label?.relation === "identity").length;
+  const grid = Array.from({ length: 19 }, (_, i) => Number((0.05 + 0.05 * i).toFixed(2)));
+  const atThreshold = grid.map((t) => {
+    const claimed = validation.filter((r) => probability(r.x) >= t);
+    const right = claimed.filter((r) => r.y === 1).length;
+    return { threshold: t, claimed: claimed.length, right, precision: claimed.length === 0 ? 1 : right / claimed.length, recall: right / Math.max(1, identitiesInValidation) };
+  });
+  const meeting = atThreshold.filter((a) => a.precision >= target && a.claimed > 0);
+  const chosen = meeting[0] ?? [...atThreshold].sort((x, y) => y.precision - x.precision || x.threshold - y.threshold)[0];
+  const threshold = chosen?.threshold ?? 0.5;
+  const decisionFile = {
+    about:
+      "Identity decision: P(one question) = sigmoid(weights . features(evidence)) for a pair whose stated attributes agree; identity when P >= threshold. Produced by `npm run matching:fit` (scripts/matching/fit.ts): L2-regularised logistic regression (Newton's method) over the identity candidates of a full pass of the labelled sets test/fixtures/matching, test/fixtures/matching-real and test/fixtures/matching-real2, on the topics of their fit part only; the threshold is the lowest of a 0.05 grid at which identity precision on the validation topics reaches 0.95 (else the most precise).",
+    producedAt: new Date().toISOString(),
+    lambda,
+    features: [...decisionFeatures],
+    weights: decisionWeights,
+    threshold,
+    thresholdChoice: { target, validationIdentities: identitiesInValidation, grid: atThreshold.map((a) => ({ ...a, precision: Number(a.precision.toFixed(3)), recall: Number(a.recall.toFixed(3)) })) },
+    figures: { fit: evaluate(decisionRows("fit"), decisionWeights), validation: evaluate(validation, decisionWeights) },
+  };
+  writeFileSync(decisionOutput, `${JSON.stringify(decisionFile, null, 2)}\n`);
+  console.log(`identity decision fitted on ${decisionRows("fit").length} candidates; threshold ${threshold} (validation: ${chosen?.right}/${chosen?.claimed} right, recall ${chosen?.recall.toFixed(3)} of ${identitiesInValidation})`);
+  console.log(`decision weights: ${decisionFeatures.map((n, i) => `${n}=${decisionWeights[i]}`).join(" ")}`);
+
+  // 2. The confidence of every other relation, on the relation the engine now states.
+  const finalRelation = (c: Collected) => (c.identityCandidate ? (probability(decisionVector(c.evidence)) >= threshold ? "identity" : "overlap") : c.relation);
+  const rows: Row[] = collected
+    .filter((c) => finalRelation(c) !== "identity")
+    .map((c) => {
+      const relation = finalRelation(c) as Parameters<typeof featureVector>[0];
+      return { set: c.set, split: c.split, x: featureVector(relation, c.evidence), y: claimIsRight(c.label ?? undefined, relation) ? 1 : 0 };
+    });
+  const fitRows = rows.filter((r) => r.split === "fit");
   const weights = fitLogistic(fitRows, lambda).map((v) => Number(v.toFixed(4)));
   const figures = {
     fit: evaluate(fitRows, weights),
@@ -174,7 +238,7 @@ async function main() {
   };
   const calibration = {
     about:
-      "Confidence of a match = sigmoid(weights . features(relation, evidence)), the fitted probability that the stated relation is right. Produced by `npm run matching:fit` (scripts/matching/fit.ts): L2-regularised logistic regression (Newton's method) over every pair the engine compares in a full pass of the labelled sets test/fixtures/matching and test/fixtures/matching-real, on the topics of their fit part only (a topic: the events joined by labelled pairs; one in three topics, by hash, is kept for validation). A pair is right when its labelled relation is the stated one (a subset/superset claim on a pair the real set labels as an implication is right); an unlisted pair is unrelated.",
+      "Confidence of a non-identity match (an identity's is the decision's probability, data/decision.json) = sigmoid(weights . features(relation, evidence)), the fitted probability that the stated relation is right. Produced by `npm run matching:fit` (scripts/matching/fit.ts): L2-regularised logistic regression (Newton's method) over every pair the engine compares in a full pass of the labelled sets test/fixtures/matching, test/fixtures/matching-real and test/fixtures/matching-real2 and does not call an identity, on the topics of their fit part only (a topic: the events joined by labelled pairs; one in three topics, by hash, is kept for validation). A pair is right when its labelled relation is the stated one (a subset/superset claim on a pair a real set labels as an implication is right); an unlisted pair is unrelated.",
     producedAt: new Date().toISOString(),
     lambda,
     features: [...featureNames],
@@ -184,7 +248,7 @@ async function main() {
   writeFileSync(output, `${JSON.stringify(calibration, null, 2)}\n`);
   console.log(`fitted on ${fitRows.length} pairs (${figures.fit.right} right); wrote ${path.relative(process.cwd(), output)}`);
   console.log(`feature weights: ${featureNames.map((n, i) => `${n}=${weights[i]}`).join(" ")}`);
-  for (const [name, e] of [["fit", figures.fit], ["validation", figures.validation], ...Object.entries(figures.validationBySet).map(([k, v]) => [`validation ${k}`, v] as const)] as const) {
+  for (const [name, e] of [["decision fit", decisionFile.figures.fit], ["decision validation", decisionFile.figures.validation], ["fit", figures.fit], ["validation", figures.validation], ...Object.entries(figures.validationBySet).map(([k, v]) => [`validation ${k}`, v] as const)] as const) {
     console.log(`${name.padEnd(20)} pairs=${e.pairs} right=${e.right} logLoss=${e.logLoss} brier=${e.brier}`);
     for (const c of e.reliability) if (c.count > 0) console.log(`    [${c.from?.toFixed(2)}, ${c.to.toFixed(2)})  observed ${c.observed?.toFixed(3)}  mean ${c.meanConfidence?.toFixed(3)}  (${c.count})`);
   }

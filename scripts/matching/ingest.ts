@@ -20,7 +20,9 @@ export async function ingestSet(set: LabelledSet): Promise<Db> {
     const runs = await ingestCatalog(db, {
       venues: ["polymarket", "kalshi"],
       trigger: "cli",
-      attempts: 1,
+      // A whole catalog keeps the loopback server and the store in one busy process: a keep-alive
+      // socket closed under load is retried as a venue would be.
+      attempts: 3,
       exchangeFor: (venue) => createExchange(venue, { redirectUrl: fake.url }),
     });
     for (const run of runs) if (run.outcome !== "succeeded") throw new Error(`${run.venue} ingestion ${run.outcome}: ${run.error ?? ""}`);

@@ -1,5 +1,6 @@
 /**
- * The labelled matching sets (test/fixtures/matching, test/fixtures/matching-real): loading them,
+ * The labelled matching sets (test/fixtures/matching, test/fixtures/matching-real,
+ * test/fixtures/matching-real2) and the two whole catalogs of catalogs-2025-02: loading them,
  * serving them through the loopback fake venue into the real catalog ingestion, and splitting them
  * by topic into a part the confidence is fitted on and a part kept for validation.
  *
@@ -10,14 +11,22 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-export const setNames = ["template", "real"] as const;
+export const setNames = ["template", "real", "real2"] as const;
 export type SetName = (typeof setNames)[number];
 export type Split = "fit" | "validation";
 
 export const setDirs: Record<SetName, string> = {
   template: path.resolve(__dirname, "../../test/fixtures/matching"),
   real: path.resolve(__dirname, "../../test/fixtures/matching-real"),
+  real2: path.resolve(__dirname, "../../test/fixtures/matching-real2"),
 };
+
+/**
+ * The two whole real catalogs of one week (36 MB, too large to keep in the repository): read where
+ * MATCHING_CATALOGS_DIR points, by default the team's shared fixtures beside the checkout. Only the
+ * bench's whole-catalog mode reads them.
+ */
+export const catalogsDir = process.env.MATCHING_CATALOGS_DIR ?? path.resolve(__dirname, "../../../shared/fixtures/catalogs-2025-02");
 
 export interface LabelledPair {
   polymarket: { conditionId: string; eventTitle: string; question: string };
@@ -44,7 +53,7 @@ interface LabelsFile {
 }
 
 export interface LabelledSet {
-  name: SetName;
+  name: SetName | "catalogs";
   dir: string;
   pairs: LabelledPair[];
   /** Label of a (conditionId, ticker) pair. */
@@ -63,8 +72,8 @@ function splitOfTopic(topic: string): Split {
   return (h[0] ?? 0) % 3 === 0 ? "validation" : "fit";
 }
 
-export function loadSet(name: SetName): LabelledSet {
-  const dir = setDirs[name];
+export function loadSet(name: SetName | "catalogs"): LabelledSet {
+  const dir = name === "catalogs" ? catalogsDir : setDirs[name];
   const labels = JSON.parse(readFileSync(path.join(dir, "LABELS.json"), "utf8")) as LabelsFile;
   // Union-find over events: a labelled pair joins its Polymarket event and its Kalshi event.
   const parent = new Map<string, string>();

@@ -84,8 +84,11 @@ export function summarizeProfile(file: string, window?: { from: number; to: numb
 }
 
 /** The newest .cpuprofile in a directory. */
-export function newestProfile(dir: string): string | undefined {
-  const files = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort();
+export function newestProfile(dir: string, pid?: number): string | undefined {
+  // With a pid: that process's main thread (thread id 0; worker threads write their own profiles).
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".cpuprofile") && (pid === undefined || f.includes(`.${pid}.0.`)))
+    .sort();
   const last = files.at(-1);
   return last === undefined ? undefined : path.join(dir, last);
 }

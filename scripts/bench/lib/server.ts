@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { createWriteStream, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 export interface RunningServer {
@@ -28,6 +28,8 @@ export async function startServer(options: {
   distDir?: string;
   /** Extra node flags, e.g. ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] (the profile is written when the server exits). */
   nodeArgs?: string[];
+  /** Append the server's stdout and stderr (its log lines) to this file. */
+  logFile?: string;
 }): Promise<RunningServer> {
   const distDir = options.distDir ?? process.env.NEXT_DIST_DIR ?? ".next";
   if (!existsSync(path.join(distDir, "BUILD_ID"))) {
@@ -35,14 +37,19 @@ export async function startServer(options: {
   }
   const child: ChildProcess = spawn(process.execPath, [...startFlags(), ...(options.nodeArgs ?? []), "server.mjs"], {
     env: { ...process.env, NEXT_DIST_DIR: distDir, NODE_ENV: "production", PORT: String(options.port), HOST: "127.0.0.1", ...options.env },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", options.logFile === undefined ? "ignore" : "pipe", "pipe"],
   });
+  if (options.logFile !== undefined) {
+    const log = createWriteStream(options.logFile, { flags: "a" });
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  }
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const url = `http://127.0.0.1:${options.port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${stderr}`);
     try {
@@ -53,7 +60,7 @@ export async function startServer(options: {
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`the server did not become healthy in 60 s:\n${stderr}`);
+      throw new Error(`the server did not become healthy in 150 s:\n${stderr}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

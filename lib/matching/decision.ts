@@ -1,0 +1,60 @@
+/**
+ * The identity decision. When nothing two markets both state conflicts, whether they are one
+ * question is decided from the whole comparison vector (how much of the topic is shared, names and
+ * words one side states and the other leaves unsaid, words said in other words, a date filled from
+ * a market's own context, an abbreviated option, a one-tick strike, ...) by a regularised logistic
+ * regression fitted on labelled pairs (scripts/matching/fit.ts, `npm run matching:fit`), with the
+ * identity threshold chosen on the validation topics for precision. Its output is the identity's
+ * confidence: the fitted probability that the two are one question.
+ *
+ * The weights and the threshold are data (data/decision.json, with how, when and on what they were
+ * produced, and the validation figures that chose the threshold).
+ */
+import decision from "./data/decision.json";
+import { logistic, type Evidence } from "./confidence";
+
+/** The decision's inputs, in the order of the stored weights. */
+export const decisionFeatures = [
+  "bias",
+  "similarity",
+  "unmatchedNames",
+  "unmatchedWords",
+  "paraphrased",
+  "abbreviated",
+  "optionOneSide",
+  "tick",
+  "looseTime",
+  "dateOneSide",
+  "dateInferred",
+  "dateFromResolution",
+  "ordinalOneSide",
+  "contextOneSide",
+  "sourcesDiffer",
+  "disjunctive",
+] as const;
+
+export function decisionVector(ev: Evidence): number[] {
+  return decisionFeatures.map((name) => {
+    if (name === "bias") return 1;
+    // Counts saturate: the third unsaid word says little the second did not.
+    if (name === "unmatchedNames" || name === "unmatchedWords" || name === "paraphrased") return Math.min(3, ev[name]);
+    return ev[name];
+  });
+}
+
+interface Decision {
+  features: string[];
+  weights: number[];
+  threshold: number;
+}
+
+const model = decision as Decision;
+if (model.features.join(",") !== decisionFeatures.join(",")) throw new Error("lib/matching/data/decision.json was fitted on other features: run npm run matching:fit");
+
+/** Lowest fitted probability at which two markets are stated to be one question. */
+export const identityThreshold = model.threshold;
+
+/** The fitted probability that two markets whose stated attributes agree are one question (three decimals). */
+export function identityProbability(ev: Evidence): number {
+  return logistic(model.weights, decisionVector(ev));
+}
