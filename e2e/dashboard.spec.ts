@@ -185,18 +185,18 @@ test("the venue menu counts markets; a venue with nothing ingested shows its las
   await page.goto("/");
   const venue = page.getByLabel("Venue");
   await expect(venue.locator("option", { hasText: /^mock \(\d+\)$/ })).toHaveCount(1);
-  // Kalshi is polled in the e2e server with every venue call sent to a closed port.
+  // Limitless is polled in the e2e server with every venue call sent to a closed port (Kalshi holds the synthetic demo pair's market).
   await expect
     .poll(async () => {
       const status = (await (await keyed.get("/v0/status")).json()) as { catalog: { venues: { venue: string; lastRun: unknown }[] } };
-      return status.catalog.venues.find((v) => v.venue === "kalshi")?.lastRun !== null;
+      return status.catalog.venues.find((v) => v.venue === "limitless")?.lastRun !== null;
     })
     .toBe(true);
   await page.reload();
-  await expect(venue.locator("option", { hasText: "kalshi (0)" })).toHaveCount(1);
-  await venue.selectOption("kalshi");
+  await expect(venue.locator("option", { hasText: "limitless (0)" })).toHaveCount(1);
+  await venue.selectOption("limitless");
   const notice = page.getByTestId("empty-venue");
-  await expect(notice).toContainText("Nothing has been ingested from kalshi yet");
+  await expect(notice).toContainText("Nothing has been ingested from limitless yet");
   await expect(notice).toContainText("failed");
   await expect(page.getByTestId("empty-venue-error")).not.toBeEmpty();
   await expect(notice.getByRole("link", { name: "See Status" })).toHaveAttribute("href", "/status");

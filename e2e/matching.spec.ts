@@ -3,10 +3,11 @@ import { signInAnalyst } from "./sign-in";
 
 /**
  * Cross-venue matching in the dashboard: the market page's "Same question elsewhere"
- * panel and the Compare page with its filters. The e2e seed lists only the mock venue (Kalshi is
- * kept empty on purpose for the catalog's empty-venue state), so there is no counterpart: the
- * panel and the page must say so, and the filters must reach /v0/matched-markets; how a pair reads
- * is checked on one pair in the API's shape.
+ * panel and the Compare page with its filters. The e2e seed lists the mock venue (Kalshi's catalog
+ * is kept empty on purpose for the catalog's empty-venue state) and the SYNTHETIC demo pair that
+ * `admin demo-ticks` writes (docs/spreads.md): a mock market has no counterpart, so the panel must
+ * say so; Compare lists the demo pair, and the filters must reach /v0/matched-markets; how any pair
+ * reads is checked on one pair in the API's shape.
  */
 
 test.describe.configure({ mode: "serial" });
@@ -34,7 +35,9 @@ test("a market page shows the Same question elsewhere panel", async () => {
 test("the Compare page filters matched pairs through /v0/matched-markets", async () => {
   await page.getByRole("link", { name: "Compare" }).click();
   await expect(page.getByRole("heading", { name: "Compare venues" })).toBeVisible();
-  await expect(page.getByText("No matched pairs with these filters.")).toBeVisible();
+  // The only identity pair of the seed is the synthetic demo pair.
+  await expect(page.getByTestId("compare-pair")).toHaveCount(1);
+  await expect(page.getByTestId("compare-pair")).toContainText("SYNTHETIC DEMO");
   const asked = page.waitForRequest((r) => r.url().includes("/v0/matched-markets") && r.url().includes("relations=subset") && r.url().includes("category=Crypto"));
   await page.getByTestId("compare-relation").selectOption("subset");
   await page.getByLabel("Category").selectOption("Crypto");

@@ -25,7 +25,9 @@ const env: NodeJS.ProcessEnv = {
   // call redirected to a closed loopback port, so it fails at once with a real ingestion error
   // (the catalog's "nothing ingested from this venue" state). No Polymarket: the recorder has no
   // token to subscribe to and opens no connection (the status page says why).
-  CATALOG_VENUES: "mock,kalshi",
+  // Limitless too: polled and failing, it stays the catalog's empty venue (Kalshi holds the
+  // SYNTHETIC demo pair's market that demo-ticks writes, docs/spreads.md).
+  CATALOG_VENUES: "mock,kalshi,limitless",
   VENUE_REDIRECT_URL: "http://127.0.0.1:9",
 };
 

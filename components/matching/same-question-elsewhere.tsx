@@ -2,6 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/query-state";
 import { MarketSide, MatchConfidence, MatchReasoning } from "./match-parts";
+import { PairSpreadLink } from "@/components/spreads/pair-link";
 import { getJson } from "@/lib/browser/api-client";
 import { formatPrice } from "@/lib/format";
 import type { z } from "zod";
@@ -69,7 +70,7 @@ export function SameQuestionElsewhere({ marketId }: { marketId: string }) {
                   <MarketSide market={m.market} venueLink />
                 </td>
                 <td>
-                  <span className="badge">{m.relation}</span>
+                  <span className="badge">{m.relation}</span> <PairSpreadLink a={matches.data.data.market.marketId} b={m.market.marketId} />
                 </td>
                 <td className="num">
                   <MatchConfidence confidence={m.confidence} relation={m.relation} />

@@ -48,23 +48,64 @@ function parseNumber(text: string): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
-/** A side sorted best first: bids descending, asks ascending. */
-function sortedLevels(levels: ReadonlyMap<number, number>, descending: boolean, depth: number): BookLevel[] {
-  const prices = [...levels.keys()].sort((a, b) => (descending ? b - a : a - b));
-  const out: BookLevel[] = [];
-  for (const price of prices) {
-    if (out.length >= depth) break;
-    out.push({ price, size: levels.get(price) ?? 0 });
-  }
-  return out;
-}
+/**
+ * One side of a book: size by price, and the prices kept sorted ascending as levels are set, so
+ * the best price and the best N levels are read without sorting the side (a change is a binary
+ * search and at most one splice of a few dozen numbers; a read of the top N levels is O(N)).
+ */
+class Side {
+  readonly sizes = new Map<number, number>();
+  /** Ascending. */
+  readonly #prices: number[] = [];
+  readonly #descending: boolean;
 
-function best(levels: ReadonlyMap<number, number>, highest: boolean): number | undefined {
-  let result: number | undefined;
-  for (const price of levels.keys()) {
-    if (result === undefined || (highest ? price > result : price < result)) result = price;
+  constructor(descending: boolean) {
+    this.#descending = descending;
   }
-  return result;
+
+  #search(price: number): number {
+    let lo = 0;
+    let hi = this.#prices.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.#prices[mid] ?? 0) < price) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Sets the size at a price; 0 (or less) removes the level. */
+  set(price: number, size: number): void {
+    const had = this.sizes.has(price);
+    if (size <= 0) {
+      if (!had) return;
+      this.sizes.delete(price);
+      this.#prices.splice(this.#search(price), 1);
+      return;
+    }
+    this.sizes.set(price, size);
+    if (!had) this.#prices.splice(this.#search(price), 0, price);
+  }
+
+  clear(): void {
+    this.sizes.clear();
+    this.#prices.length = 0;
+  }
+
+  best(): number | undefined {
+    return this.#descending ? this.#prices[this.#prices.length - 1] : this.#prices[0];
+  }
+
+  /** At most `depth` levels, best first. */
+  levels(depth: number): BookLevel[] {
+    const out: BookLevel[] = [];
+    const n = this.#prices.length;
+    for (let i = 0; i < n && out.length < depth; i += 1) {
+      const price = this.#prices[this.#descending ? n - 1 - i : i] ?? 0;
+      out.push({ price, size: this.sizes.get(price) ?? 0 });
+    }
+    return out;
+  }
 }
 
 /** Does the venue's stated best price agree with ours? An empty side may be stated as 0 or 1. */
@@ -79,8 +120,8 @@ function agrees(stated: string | undefined, ours: number | undefined, emptyValue
 export class AssetBook {
   readonly assetId: string;
   readonly market: string;
-  readonly #bids = new Map<number, number>();
-  readonly #asks = new Map<number, number>();
+  readonly #bids = new Side(true);
+  readonly #asks = new Side(false);
   #timestamp = 0;
   #hash: string | null = null;
   #tickSize: string | null = null;
@@ -132,8 +173,8 @@ export class AssetBook {
     if (timestampMs > this.#timestamp) this.#timestamp = timestampMs;
     if (hash) this.#hash = hash;
     if (!this.#hasSnapshot) return;
-    const bidOk = agrees(stated.bestBid, best(this.#bids, true), [0]);
-    const askOk = agrees(stated.bestAsk, best(this.#asks, false), [0, 1]);
+    const bidOk = agrees(stated.bestBid, this.#bids.best(), [0]);
+    const askOk = agrees(stated.bestAsk, this.#asks.best(), [0, 1]);
     if (!bidOk || !askOk) {
       if (this.#inSync) this.desyncs += 1;
       this.#inSync = false;
@@ -145,11 +186,11 @@ export class AssetBook {
   }
 
   bestBid(): number | undefined {
-    return best(this.#bids, true);
+    return this.#bids.best();
   }
 
   bestAsk(): number | undefined {
-    return best(this.#asks, false);
+    return this.#asks.best();
   }
 
   /** The book as served, best level first, at most `depth` levels a side. */
@@ -157,8 +198,8 @@ export class AssetBook {
     return {
       assetId: this.assetId,
       market: this.market,
-      bids: sortedLevels(this.#bids, true, depth),
-      asks: sortedLevels(this.#asks, false, depth),
+      bids: this.#bids.levels(depth),
+      asks: this.#asks.levels(depth),
       timestamp: this.#timestamp,
       hash: this.#hash,
       tickSize: this.#tickSize,
@@ -166,13 +207,13 @@ export class AssetBook {
     };
   }
 
-  #set(levels: Map<number, number>, priceText: string, sizeText: string): void {
+  #set(side: Side, priceText: string, sizeText: string): void {
     const price = parseNumber(priceText);
     const size = parseNumber(sizeText);
     if (price === undefined || size === undefined) return;
-    if (size <= 0) levels.delete(price);
-    else levels.set(price, size);
+    side.set(price, size);
   }
+
 }
 
 /** A recorded or live row as the recorder normalizes it (lib/recorder/polymarket/normalize.ts, lib/recorder/kalshi/normalize.ts). */

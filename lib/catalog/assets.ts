@@ -1,7 +1,16 @@
 import "server-only";
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { markets } from "@/lib/db/schema";
+
+/**
+ * The `status` of catalog markets that no venue lists: the SYNTHETIC demo pair `admin demo-ticks`
+ * writes (lib/spreads/demo-pair.ts). No recorder follows them (a venue would answer nothing).
+ */
+export const SYNTHETIC_STATUS = "synthetic";
+
+/** Markets a recorder may follow: listed by their venue (not synthetic). */
+export const listedByVenue = or(isNull(markets.status), ne(markets.status, SYNTHETIC_STATUS));
 
 export interface OutcomeToken {
   conditionId: string;
@@ -26,7 +35,7 @@ export async function topOutcomeTokens(db: Db, options: { exchange: string; limi
       volume24h: markets.volume24h,
     })
     .from(markets)
-    .where(and(eq(markets.venue, options.exchange), eq(markets.closed, false), isNotNull(markets.contractAddress)))
+    .where(and(eq(markets.venue, options.exchange), eq(markets.closed, false), isNotNull(markets.contractAddress), listedByVenue))
     .orderBy(sql`${markets.volume24h} desc nulls last`, sql`${markets.id} desc nulls last`)
     // Most markets have two tokens; a market never has zero rows here unless outcomes are empty.
     .limit(limit);

@@ -1,8 +1,8 @@
 import "server-only";
-import { and, arrayOverlaps, desc, eq, gte, inArray, isNull, like, lt, ne, notLike, or, sql } from "drizzle-orm";
+import { and, arrayOverlaps, desc, eq, gte, inArray, isNull, like, lt, notInArray, notLike, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { recorderIncidents, recorderRuns, type RecorderIncidentRow, type RecorderRunRow } from "@/lib/db/schema";
-import { degradingKinds, HEARTBEAT_STALE_MS, SYNTHETIC_MODE } from "@/lib/recorder/journal";
+import { degradingKinds, HEARTBEAT_STALE_MS, isSyntheticMode, SYNTHETIC_MODES } from "@/lib/recorder/journal";
 import type { Span } from "./coverage-model";
 import { encodeCursor } from "@/lib/input";
 import { timeRange } from "./params";
@@ -56,12 +56,12 @@ export async function journalWindow(db: Db, since: number, until: number, assets
 
 /** When a recorder ran (the demo's synthetic runs are not recorders: see syntheticSpans). */
 export function runSpans(window: JournalWindow, now: number): Span[] {
-  return window.runs.filter((run) => run.mode !== SYNTHETIC_MODE).map((run) => ({ start: run.startedAt.getTime(), end: runEnd(run, now) }));
+  return window.runs.filter((run) => !isSyntheticMode(run.mode)).map((run) => ({ start: run.startedAt.getTime(), end: runEnd(run, now) }));
 }
 
 /** The spans a synthetic demo history covers (lib/recorder/demo-ticks.ts recordDemoRun). */
 export function syntheticSpans(window: JournalWindow, now: number): Span[] {
-  return window.runs.filter((run) => run.mode === SYNTHETIC_MODE).map((run) => ({ start: run.startedAt.getTime(), end: runEnd(run, now) }));
+  return window.runs.filter((run) => isSyntheticMode(run.mode)).map((run) => ({ start: run.startedAt.getTime(), end: runEnd(run, now) }));
 }
 
 /** The spans `asset` was subscribed: per run, from each assets_added to the next assets_dropped or the run's end. */
@@ -143,7 +143,7 @@ export async function listIncidents(db: Db, query: IncidentsQuery, now = Date.no
 
 /** The newest recorder run, for /v0/status: is a recorder running anywhere (its own process included)? */
 export async function latestRecorderRun(db: Db, venue: "polymarket" | "kalshi" = "polymarket", now = Date.now()): Promise<Record<string, unknown> | null> {
-  const [run] = await db.select().from(recorderRuns).where(and(runsOfVenue(venue), ne(recorderRuns.mode, SYNTHETIC_MODE))).orderBy(desc(recorderRuns.beatAt)).limit(1);
+  const [run] = await db.select().from(recorderRuns).where(and(runsOfVenue(venue), notInArray(recorderRuns.mode, [...SYNTHETIC_MODES]))).orderBy(desc(recorderRuns.beatAt)).limit(1);
   if (run === undefined) return null;
   const running = run.stoppedAt === null && now - run.beatAt.getTime() <= HEARTBEAT_STALE_MS;
   return {

@@ -90,6 +90,8 @@ async function demoTicks(days: number, io: AdminIo): Promise<void> {
     },
   });
   await recordDemoRun(db, result);
+  const { writeDemoPair } = await import("@/lib/spreads/demo-pair");
+  io.say(`SYNTHETIC cross-venue demo pair (docs/spreads.md): ${JSON.stringify(await writeDemoPair(db, stores.writer, { days }))}`);
   io.out(
     `markets=${result.markets}\trows=${result.rows}\tprices=${prices}\t${Object.entries(result.byEventType)
       .map(([type, n]) => `${type}=${n}`)

@@ -49,6 +49,13 @@ export function runMode(mode: string, venue: "polymarket" | "kalshi"): string {
   return venue === "polymarket" ? mode : `${venue}: ${mode}`;
 }
 
+/** The synthetic history's run modes, one per venue (`synthetic`, `kalshi: synthetic`): the Kalshi one for the demo pair's Kalshi book (lib/spreads/demo-pair.ts). */
+export const SYNTHETIC_MODES: readonly string[] = [runMode(SYNTHETIC_MODE, "polymarket"), runMode(SYNTHETIC_MODE, "kalshi")];
+
+export function isSyntheticMode(mode: string): boolean {
+  return SYNTHETIC_MODES.includes(mode);
+}
+
 /** The venue a run recorded, from its `mode` (see runMode). */
 export function runVenue(mode: string): "polymarket" | "kalshi" {
   return mode.startsWith("kalshi: ") ? "kalshi" : "polymarket";

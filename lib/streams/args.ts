@@ -37,3 +37,17 @@ export function bookLimit(method: string, args: unknown[]): number | undefined {
   const limit = args[1];
   return typeof limit === "number" && Number.isInteger(limit) && limit > 0 ? limit : undefined;
 }
+
+/** Brier's pair-spread stream (docs/spreads.md, "Live"): `watchSpread` with args `[a, b, size?]`, on exchange `brier`. */
+export const SPREAD_METHOD = "watchSpread";
+
+/** The two sides (any market or outcome id /v0/pairs/{a}/{b} accepts) and the size (contracts, default 100). */
+export function parseSpreadArgs(args: unknown[]): { a: string; b: string; size: number } {
+  const [a, b, size] = args;
+  const ref = (value: unknown) => typeof value === "string" && value !== "" && value.length <= 600 && !/[\s/]/.test(value);
+  const sized = size === undefined || size === null || (typeof size === "number" && Number.isFinite(size) && size >= 0.01 && size <= 100_000);
+  if (args.length > 3 || !ref(a) || !ref(b) || !sized) {
+    throw new StreamProtocolError("VALIDATION_ERROR", "watchSpread takes [a, b, size?]: two market or outcome ids and a size in contracts (0.01 to 100,000, default 100).");
+  }
+  return { a: String(a), b: String(b), size: typeof size === "number" ? size : 100 };
+}

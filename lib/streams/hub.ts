@@ -6,7 +6,10 @@ import { prepareCall } from "@/lib/passthrough/dispatch";
 import { isRecordedVenue } from "@/lib/ticks/published";
 import { findMethod, isExchangeKey } from "@/lib/venues/registry";
 import { ownerOf, StreamAccounting, StreamProtocolError, type StreamPrincipal, type StreamQuotas } from "./accounting";
-import type { LiveBus, SnapshotReply, TradeMessage, Unsubscribe } from "@/lib/live/bus";
+import type { BookMessage, LiveBus, SnapshotReply, TradeMessage, Unsubscribe } from "@/lib/live/bus";
+import { getDb } from "@/lib/db";
+import { LiveSpread } from "@/lib/spreads/live";
+import { resolvePair } from "@/lib/spreads/pairs";
 import { SharedBody, tradeData } from "./encode";
 import { BookFanout } from "./fanout";
 import type { FirehoseFeed, TopicFeed } from "./feeds";
@@ -14,7 +17,7 @@ import { TickScheduler, type OutboxLimits, type Transport } from "./outbox";
 import { dataMessage, errorFrame, subscribedFrame, type ClientMessage, type RequestId } from "./protocol";
 import { sampleEveryMinute, type StreamUsageSample } from "./usage-meter";
 import { VenueWatchers } from "./venue-watchers";
-import { bookLimit, LIVE_METHODS, parseVenues, symbolsOf, topicKey, UNWATCH } from "./args";
+import { bookLimit, LIVE_METHODS, parseSpreadArgs, parseVenues, SPREAD_METHOD, symbolsOf, topicKey, UNWATCH } from "./args";
 import { StreamSession, toStreamError, type AdmittedConnection, type SessionHost, type Subscription } from "./session";
 
 export type { StreamPrincipal } from "./accounting";
@@ -99,6 +102,10 @@ export class StreamHub implements SessionHost {
     const { exchange, method, args } = message;
     const key = `${exchange}:${method}:${JSON.stringify(args)}`;
     this.#assertNew(session, key, message.id);
+    if (method === SPREAD_METHOD) {
+      await this.#subscribeSpread(session, message, key, parseSpreadArgs(args));
+      return;
+    }
     if (method === "firehose") {
       await this.#subscribeFirehose(session, message, key, parseVenues(args));
       return;
@@ -252,6 +259,41 @@ export class StreamHub implements SessionHost {
     if (!session.subscriptions.has(key)) return;
     this.fanout.addFirehose(feed);
     session.outbox.push(subscribedFrame(message.id));
+  }
+
+  /**
+   * A pair's spread from both recorders' live books (docs/spreads.md, "Live"): both bus topics
+   * first, then each side's current book; every change of either book is priced by the same
+   * function as the recorded series and sent as the subscription's latest value (a slow client
+   * gets the newest spread, never a backlog). Counts two of the key's subscriptions (two books).
+   */
+  async #subscribeSpread(session: StreamSession, message: ClientMessage, key: string, args: { a: string; b: string; size: number }): Promise<void> {
+    const pair = await resolvePair(await getDb(), args.a, args.b);
+    const spread = new LiveSpread(pair, args.size);
+    const sides = spread.sides();
+    const subscription = await this.#subscription(session, message, key, sides.map((side) => side.assetId), sides.length);
+    if (subscription === undefined) return;
+    const symbolJson = JSON.stringify(`${pair.a.outcomeId}|${pair.b.outcomeId}`);
+    const onBook = (book: BookMessage) => {
+      const point = spread.update(book);
+      if (point === undefined || !session.subscriptions.has(key)) return;
+      subscription.seq += 1;
+      session.outbox.pushBook(`${subscription.idJson}\u0000spread`, dataMessage(subscription.idJson, subscription.methodJson, symbolJson, subscription.seq, new SharedBody(JSON.stringify(point))));
+      session.delivered(1);
+    };
+    const releases = sides.map(({ venue, assetId }) => this.bus.subscribeBooks(venue, assetId, onBook));
+    subscription.release = () => {
+      for (const release of releases) release();
+    };
+    await this.bus.ready();
+    const replies = await Promise.all(sides.map(({ venue, assetId }) => this.#snapshot(venue, assetId)));
+    if (replies.some((reply) => reply === undefined)) {
+      await this.#end(subscription);
+      throw new StreamProtocolError("NOT_RECORDED", "A side of this pair is not being recorded live by any recorder: its spread cannot be streamed (GET /v0/pairs/{a}/{b}/spreads serves what was recorded).");
+    }
+    if (!session.subscriptions.has(key)) return;
+    session.outbox.push(subscribedFrame(message.id));
+    for (const reply of replies) if (reply?.book) onBook(reply.book);
   }
 
   /**

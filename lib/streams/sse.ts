@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { parseQuery } from "@/lib/input";
 import { isExchangeKey } from "@/lib/venues/registry";
+import { SPREAD_METHOD } from "./args";
 import { getStreamHub } from "./live";
 import type { Transport } from "./outbox";
 import { MAX_SSE_OUTCOMES, messageText } from "./protocol";
@@ -39,6 +40,20 @@ const encoder = new TextEncoder();
  * the same hub, plan limits and slow-consumer policy. The stream ends when the client goes away.
  */
 export async function openBookStream(principal: Principal, query: z.infer<typeof streamQuery>, signal: AbortSignal): Promise<Response> {
+  return openSse(principal, { id: "books", action: "subscribe", exchange: query.exchange, method: "watchOrderBooks", args: [query.outcomeIds] }, "brier live order books", signal);
+}
+
+/**
+ * GET /v0/pairs/{a}/{b}/spreads/stream: a pair's spread after fees as Server-Sent Events, priced at
+ * every change of either live book: a `watchSpread` over /ws (docs/spreads.md, "Live"), through the
+ * same hub, admission, plan limits and slow-consumer policy.
+ */
+export async function openSpreadStream(principal: Principal, a: string, b: string, size: number, signal: AbortSignal): Promise<Response> {
+  return openSse(principal, { id: "spread", action: "subscribe", exchange: "brier", method: SPREAD_METHOD, args: [a, b, size] }, "brier live pair spread", signal);
+}
+
+/** One SSE response carrying one subscription of a session of the hub. */
+async function openSse(principal: Principal, subscribe: Record<string, unknown>, comment: string, signal: AbortSignal): Promise<Response> {
   const hub = await getStreamHub();
   const connection = await hub.admitConnection({ accountId: principal.accountId, keyId: principal.keyId, plan: principal.plan });
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
@@ -74,7 +89,7 @@ export async function openBookStream(principal: Principal, query: z.infer<typeof
     {
       start(c) {
         controller = c;
-        c.enqueue(encoder.encode(": brier live order books\n\n"));
+        c.enqueue(encoder.encode(`: ${comment}\n\n`));
         heartbeat = setInterval(() => {
           if (!finished) c.enqueue(encoder.encode(": ping\n\n"));
         }, HEARTBEAT_MS);
@@ -95,7 +110,7 @@ export async function openBookStream(principal: Principal, query: z.infer<typeof
     },
     { once: true },
   );
-  await session.handle(JSON.stringify({ id: "books", action: "subscribe", exchange: query.exchange, method: "watchOrderBooks", args: [query.outcomeIds] }));
+  await session.handle(JSON.stringify(subscribe));
   return new Response(body, {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",

@@ -5,6 +5,7 @@ import { historyOpenApi } from "@/lib/history/openapi";
 import { json, withRequest } from "@/lib/http";
 import { openApiDocument, openApiSelf } from "@/lib/openapi";
 import { matchingOpenApi } from "@/lib/matching/openapi";
+import { spreadsOpenApi } from "@/lib/spreads/openapi";
 import { sqlOpenApi } from "@/lib/sql/openapi";
 import { healthOpenApi, statusOpenApi } from "@/lib/status/openapi";
 import { streamsOpenApi } from "@/lib/streams/openapi";
@@ -24,6 +25,7 @@ const sections = [
   historyOpenApi,
   archiveOpenApi,
   matchingOpenApi,
+  spreadsOpenApi,
   streamsOpenApi,
   watchlistOpenApi,
   openApiSelf,

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import { listedByVenue } from "@/lib/catalog/assets";
 import { markets } from "@/lib/db/schema";
 
 /**
@@ -14,7 +15,7 @@ export async function topKalshiTickers(db: Db, limit: number): Promise<string[]>
   const rows = await db
     .select({ ticker: markets.venueMarketId })
     .from(markets)
-    .where(and(eq(markets.venue, "kalshi"), eq(markets.closed, false)))
+    .where(and(eq(markets.venue, "kalshi"), eq(markets.closed, false), listedByVenue))
     .orderBy(sql`${markets.volume24h} desc nulls last`, sql`${markets.id} desc nulls last`)
     .limit(count);
   return rows.map((row) => row.ticker);

@@ -1,0 +1,341 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { ClickHouseClient } from "@clickhouse/client";
+import { and, eq, isNull, or } from "drizzle-orm";
+import { SYNTHETIC_STATUS } from "@/lib/catalog/assets";
+import { eventUuid, marketUuid, syntheticContractAddress } from "@/lib/catalog/ids";
+import type { NormalizedEvent } from "@/lib/catalog/normalize";
+import { upsertCatalog } from "@/lib/catalog/store";
+import type { Db } from "@/lib/db";
+import { marketMatches, recorderIncidents, recorderRuns } from "@/lib/db/schema";
+import { runMode, SYNTHETIC_MODE } from "@/lib/recorder/journal";
+import { KalshiNormalizer, noOutcomeId } from "@/lib/recorder/kalshi/normalize";
+import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
+import type { TickRow } from "@/lib/recorder/rows";
+import { insertTickRows } from "@/lib/recorder/writer";
+import { recordedVenueTables } from "@/lib/ticks/published";
+
+/**
+ * SYNTHETIC cross-venue pair for offline demos (docs/spreads.md, "Demo"): one Polymarket and one
+ * Kalshi market asking the same question, in the catalog and stored as an identity match, with
+ * synthetic order books in both venues' tick tables. The frames are built in each venue's wire
+ * format and go through the recorders' own normalizers, so the rows are exactly what recording
+ * would store; both books stay uncrossed, the two venues' prices follow one walk with noise, and
+ * every few hours the Kalshi book runs ahead for a few minutes, long and far enough for a spread
+ * after both venues' fees. A synthetic journal run per venue (mode `synthetic`, `kalshi: synthetic`,
+ * as demo ticks mark theirs: coverage labels the hours `synthetic`, /v0/status never shows them)
+ * says which assets the history covers, with one 30-minute lost connection on the Kalshi side: the
+ * spread is unknown there, as for any recording gap. Everything is marked synthetic: titles, ids, run modes, the
+ * match's reasoning, the markets' status (`synthetic`: no recorder follows them). Never run by the
+ * service itself; `admin demo-ticks` runs it.
+ */
+
+export const DEMO_PAIR = {
+  polymarket: { venueMarketId: "synthetic-demo-pair", yes: "synthetic-demo-pair-yes", no: "synthetic-demo-pair-no" },
+  kalshi: { ticker: "KXSYNTHDEMO-26DEC31" },
+  title: "SYNTHETIC DEMO: Will the synthetic demo index close above 100 on December 31, 2026?",
+  eventTitle: "SYNTHETIC DEMO index at the end of 2026",
+} as const;
+
+export interface DemoPairOptions {
+  days?: number;
+  now?: number;
+  seed?: number;
+}
+
+export interface DemoPairResult {
+  polymarketRows: number;
+  kalshiRows: number;
+  dislocations: number;
+}
+
+/** mulberry32: a small seeded PRNG, so the demo pair is reproducible. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A book as levels in cents -> size: ten levels a side below the bid and above the ask (deeper than the largest jump, so a move never empties a side). */
+type Ladder = Map<number, number>;
+
+function ladder(best: number, step: 1 | -1, random: () => number): Ladder {
+  const out: Ladder = new Map();
+  for (let i = 0; i < 10; i += 1) {
+    const cents = best + step * i;
+    if (cents >= 1 && cents <= 99) out.set(cents, Math.round(100 + random() * 900));
+  }
+  return out;
+}
+
+/**
+ * The new ladder keeping the sizes of the levels the book already has, and one level resized: a
+ * venue's book moves a few levels at a time, not all of them at every change.
+ */
+function carried(next: Ladder, previous: Ladder, random: () => number): Ladder {
+  for (const [cents, size] of previous) if (next.has(cents)) next.set(cents, size);
+  const prices = [...next.keys()];
+  const resized = prices[Math.floor(random() * prices.length)];
+  if (resized !== undefined) next.set(resized, Math.round(100 + random() * 900));
+  return next;
+}
+
+const dollars = (cents: number, digits = 2) => (cents / 100).toFixed(digits);
+
+function catalogRows(now: number): NormalizedEvent[] {
+  const common = { description: "SYNTHETIC market written by `admin demo-ticks` for offline demos; it exists on no venue.", category: "Economics", volume24h: 0, volume: null, liquidity: null, openInterest: null, status: SYNTHETIC_STATUS, closed: false, resolutionDate: new Date("2026-12-31T23:59:00Z"), url: null, image: null, lastSeenAt: new Date(now) };
+  const event = (venue: string, venueEventId: string, marketId: string, row: NormalizedEvent["markets"][number]): NormalizedEvent => ({
+    event: { id: eventUuid(venue, venueEventId), venue, venueEventId, title: DEMO_PAIR.eventTitle, slug: venueEventId.toLowerCase(), description: common.description, category: common.category, venueCategory: common.category, tags: [], image: null, url: null, volume24h: 0, volume: null, closed: false, resolutionDate: null, lastSeenAt: new Date(now) },
+    markets: [{ ...row, id: marketId, eventId: eventUuid(venue, venueEventId) }],
+  });
+  const poly = DEMO_PAIR.polymarket;
+  const kalshi = DEMO_PAIR.kalshi.ticker;
+  return [
+    event("polymarket", "synthetic-demo-event", marketUuid("polymarket", poly.venueMarketId), {
+      ...common,
+      id: "",
+      eventId: "",
+      venue: "polymarket",
+      venueMarketId: poly.venueMarketId,
+      title: DEMO_PAIR.title,
+      slug: poly.venueMarketId,
+      contractAddress: syntheticContractAddress("polymarket", poly.venueMarketId),
+      outcomes: [
+        { outcomeId: poly.yes, label: "Yes", price: 0.5, priceChange24h: 0 },
+        { outcomeId: poly.no, label: "No", price: 0.5, priceChange24h: 0 },
+      ],
+      outcomeIds: [poly.yes, poly.no],
+    }),
+    event("kalshi", "KXSYNTHDEMO", marketUuid("kalshi", kalshi), {
+      ...common,
+      id: "",
+      eventId: "",
+      venue: "kalshi",
+      venueMarketId: kalshi,
+      title: DEMO_PAIR.title,
+      slug: kalshi.toLowerCase(),
+      contractAddress: null,
+      outcomes: [
+        { outcomeId: kalshi, label: "Yes", price: 0.5, priceChange24h: 0 },
+        { outcomeId: noOutcomeId(kalshi), label: "No", price: 0.5, priceChange24h: 0 },
+      ],
+      outcomeIds: [kalshi, noOutcomeId(kalshi)],
+    }),
+  ];
+}
+
+/** Keeps one current identity match of the two demo markets (the pair is stored once, A < B). */
+async function storeMatch(db: Db, now: number): Promise<void> {
+  const ids = [marketUuid("polymarket", DEMO_PAIR.polymarket.venueMarketId), marketUuid("kalshi", DEMO_PAIR.kalshi.ticker)].sort();
+  const [a, b] = ids;
+  if (a === undefined || b === undefined) return;
+  const current = await db
+    .select({ id: marketMatches.id })
+    .from(marketMatches)
+    .where(and(isNull(marketMatches.validTo), or(and(eq(marketMatches.marketA, a), eq(marketMatches.marketB, b)))));
+  if (current.length > 0) return;
+  const at = new Date(now);
+  await db.insert(marketMatches).values({
+    marketA: a,
+    marketB: b,
+    relation: "identity",
+    confidence: 0.99,
+    reasoning: "SYNTHETIC demo pair written by admin demo-ticks: the same question on both venues, by construction.",
+    engineVersion: "synthetic-demo",
+    firstSeenAt: at,
+    lastConfirmedAt: at,
+    validFrom: at,
+  });
+}
+
+/** A stopped journal run per venue over the window, with the demo assets subscribed throughout, and the Kalshi gap. */
+async function writeJournal(db: Db, start: number, now: number, gap: { start: number; end: number }): Promise<void> {
+  const assets = {
+    polymarket: [DEMO_PAIR.polymarket.yes, DEMO_PAIR.polymarket.no],
+    kalshi: [DEMO_PAIR.kalshi.ticker, noOutcomeId(DEMO_PAIR.kalshi.ticker)],
+  };
+  for (const venue of ["polymarket", "kalshi"] as const) {
+    const runId = randomUUID();
+    await db.insert(recorderRuns).values({ id: runId, host: "synthetic", pid: 0, mode: runMode(SYNTHETIC_MODE, venue), startedAt: new Date(start), beatAt: new Date(now), stoppedAt: new Date(now), counters: { synthetic: true } });
+    await db.insert(recorderIncidents).values({ runId, kind: "assets_added", startedAt: new Date(start), assets: assets[venue], message: "SYNTHETIC demo pair subscribed", detail: { synthetic: true } });
+    if (venue === "kalshi") {
+      await db.insert(recorderIncidents).values({ runId, kind: "connection_lost", startedAt: new Date(gap.start), endedAt: new Date(gap.end), assets: assets.kalshi, message: "SYNTHETIC gap: no book is known here", detail: { synthetic: true, gapMs: gap.end - gap.start } });
+    }
+  }
+}
+
+/**
+ * Writes the demo pair: catalog, match, journal and both venues' books for the last `days` days.
+ * Idempotent in the catalog and the match; rows written twice collapse in the tick tables.
+ */
+export async function writeDemoPair(db: Db, writer: ClickHouseClient, options: DemoPairOptions = {}): Promise<DemoPairResult> {
+  const days = Math.min(options.days ?? 7, 31);
+  const now = options.now ?? Date.now();
+  const start = now - days * 86_400_000;
+  const random = prng(options.seed ?? 7);
+  await upsertCatalog(db, catalogRows(now));
+  await storeMatch(db, now);
+  const gap = { start: now - 26 * 3_600_000, end: now - 26 * 3_600_000 + 30 * 60_000 };
+  await writeJournal(db, start, now, gap);
+
+  const poly = DEMO_PAIR.polymarket;
+  const ticker = DEMO_PAIR.kalshi.ticker;
+  const condition = syntheticContractAddress("polymarket", poly.venueMarketId);
+  const kalshi = new KalshiNormalizer();
+  let polyRows: TickRow[] = [];
+  let kalshiRows: TickRow[] = [];
+  const result: DemoPairResult = { polymarketRows: 0, kalshiRows: 0, dislocations: 0 };
+  let seq = 0;
+  const flush = async (force: boolean) => {
+    if (force || polyRows.length >= 20_000) {
+      result.polymarketRows += polyRows.length;
+      if (polyRows.length > 0) await insertTickRows(writer, polyRows, recordedVenueTables.polymarket);
+      polyRows = [];
+    }
+    if (force || kalshiRows.length >= 20_000) {
+      result.kalshiRows += kalshiRows.length;
+      if (kalshiRows.length > 0) await insertTickRows(writer, kalshiRows, recordedVenueTables.kalshi);
+      kalshiRows = [];
+    }
+  };
+  const kalshiFrame = (type: string, msg: Record<string, unknown>, ts: number) => {
+    seq += 1;
+    kalshiRows.push(...kalshi.normalize(JSON.stringify({ type, sid: 1, seq, msg }), ts).rows);
+  };
+
+  // Polymarket's YES book (bids, asks) in cents; its NO book mirrors it, as the venue's does.
+  let polyBids: Ladder = new Map();
+  let polyAsks: Ladder = new Map();
+  // Kalshi's book as the venue keeps it: YES bids and NO bids (a NO bid at 100 − a is a YES ask at a).
+  let yesBids: Ladder = new Map();
+  let noBids: Ladder = new Map();
+  const polySnapshot = (ts: number) => {
+    const side = (asset: string, bids: Ladder, asks: Ladder) => ({
+      market: condition,
+      asset_id: asset,
+      timestamp: String(ts),
+      hash: "",
+      bids: [...bids].sort((x, y) => x[0] - y[0]).map(([c, s]) => ({ price: dollars(c), size: String(s) })),
+      asks: [...asks].sort((x, y) => y[0] - x[0]).map(([c, s]) => ({ price: dollars(c), size: String(s) })),
+      tick_size: "0.01",
+      event_type: "book",
+    });
+    const mirror = (levels: Ladder): Ladder => new Map([...levels].map(([c, s]) => [100 - c, s]));
+    polyRows.push(...normalizeFrame(JSON.stringify([side(poly.yes, polyBids, polyAsks), side(poly.no, mirror(polyAsks), mirror(polyBids))]), ts).rows);
+  };
+  const kalshiSnapshot = (ts: number) =>
+    kalshiFrame(
+      "orderbook_snapshot",
+      {
+        market_ticker: ticker,
+        market_id: "synthetic",
+        yes_dollars_fp: [...yesBids].sort((x, y) => x[0] - y[0]).map(([c, s]) => [dollars(c, 4), s.toFixed(2)]),
+        no_dollars_fp: [...noBids].sort((x, y) => x[0] - y[0]).map(([c, s]) => [dollars(c, 4), s.toFixed(2)]),
+      },
+      ts,
+    );
+
+  /**
+   * Moves Polymarket's YES book to the new ladders without ever crossing or emptying a side: first
+   * the old levels the new book's best prices would cross, then the new levels, then the rest of
+   * the old ones.
+   */
+  const movePoly = (bids: Ladder, asks: Ladder, ts: number) => {
+    const newBid = Math.max(...bids.keys());
+    const newAsk = Math.min(...asks.keys());
+    const changes: Array<{ side: "BUY" | "SELL"; cents: number; size: number }> = [];
+    for (const [c] of polyBids) if (!bids.has(c) && c >= newAsk) changes.push({ side: "BUY", cents: c, size: 0 });
+    for (const [c] of polyAsks) if (!asks.has(c) && c <= newBid) changes.push({ side: "SELL", cents: c, size: 0 });
+    for (const [c, s] of bids) if (polyBids.get(c) !== s) changes.push({ side: "BUY", cents: c, size: s });
+    for (const [c, s] of asks) if (polyAsks.get(c) !== s) changes.push({ side: "SELL", cents: c, size: s });
+    for (const [c] of polyBids) if (!bids.has(c) && c < newAsk) changes.push({ side: "BUY", cents: c, size: 0 });
+    for (const [c] of polyAsks) if (!asks.has(c) && c > newBid) changes.push({ side: "SELL", cents: c, size: 0 });
+    const liveBids = new Map(polyBids);
+    const liveAsks = new Map(polyAsks);
+    // One level a frame, 1 ms apart: the venue states its best prices after each change, and rows of
+    // one millisecond replay in the table's hash order, not in the order they were sent.
+    changes.forEach((change, i) => {
+      const levels = change.side === "BUY" ? liveBids : liveAsks;
+      if (change.size === 0) levels.delete(change.cents);
+      else levels.set(change.cents, change.size);
+      const bestBid = Math.max(0, ...liveBids.keys());
+      const bestAsk = liveAsks.size === 0 ? 100 : Math.min(...liveAsks.keys());
+      const entries = [
+        { asset_id: poly.yes, price: dollars(change.cents), size: String(change.size), side: change.side, hash: "", best_bid: dollars(bestBid), best_ask: dollars(bestAsk) },
+        { asset_id: poly.no, price: dollars(100 - change.cents), size: String(change.size), side: change.side === "BUY" ? "SELL" : "BUY", hash: "", best_bid: dollars(100 - bestAsk), best_ask: dollars(100 - bestBid) },
+      ];
+      polyRows.push(...normalizeFrame(JSON.stringify({ market: condition, price_changes: entries, timestamp: String(ts + i), event_type: "price_change" }), ts + i).rows);
+    });
+    polyBids = bids;
+    polyAsks = asks;
+  };
+
+  /** Moves Kalshi's book with signed deltas in the same order (a YES bid crosses a NO bid when the two sum to 100 or more). */
+  const moveKalshi = (yes: Ladder, no: Ladder, ts: number) => {
+    const bestYes = Math.max(...yes.keys());
+    const bestNo = Math.max(...no.keys());
+    const deltas: Array<{ side: "yes" | "no"; cents: number; delta: number }> = [];
+    const sides = [["yes", yesBids, yes, bestNo], ["no", noBids, no, bestYes]] as const;
+    for (const [side, before, after, otherBest] of sides) for (const [c, s] of before) if (!after.has(c) && c + otherBest >= 100) deltas.push({ side, cents: c, delta: -s });
+    for (const [side, before, after] of sides) for (const [c, s] of after) if ((before.get(c) ?? 0) !== s) deltas.push({ side, cents: c, delta: s - (before.get(c) ?? 0) });
+    for (const [side, before, after, otherBest] of sides) for (const [c, s] of before) if (!after.has(c) && c + otherBest < 100) deltas.push({ side, cents: c, delta: -s });
+    deltas.forEach((d, i) => kalshiFrame("orderbook_delta", { market_ticker: ticker, price_dollars: dollars(d.cents, 4), delta_fp: d.delta.toFixed(2), side: d.side, ts_ms: ts + i }, ts + i));
+    yesBids = yes;
+    noBids = no;
+  };
+
+  // One fair value (cents) walks; each venue quotes around it with a 1–3 cent spread.
+  let fair = 40 + random() * 20;
+  let nextSnapshot = start;
+  let dislocationUntil = 0;
+  let dislocation = 0;
+  let nextDislocation = start + (1 + random() * 3) * 3_600_000;
+  for (let ts = start; ts < now; ts += 2_000 + Math.floor(random() * 30_000)) {
+    fair = Math.min(85, Math.max(15, fair + (random() - 0.5) * 1.2));
+    if (ts >= nextDislocation) {
+      dislocation = 5 + Math.floor(random() * 4);
+      dislocationUntil = ts + (2 + random() * 10) * 60_000;
+      nextDislocation = ts + (2 + random() * 4) * 3_600_000;
+      result.dislocations += 1;
+    }
+    const shift = ts < dislocationUntil ? dislocation : 0;
+    const polyBid = Math.round(fair - 0.5 - random());
+    const polyAsk = polyBid + 1 + Math.floor(random() * 2);
+    const kalshiBid = Math.round(fair - 0.5 - random()) + shift;
+    const kalshiAsk = kalshiBid + 1 + Math.floor(random() * 2);
+    const newPolyBids = carried(ladder(polyBid, -1, random), polyBids, random);
+    const newPolyAsks = carried(ladder(polyAsk, 1, random), polyAsks, random);
+    const newYes = carried(ladder(kalshiBid, -1, random), yesBids, random);
+    const newNo = carried(ladder(100 - kalshiAsk, -1, random), noBids, random);
+    if (ts >= nextSnapshot) {
+      polyBids = newPolyBids;
+      polyAsks = newPolyAsks;
+      yesBids = newYes;
+      noBids = newNo;
+      polySnapshot(ts);
+      kalshiSnapshot(ts);
+      nextSnapshot = ts + 15 * 60_000;
+    } else {
+      movePoly(newPolyBids, newPolyAsks, ts);
+      // The recorder was disconnected from Kalshi: nothing recorded, and a snapshot when it resubscribed.
+      if (ts >= gap.start && ts < gap.end) {
+        yesBids = newYes;
+        noBids = newNo;
+        continue;
+      }
+      if (ts - 32_000 < gap.end && ts >= gap.end) {
+        yesBids = newYes;
+        noBids = newNo;
+        kalshiSnapshot(ts);
+      } else moveKalshi(newYes, newNo, ts);
+    }
+    await flush(false);
+  }
+  await flush(true);
+  return result;
+}

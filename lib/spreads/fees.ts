@@ -1,0 +1,136 @@
+import type { Category } from "@/lib/catalog/categories";
+import { feeSchedules, type FeeRounding, type FeeRule, type FeeScheduleVersion } from "./fee-schedules";
+
+/**
+ * Fees as the venues compute them (docs/spreads.md, "Fees"): the schedule in force at an instant,
+ * the rule of that schedule for a market, and the fee of one taking order in exact integer
+ * arithmetic, rounded as the venue rounds it.
+ */
+
+/** What a fee rule needs to know of a market. */
+export interface FeeSubject {
+  venue: string;
+  /** The venue's market id (the Kalshi ticker: its first segment is the series). */
+  venueMarketId: string;
+  category: Category;
+}
+
+/** The fee model of one market at one instant, or why there is none. */
+export type MarketFee =
+  | { known: true; schedule: string; rule: FeeRule; rounding: FeeRounding; rate: Ratio }
+  | { known: false; schedule: null; reason: string };
+
+/** A decimal rate as an exact ratio of integers. */
+export interface Ratio {
+  numerator: bigint;
+  denominator: bigint;
+}
+
+export function ratio(decimal: string): Ratio {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(decimal);
+  if (match === null) throw new Error(`not a decimal rate: ${decimal}`);
+  const fraction = match[2] ?? "";
+  return { numerator: BigInt(`${match[1]}${fraction}`), denominator: 10n ** BigInt(fraction.length) };
+}
+
+const byVenue = new Map<string, FeeScheduleVersion[]>();
+for (const version of feeSchedules) {
+  const list = byVenue.get(version.venue) ?? [];
+  list.push(version);
+  byVenue.set(version.venue, list);
+}
+for (const list of byVenue.values()) list.sort((a, b) => Date.parse(a.effectiveFrom) - Date.parse(b.effectiveFrom));
+
+/** The version of the venue's schedule in force at `at` (epoch ms), if Brier has one. */
+export function scheduleAt(venue: string, at: number): FeeScheduleVersion | undefined {
+  let found: FeeScheduleVersion | undefined;
+  for (const version of byVenue.get(venue) ?? []) if (Date.parse(version.effectiveFrom) <= at) found = version;
+  return found;
+}
+
+/** The instants in (from, to] at which the venue's schedule changes: a series re-prices its fees there. */
+export function scheduleChanges(venue: string, from: number, to: number): number[] {
+  return (byVenue.get(venue) ?? []).map((version) => Date.parse(version.effectiveFrom)).filter((at) => at > from && at <= to);
+}
+
+function seriesOf(ticker: string): string {
+  return ticker.split("-")[0]?.toUpperCase() ?? "";
+}
+
+/** The fee model of `market` at `at`: the first matching rule of the schedule in force. */
+export function marketFeeAt(market: FeeSubject, at: number): MarketFee {
+  const version = scheduleAt(market.venue, at);
+  if (version === undefined) {
+    const venues = [...byVenue.keys()];
+    return {
+      known: false,
+      schedule: null,
+      reason: venues.includes(market.venue)
+        ? `No ${market.venue} fee schedule in Brier's data is in force at ${new Date(at).toISOString()}.`
+        : `Brier has no fee schedule for ${market.venue}.`,
+    };
+  }
+  for (const { match, rule } of version.rules) {
+    if (match.kalshiSeries !== undefined && !match.kalshiSeries.includes(seriesOf(market.venueMarketId))) continue;
+    if (match.categories !== undefined && !match.categories.includes(market.category)) continue;
+    return { known: true, schedule: version.id, rule, rounding: version.rounding, rate: ratio(rule.takerRate) };
+  }
+  return { known: false, schedule: null, reason: `The ${version.id} schedule has no rule for this market.` };
+}
+
+/** Prices are exact in 1/10,000 (both venues' finest tick), sizes in 1/1,000,000 of a contract. */
+export const PRICE_UNITS = 10_000;
+export const SIZE_UNITS = 1_000_000;
+const PRICE_UNITS_N = BigInt(PRICE_UNITS);
+const SIZE_UNITS_N = BigInt(SIZE_UNITS);
+
+/** One fill of an order: `size` contracts at `price` dollars. */
+export interface Fill {
+  price: number;
+  size: number;
+}
+
+const priceUnits = (price: number) => BigInt(Math.round(price * PRICE_UNITS));
+const sizeUnits = (size: number) => BigInt(Math.round(size * SIZE_UNITS));
+
+function divideRounded(numerator: bigint, denominator: bigint, mode: FeeRounding["mode"]): bigint {
+  if (mode === "down") return numerator / denominator;
+  if (mode === "up") return (numerator + denominator - 1n) / denominator;
+  return (2n * numerator + denominator) / (2n * denominator);
+}
+
+/**
+ * The taker fee of one order, in dollars: `rate × C × (P × (1 − P))^exponent` per fill, rounded to
+ * the schedule's decimals per fill or once for the order. Exact: every product is an integer.
+ */
+export function takerFee(fee: Extract<MarketFee, { known: true }>, fills: readonly Fill[]): number {
+  if (fee.rate.numerator === 0n || fills.length === 0) return 0;
+  const { decimals, mode, per } = fee.rounding;
+  const scale = 10n ** BigInt(decimals);
+  const exponent = BigInt(fee.rule.exponent);
+  // fee × 10^decimals = rate × c × q / (SIZE × PRICE^(2e)), q = (p (PRICE − p))^e.
+  const denominator = fee.rate.denominator * SIZE_UNITS_N * PRICE_UNITS_N ** (2n * exponent);
+  let units = 0n;
+  let pending = 0n;
+  for (const fill of fills) {
+    const p = priceUnits(fill.price);
+    const q = (p * (PRICE_UNITS_N - p)) ** exponent;
+    const numerator = fee.rate.numerator * sizeUnits(fill.size) * q * scale;
+    if (per === "fill") units += divideRounded(numerator, denominator, mode);
+    else pending += numerator;
+  }
+  if (per === "order") units = divideRounded(pending, denominator, mode);
+  return Number(units) / Number(scale);
+}
+
+/** The fee rate of one contract at `price` before rounding (what the marginal contract costs): for the size an edge supports. */
+export function marginalFeePerContract(fee: MarketFee, price: number): number {
+  if (!fee.known) return 0;
+  const rate = Number(fee.rate.numerator) / Number(fee.rate.denominator);
+  return rate * (price * (1 - price)) ** fee.rule.exponent;
+}
+
+/** Every schedule version, for GET /v0/fees. */
+export function allScheduleVersions(): readonly FeeScheduleVersion[] {
+  return feeSchedules;
+}

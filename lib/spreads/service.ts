@@ -1,0 +1,212 @@
+import "server-only";
+import type { BookRow } from "@/lib/books/book-state";
+import type { Db } from "@/lib/db";
+import { InvalidParameterError } from "@/lib/errors";
+import { venueJournal } from "@/lib/history/condition";
+import { recordedSpans, union, type Span } from "@/lib/history/coverage-model";
+import { assetIncidents, journalWindow, runSpans, subscribedSpans, syntheticSpans } from "@/lib/history/journal";
+import { firstBookAfter, historyClient, lastBookAtOrBefore, mergedBookRows } from "@/lib/history/ticks";
+import { encodeCursor } from "@/lib/input";
+import { EpisodeFolder } from "./episodes";
+import { allScheduleVersions, marketFeeAt, scheduleAt } from "./fees";
+import { resolvePair, type PairSide, type ResolvedPair } from "./pairs";
+import { priceSeries, type SeriesWindow, type SideInput } from "./series";
+import {
+  episodesResponse,
+  feesResponse,
+  MAX_WINDOW_MS,
+  spreadIntervals,
+  spreadsPage,
+  type EpisodesQuery,
+  type EpisodesResponse,
+  type PairPublic,
+  type SpreadPoint,
+  type SpreadsPage,
+  type SpreadsQuery,
+} from "./shapes";
+
+const DAY_MS = 86_400_000;
+
+/** since/until of a spread window: until defaults to now, since to a day before, at most 31 days apart. */
+export function spreadWindow(since: number | undefined, until: number | undefined, now: number): { since: number; until: number } {
+  const end = until ?? now;
+  const start = since ?? end - DAY_MS;
+  if (start >= end) throw new InvalidParameterError("since", "since must be before until");
+  if (end - start > MAX_WINDOW_MS) throw new InvalidParameterError("since", "since and until may be at most 31 days apart");
+  return { since: start, until: end };
+}
+
+/**
+ * When the side's book is known: its recorder's runs ∩ its subscriptions − its lost connections
+ * (docs/history.md, "Coverage"), and, for a synthetic demo history (`admin demo-ticks`), the
+ * synthetic runs' spans of the asset, whose books are known by construction (coverage labels those
+ * hours `synthetic`).
+ */
+export async function recordedSpansOf(db: Db, side: Pick<PairSide, "outcomeId" | "recorder">, since: number, until: number, now: number): Promise<Span[]> {
+  const window = venueJournal(await journalWindow(db, since, until, [side.outcomeId]), side.recorder);
+  const { lost } = assetIncidents(window, side.outcomeId, now);
+  const subscribed = subscribedSpans(window, side.outcomeId, now);
+  const recorded = recordedSpans({ since, until, now, runs: runSpans(window, now), subscribed, lost, incidents: [] });
+  const synthetic = recordedSpans({ since, until, now, runs: syntheticSpans(window, now), subscribed, lost, incidents: [] });
+  return union([...recorded, ...synthetic]);
+}
+
+/**
+ * Splits one merged stream of both sides' rows into each side's rows. Both sides are read in time
+ * order by the series, so a side's queue holds only the rows read ahead for the other side up to
+ * the instant being priced.
+ */
+function demultiplex(merged: AsyncGenerator<{ side: number; row: BookRow }>, sides: number): AsyncIterable<BookRow>[] {
+  const queues: BookRow[][] = Array.from({ length: sides }, () => []);
+  let done = false;
+  const pull = async (side: number): Promise<BookRow | undefined> => {
+    const queue = queues[side] ?? [];
+    while (queue.length === 0 && !done) {
+      const next = await merged.next();
+      if (next.done === true) done = true;
+      else queues[next.value.side]?.push(next.value.row);
+    }
+    return queue.shift();
+  };
+  return queues.map((_, side) => ({
+    [Symbol.asyncIterator]: (): AsyncIterator<BookRow> => ({
+      next: async () => {
+        const row = await pull(side);
+        return row === undefined ? { done: true, value: undefined } : { done: false, value: row };
+      },
+      return: async () => {
+        done = true;
+        await merged.return(undefined);
+        return { done: true, value: undefined };
+      },
+    }),
+  }));
+}
+
+const noRows: AsyncIterable<BookRow> = { [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true, value: undefined }) }) };
+
+/**
+ * Both sides of a pair, wired to the tick tables and the journal, for a window: each side's rows
+ * from its last snapshot at or before `since` (or its first after), in one merged stream.
+ */
+export async function pairInputs(db: Db, pair: ResolvedPair, since: number, until: number, now: number): Promise<[SideInput, SideInput]> {
+  const client = await historyClient();
+  const sides = [pair.a, pair.b];
+  const starts = await Promise.all(
+    sides.map(async (side) => (await lastBookAtOrBefore(client, side.source, side.outcomeId, since)) ?? (await firstBookAfter(client, side.source, side.outcomeId, since, until))),
+  );
+  const replayed = sides.flatMap((side, i) => {
+    const fromMs = starts[i];
+    return fromMs === undefined ? [] : [{ side: i, replay: { source: side.source, assetId: side.outcomeId, fromMs } }];
+  });
+  const streams = replayed.length === 0 ? [] : demultiplex(mergedBookRows(replayed.map((r) => r.replay), until), replayed.length);
+  const rowsOf = (i: number) => streams[replayed.findIndex((r) => r.side === i)] ?? noRows;
+  const input = async (side: PairSide, i: number): Promise<SideInput> => ({
+    outcomeId: side.outcomeId,
+    fee: side,
+    rows: rowsOf(i),
+    spans: await recordedSpansOf(db, side, since, until, now),
+  });
+  return [await input(pair.a, 0), await input(pair.b, 1)];
+}
+
+export function pairPublicOf(pair: ResolvedPair, at: number): PairPublic {
+  const side = (s: PairSide) => {
+    const fee = marketFeeAt(s, at);
+    return {
+      marketId: s.marketId,
+      exchange: s.exchange,
+      venueMarketId: s.venueMarketId,
+      title: s.title,
+      category: s.category,
+      outcomeId: s.outcomeId,
+      outcomeLabel: s.outcomeLabel,
+      fee: fee.known
+        ? { known: true, schedule: fee.schedule, takerRate: fee.rule.takerRate, exponent: fee.rule.exponent, basis: fee.rule.basis, note: fee.rule.note }
+        : { known: false, schedule: null, takerRate: null, exponent: null, basis: null, note: fee.reason },
+    };
+  };
+  return { a: side(pair.a), b: side(pair.b), relation: pair.relation, confidence: pair.confidence, pricing: pair.pricing };
+}
+
+/**
+ * GET /v0/pairs/{a}/{b}/spreads: the pair's spread over a window, oldest first, paged. At every
+ * change of either book (or on a grid): both books' best levels, the gross spread both ways and
+ * the executable spread for `size` after both venues' fees; unknown where either book is.
+ */
+export async function getPairSpreads(db: Db, refA: string, refB: string, query: SpreadsQuery, now = Date.now()): Promise<SpreadsPage> {
+  const range = spreadWindow(query.since, query.until, now);
+  const step = query.interval === undefined ? undefined : spreadIntervals[query.interval];
+  const cursorAt = query.cursor?.[1];
+  if (cursorAt !== undefined && (cursorAt < range.since || cursorAt > range.until || (step !== undefined && cursorAt % step !== 0))) {
+    throw new InvalidParameterError("cursor", "cursor does not belong to this since/until/interval");
+  }
+  const pair = await resolvePair(db, refA, refB, query.pricing);
+  const since = cursorAt ?? range.since;
+  const window: SeriesWindow = { since, until: range.until, step, size: query.size, threshold: query.minSpread ?? 0, initial: cursorAt === undefined };
+  const [a, b] = await pairInputs(db, pair, since, range.until, now);
+  const data: SpreadPoint[] = [];
+  let nextCursor: string | null = null;
+  for await (const point of priceSeries(a, b, window)) {
+    if (query.minSpread !== undefined && (point.best === null || point.best < query.minSpread)) continue;
+    data.push(point);
+    if (data.length >= query.limit) {
+      const next = step === undefined ? point.t + 1 : point.t + step;
+      if (next <= range.until) nextCursor = encodeCursor(["s", next]);
+      break;
+    }
+  }
+  return spreadsPage.parse({
+    data,
+    meta: {
+      pair: pairPublicOf(pair, range.until),
+      count: data.length,
+      limit: query.limit,
+      since: range.since,
+      until: range.until,
+      interval: query.interval ?? null,
+      size: query.size,
+      minSpread: query.minSpread ?? null,
+      nextCursor,
+    },
+  });
+}
+
+/**
+ * GET /v0/pairs/{a}/{b}/episodes: the stretches in which the net spread after fees for `size`
+ * stayed above `minSpread` (default 0), and a summary per UTC day, from one pass over the window's
+ * every-change series.
+ */
+export async function getPairEpisodes(db: Db, refA: string, refB: string, query: EpisodesQuery, now = Date.now()): Promise<EpisodesResponse> {
+  const range = spreadWindow(query.since, query.until, now);
+  const threshold = query.minSpread ?? 0;
+  const pair = await resolvePair(db, refA, refB, query.pricing);
+  const [a, b] = await pairInputs(db, pair, range.since, range.until, now);
+  const folder = new EpisodeFolder(range.since, range.until, threshold);
+  for await (const point of priceSeries(a, b, { since: range.since, until: range.until, size: query.size, threshold, initial: true })) folder.add(point);
+  const { episodes, days } = folder.finish();
+  return episodesResponse.parse({
+    data: { episodes: episodes.slice(0, query.limit), days },
+    meta: { pair: pairPublicOf(pair, range.until), since: range.since, until: range.until, size: query.size, minSpread: threshold, count: episodes.length, limit: query.limit },
+  });
+}
+
+/** GET /v0/fees: every version of each venue's fee schedule Brier prices spreads with, the one in force at `at` marked. */
+export function listFeeSchedules(at: number) {
+  return feesResponse.parse({
+    data: allScheduleVersions().map((version) => ({
+      venue: version.venue,
+      id: version.id,
+      effectiveFrom: version.effectiveFrom,
+      inForce: scheduleAt(version.venue, at)?.id === version.id,
+      source: version.source,
+      rounding: version.rounding,
+      maker: version.maker,
+      rules: version.rules.map(({ match, rule }) => ({
+        kalshiSeries: match.kalshiSeries === undefined ? null : [...match.kalshiSeries],
+        categories: match.categories === undefined ? null : [...match.categories],
+        ...rule,
+      })),
+    })),
+  });
+}

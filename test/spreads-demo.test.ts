@@ -1,0 +1,108 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as episodesRoute } from "@/app/v0/pairs/[a]/[b]/episodes/route";
+import { GET as spreadsRoute } from "@/app/v0/pairs/[a]/[b]/spreads/route";
+import { GET as matchesRoute } from "@/app/v0/markets/[id]/matches/route";
+import { topOutcomeTokens } from "@/lib/catalog/assets";
+import { getDb } from "@/lib/db";
+import { topKalshiTickers } from "@/lib/recorder/kalshi/markets";
+import { DEMO_PAIR, writeDemoPair, type DemoPairResult } from "@/lib/spreads/demo-pair";
+import type { EpisodesResponse, SpreadsPage } from "@/lib/spreads/shapes";
+import { getTickStores } from "@/lib/ticks";
+import { makeKey } from "./helpers/keys";
+import { callRoute } from "./helpers/routes";
+
+const now = Date.UTC(2026, 10, 24, 12, 0, 0);
+const gapStart = now - 26 * 3_600_000;
+let result: DemoPairResult;
+let key: string;
+const params = { a: DEMO_PAIR.polymarket.venueMarketId, b: DEMO_PAIR.kalshi.ticker };
+
+beforeAll(async () => {
+  result = await writeDemoPair(await getDb(), (await getTickStores()).writer, { days: 2, now });
+  ({ key } = await makeKey("pro"));
+}, 240_000);
+
+async function spreads(query: string): Promise<SpreadsPage> {
+  const res = await callRoute(spreadsRoute, { path: `/v0/pairs/${params.a}/${params.b}/spreads?${query}`, key, params });
+  expect(res.status, res.text).toBe(200);
+  return res.body as SpreadsPage;
+}
+
+describe("the SYNTHETIC demo pair", () => {
+  it("is in the catalog on both venues and stored as an identity match", async () => {
+    expect(result.polymarketRows).toBeGreaterThan(1000);
+    expect(result.kalshiRows).toBeGreaterThan(1000);
+    expect(result.dislocations).toBeGreaterThan(3);
+    const res = await callRoute(matchesRoute, { path: `/v0/markets/${params.a}/matches`, key, params: { id: params.a } });
+    expect(res.status, res.text).toBe(200);
+    const body = res.body as { data: { matches: Array<{ relation: string; market: { exchange: string; venueMarketId: string } }> } };
+    expect(body.data.matches.map((m) => [m.relation, m.market.exchange, m.market.venueMarketId])).toEqual([["identity", "kalshi", DEMO_PAIR.kalshi.ticker]]);
+    // No venue lists them: neither recorder follows them.
+    const db = await getDb();
+    expect((await topOutcomeTokens(db, { exchange: "polymarket", limit: 100 })).map((t) => t.outcomeId)).not.toContain(DEMO_PAIR.polymarket.yes);
+    expect(await topKalshiTickers(db, 100)).not.toContain(DEMO_PAIR.kalshi.ticker);
+  });
+
+  it("has uncrossed books on both venues at every change, and prices the pair as an identity", async () => {
+    const page = await spreads(`since=${now - 6 * 3_600_000}&until=${now}&limit=5000`);
+    expect(page.meta.pair.pricing).toBe("identity");
+    expect(page.meta.pair.a.exchange).toBe("polymarket");
+    expect(page.meta.pair.b.outcomeId).toBe(DEMO_PAIR.kalshi.ticker);
+    const known = page.data.filter((p) => p.known);
+    expect(known.length).toBeGreaterThan(100);
+    for (const point of known) {
+      expect(point.a?.bid ?? 0).toBeLessThan(point.a?.ask ?? 0);
+      expect(point.b?.bid ?? 0).toBeLessThan(point.b?.ask ?? 0);
+      // Net after fees never beats the top of the book.
+      expect(point.net?.aToB.perContract ?? -1).toBeLessThanOrEqual(point.gross?.aToB ?? -1);
+    }
+  });
+
+  it("reports the Kalshi recording gap as unknown, never interpolated, until its resubscription snapshot", async () => {
+    const page = await spreads(`since=${gapStart - 60_000}&until=${gapStart + 40 * 60_000}&limit=5000`);
+    const inside = page.data.filter((p) => p.t >= gapStart && p.t < gapStart + 30 * 60_000);
+    expect(inside.length).toBeGreaterThan(0);
+    for (const point of inside) {
+      expect(point.known).toBe(false);
+      expect(point.unknown?.b).toBe("not_recorded");
+      expect(point.b).toBeNull();
+      expect(point.net).toBeNull();
+      expect(point.a).not.toBeNull();
+    }
+    expect(page.data.some((p) => p.t >= gapStart + 30 * 60_000 && p.known)).toBe(true);
+  });
+
+  it("finds the executable stretches as episodes, with the day's summary, and minSpread keeps only those instants", async () => {
+    const res = await callRoute(episodesRoute, { path: `/v0/pairs/${params.a}/${params.b}/episodes?since=${now - 86_400_000}&until=${now}&size=50`, key, params });
+    expect(res.status, res.text).toBe(200);
+    const body = res.body as EpisodesResponse;
+    expect(body.data.episodes.length).toBeGreaterThan(0);
+    const episode = body.data.episodes[0];
+    if (episode === undefined) throw new Error("no episode");
+    expect(episode.direction).toBe("aToB");
+    expect(episode.peak).toBeGreaterThan(0);
+    expect(episode.sizeAtPeak).toBeGreaterThanOrEqual(50);
+    expect(episode.durationMs).toBe(episode.end - episode.start);
+    expect(body.data.days.reduce((n, d) => n + d.episodes, 0)).toBe(body.meta.count);
+    // The same instants from the series: every point of the episode is above 0 after fees.
+    const page = await spreads(`since=${episode.start}&until=${episode.end - 1}&size=50&minSpread=0.000001&limit=5000`);
+    expect(page.data.length).toBeGreaterThan(0);
+    expect(page.data[0]?.t).toBe(episode.start);
+    expect(Math.max(...page.data.map((p) => p.best ?? -1))).toBe(episode.peak);
+  });
+
+  it("pages the series with a cursor, without repeating or skipping an instant", async () => {
+    const since = now - 3_600_000;
+    const whole = await spreads(`since=${since}&until=${now}&limit=5000`);
+    const first = await spreads(`since=${since}&until=${now}&limit=10`);
+    expect(first.meta.nextCursor).not.toBeNull();
+    const second = await spreads(`since=${since}&until=${now}&limit=10&cursor=${first.meta.nextCursor}`);
+    expect([...first.data, ...second.data]).toEqual(whole.data.slice(0, 20));
+  });
+
+  it("answers a 1 s grid with one point per second", async () => {
+    const since = now - 600_000;
+    const page = await spreads(`since=${since}&until=${since + 59_000}&interval=1s`);
+    expect(page.data.map((p) => p.t)).toEqual(Array.from({ length: 60 }, (_, i) => since + i * 1000));
+  });
+});
