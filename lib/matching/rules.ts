@@ -58,7 +58,7 @@ const zoneOf = (z: string): string => {
   return "CT";
 };
 
-// A bound on a number: "at least 5", "5 or more", "more than 5", "above 5".
+// A bound on a number: "at least N", "N or more", "over N", "above N" (and their strict forms).
 const inclusiveBefore = /\b(at least|no less than|greater than or equal to|equal to or (?:greater|more|higher) than|not less than|at or (?:above|over|higher than)|equal to or above)\s+\$?(\d[\d,]*(?:\.\d+)?)/i;
 const inclusiveAfter = /\$?(\d[\d,]*(?:\.\d+)?)\s*(?:%|\w+)?\s+(or (?:more|above|higher|greater|over))\b/i;
 const exclusiveBefore = /\b(more than|greater than|higher than|above|exceeds?|exceeding|over)\s+\$?(\d[\d,]*(?:\.\d+)?)(?!\s*(?:%\s*)?or (?:more|above|higher|greater|equal))/i;

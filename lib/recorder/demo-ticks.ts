@@ -74,8 +74,8 @@ export interface DemoTickResult {
   assets: string[];
 }
 
-/** mulberry32: a small seeded PRNG, so a demo history is reproducible. */
-function prng(seed: number): () => number {
+/** mulberry32: a small seeded PRNG, so demo data (this history, the spreads demo pair) is reproducible. */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

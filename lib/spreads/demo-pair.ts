@@ -8,6 +8,7 @@ import type { NormalizedEvent } from "@/lib/catalog/normalize";
 import { upsertCatalog } from "@/lib/catalog/store";
 import type { Db } from "@/lib/db";
 import { marketMatches, recorderIncidents, recorderRuns } from "@/lib/db/schema";
+import { prng } from "@/lib/recorder/demo-ticks";
 import { runMode, SYNTHETIC_MODE } from "@/lib/recorder/journal";
 import { KalshiNormalizer, noOutcomeId } from "@/lib/recorder/kalshi/normalize";
 import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
@@ -47,18 +48,6 @@ export interface DemoPairResult {
   polymarketRows: number;
   kalshiRows: number;
   dislocations: number;
-}
-
-/** mulberry32: a small seeded PRNG, so the demo pair is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A book as levels in cents -> size: ten levels a side below the bid and above the ask (deeper than the largest jump, so a move never empties a side). */
