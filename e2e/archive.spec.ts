@@ -53,7 +53,13 @@ test("the Archive page lists yesterday's hours with conditions and downloadable 
   await page.getByTestId("archive-venue").selectOption("kalshi");
   await expect(page.getByRole("heading", { name: /^kalshi · / })).toBeVisible();
   await expect(table.locator("tbody tr")).toHaveCount(24);
-  await expect(table.getByRole("link")).toHaveCount(0);
+  // Kalshi's archive holds the synthetic demo pair's book (e2e/serve.ts, lib/spreads/demo-pair.ts): its hours link to Kalshi's own files.
+  const kalshiFile = table.getByRole("link").first();
+  await expect(kalshiFile).toBeVisible();
+  expect(await kalshiFile.getAttribute("href")).toMatch(/^\/v0\/archive\/kalshi\/\d{4}-\d{2}-\d{2}\/\d{2}\.parquet$/);
+  const kalshi = await page.request.get((await kalshiFile.getAttribute("href")) ?? "");
+  expect(kalshi.status()).toBe(200);
+  expect((await kalshi.body()).subarray(0, 4).toString()).toBe("PAR1");
 });
 
 test("the status page shows both recorders, Kalshi's with the reason it records nothing", async () => {
