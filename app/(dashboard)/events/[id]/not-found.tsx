@@ -1,6 +1,6 @@
 import Link from "next/link";
 
-// A event id nothing in the catalog answers to (HTTP 404).
+// An event id nothing in the catalog answers to (HTTP 404).
 export default function EventNotFound() {
   return (
     <div className="stack" style={{ maxWidth: 640, margin: "3rem auto", textAlign: "center" }} data-testid="not-found">
