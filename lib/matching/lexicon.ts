@@ -75,8 +75,9 @@ export const sourceAliases: Record<string, string> = data.sources.entries;
 
 function buildGazetteer(): Map<string, PhraseEntry> {
   const out = new Map<string, PhraseEntry>();
+  // Looked up among rewritten words, so keyed by its words' rewrites ("champions" is read "champion").
   const add = (list: Iterable<string>, type: ConceptType) => {
-    for (const phrase of list) out.set(phrase, { canon: phrase, type });
+    for (const phrase of list) out.set(phrase.split(" ").map(rewriteWord).join(" "), { canon: phrase, type });
   };
   add(data.parties.entries, "party");
   add(data.offices.entries, "office");
