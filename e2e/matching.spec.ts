@@ -76,16 +76,24 @@ function side(exchange: string, venueMarketId: string, title: string, yes: strin
   };
 }
 
-test("Compare shows what Yes stands for on both sides, the probability, the reasoning and why an overlap is not an identity", async () => {
+/** The pair's rule terms both markets state differently, each in its own words (invented wording). */
+const ruleDifferences = [
+  { term: "trigger", a: "An announcement of the winner by the city clerk will resolve this market to Yes.", b: "Resolves Yes when Quinn Example is sworn in as mayor." },
+  { term: "deadlineZone", a: "…by 11:59 PM ET on Dec 31, 2030…", b: "…by 11:59 PM UTC on Dec 31, 2030…" },
+];
+/** What else the engine found, as data: another option. */
+const differences = [{ attribute: "option", state: "conflict", a: ["Quinn Example"], b: ["Rowan Sample"] }];
+
+test("Compare shows what Yes stands for on both sides, the probability, the reasoning, why an overlap is not an identity and the rule differences side by side", async () => {
   // The e2e catalog has one venue, so it has no pair: the page is fed one overlap in the API's shape.
   const marketA = side("kalshi", "KXMAYOR-30-QX", "Mayor of Exampletown in 2030?", "Quinn Example", 0.41);
   const marketB = side("polymarket", "pm-mayor-30", "Will Rowan Sample be Mayor of Exampletown in 2030?", "Rowan Sample", 0.35);
   const reasoning =
-    "Same office, same time 2030; different option: Kalshi Quinn Example vs Polymarket Rowan Sample. Related: both can resolve Yes, neither implies the other.";
+    "Same office, same time 2030; different option: kalshi Quinn Example vs polymarket Rowan Sample. Related: both can resolve Yes, neither implies the other.";
   await page.route("**/v0/matched-markets?*", (route) =>
     route.fulfill({
       json: {
-        data: [{ marketA, marketB, venueA: "kalshi", venueB: "polymarket", priceA: 0.41, priceB: 0.35, priceDifference: 0.06, relation: "overlap", confidence: 0.87, reasoning }],
+        data: [{ marketA, marketB, venueA: "kalshi", venueB: "polymarket", priceA: 0.41, priceB: 0.35, priceDifference: 0.06, relation: "overlap", confidence: 0.87, reasoning, differences, ruleDifferences }],
         meta: { count: 1, limit: 200 },
       },
     }),
@@ -95,8 +103,62 @@ test("Compare shows what Yes stands for on both sides, the probability, the reas
   await expect(pair).toHaveCount(1);
   await expect(pair.getByTestId("yes-stands-for")).toHaveText(["Yes = Quinn Example", "Yes = Rowan Sample"]);
   await expect(pair.getByTestId("match-confidence")).toHaveText("87%");
-  await expect(pair.getByTestId("why-not-identity")).toHaveText("Why not identity: Different option: Kalshi Quinn Example vs Polymarket Rowan Sample");
+  // Rendered from the differences the engine returned, not read out of the reasoning's text.
+  await expect(pair.getByTestId("why-not-identity")).toHaveText("Why not identity: Different option: kalshi Quinn Example vs polymarket Rowan Sample");
   await expect(pair.getByTestId("match-reasoning")).toContainText(reasoning);
+  const table = pair.getByTestId("rule-differences");
+  await expect(table.locator("thead th")).toHaveText(["Rules differ", "kalshi", "polymarket"]);
+  const trigger = table.locator('[data-term="trigger"] td');
+  await expect(trigger).toHaveText(["What counts", ruleDifferences[0]?.a ?? "", ruleDifferences[0]?.b ?? ""]);
+  await expect(table.locator('[data-term="deadlineZone"] td')).toHaveText(["Deadline time zone", ruleDifferences[1]?.a ?? "", ruleDifferences[1]?.b ?? ""]);
+  // Side by side: each side's wording in its own column, on one row.
+  const [boxA, boxB] = [await trigger.nth(1).boundingBox(), await trigger.nth(2).boundingBox()];
+  expect(boxA !== null && boxB !== null && boxA.x + boxA.width <= boxB.x + 1 && Math.abs(boxA.y - boxB.y) < 2).toBe(true);
   await page.screenshot({ path: "e2e-artifacts/compare-page.png", fullPage: true });
   await page.unroute("**/v0/matched-markets?*");
+});
+
+test("the market panel shows a match's rule differences side by side, read from the requested market's side", async () => {
+  await page.goto("/?exchange=mock");
+  await page.getByTestId("markets-table").getByRole("link").first().click();
+  await page.waitForURL(/\/markets\/[^/]+$/);
+  const marketId = page.url().split("/markets/")[1]?.split(/[?#]/)[0] ?? "";
+  expect(marketId).not.toBe("");
+  const self = (await (await page.request.get(`/v0/markets/${marketId}/matches`)).json()) as { data: { market: Record<string, unknown> } };
+  const other = side("kalshi", "KXMAYOR-30-QX", "Mayor of Exampletown in 2030?", "Quinn Example", 0.41);
+  // The seed's mock markets have no counterpart: the panel is fed one overlap in the API's shape.
+  await page.route(`**/v0/markets/${marketId}/matches?*`, (route) =>
+    route.fulfill({
+      json: {
+        data: {
+          market: self.data.market,
+          matches: [
+            {
+              market: { ...other, lastPrice: 0.41, bestBid: null, bestAsk: null, priceSource: "no_outcome" },
+              relation: "overlap",
+              confidence: 0.42,
+              reasoning: "Same office; rules differ. Related: both can resolve Yes, neither implies the other.",
+              differences: [{ attribute: "rules", state: "conflict", label: "trigger", a: [ruleDifferences[0]?.a ?? ""], b: [ruleDifferences[0]?.b ?? ""] }],
+              ruleDifferences: [ruleDifferences[0]],
+              firstSeenAt: "2026-01-01T00:00:00.000Z",
+              validFrom: "2026-01-01T00:00:00.000Z",
+              validTo: null,
+              engineVersion: "brier-match-7",
+            },
+          ],
+        },
+      },
+    }),
+  );
+  await page.reload();
+  const panel = page.getByTestId("same-question-elsewhere");
+  const table = panel.getByTestId("rule-differences");
+  await expect(table.locator("thead th")).toHaveText(["Rules differ", `${String(self.data.market.exchange)} (this market)`, "kalshi"]);
+  const row = table.locator('[data-term="trigger"] td');
+  await expect(row).toHaveText(["What counts", ruleDifferences[0]?.a ?? "", ruleDifferences[0]?.b ?? ""]);
+  const [boxA, boxB] = [await row.nth(1).boundingBox(), await row.nth(2).boundingBox()];
+  expect(boxA !== null && boxB !== null && boxA.x + boxA.width <= boxB.x + 1 && Math.abs(boxA.y - boxB.y) < 2).toBe(true);
+  await expect(panel.getByTestId("why-not-identity")).toContainText("Why not identity: Rules differ (what counts:");
+  await page.screenshot({ path: "e2e-artifacts/market-panel-rule-differences.png", fullPage: true });
+  await page.unroute(`**/v0/markets/${marketId}/matches?*`);
 });
