@@ -50,9 +50,29 @@ function maskAmounts(text: string): string {
   return text.replace(/\$\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*\.\d+(?!\s*(?:a\.?m|p\.?m))|\d+(?:\.\d+)?\s*%/gi, (m) => " ".repeat(m.length));
 }
 
+/**
+ * chrono's readings of a text at a reference date. A market's question, titles and rule sentence
+ * are each read several times (for dates, for the hour, and to blank dates out before numbers and
+ * names are read), always as `maskAmounts(clean(text))`: each distinct text is parsed once. The
+ * readings are never modified by their readers. (Profiled: chrono was about 40% of extraction.)
+ */
+const readings = new Map<string, chrono.ParsedResult[]>();
+const READINGS_KEPT = 4096;
+
+function chronoParse(masked: string, reference: Date): chrono.ParsedResult[] {
+  const key = `${reference.getTime()}\u0000${masked}`;
+  let found = readings.get(key);
+  if (found === undefined) {
+    found = chrono.parse(masked, reference);
+    if (readings.size >= READINGS_KEPT) readings.clear();
+    readings.set(key, found);
+  }
+  return found;
+}
+
 /** Date spans chrono reads in `text` (weekday-only and time-only readings are dropped). */
 function chronoDates(text: string, reference: Date) {
-  return chrono.parse(maskAmounts(text), reference).filter((r) => r.start.isCertain("day") || r.start.isCertain("month") || r.start.isCertain("year"));
+  return chronoParse(maskAmounts(text), reference).filter((r) => r.start.isCertain("day") || r.start.isCertain("month") || r.start.isCertain("year"));
 }
 
 /** Every date in `text`; a year left out is taken from the market's resolution date. */
@@ -112,7 +132,7 @@ export function withoutDates(text: string, reference: Date): string {
 
 /** The hour of day a text states ("12pm EST", "noon", "5:00 PM ET"), as written. */
 export function findHour(text: string, reference: Date): number | null {
-  for (const r of chrono.parse(maskAmounts(clean(text)), reference)) if (r.start.isCertain("hour")) return r.start.get("hour");
+  for (const r of chronoParse(maskAmounts(clean(text)), reference)) if (r.start.isCertain("hour")) return r.start.get("hour");
   return null;
 }
 

@@ -54,8 +54,8 @@ const data = vocabulary as Vocabulary;
 /** Multi-word phrases rewritten before tokenizing (lower case, longest first). */
 const phraseRewrites = Object.entries(data.phrases.entries).sort((a, b) => b[0].length - a[0].length);
 
-/** Single words rewritten to a canonical form. */
-const wordRewrites: Record<string, string> = data.words.entries;
+/** Single words rewritten to a canonical form (a Map: a word such as "constructor" is no key of it). */
+const wordRewrites = new Map<string, string>(Object.entries(data.words.entries));
 
 /**
  * Competitions and the stage of each: winning a title implies winning the conference that leads
@@ -91,17 +91,24 @@ function buildGazetteer(): Map<string, PhraseEntry> {
   return out;
 }
 
-let built: { map: Map<string, PhraseEntry>; longest: number } | null = null;
+let built: { map: Map<string, PhraseEntry>; longest: number; longestFrom: Map<string, number> } | null = null;
 
 /**
  * Canonical phrase (space-joined tokens) -> its concept type: the domain vocabulary and the places.
  * Built on first use (the city gazetteer takes about a second), so a route that only reads stored
  * matches never loads it.
  */
-export function gazetteer(): { map: Map<string, PhraseEntry>; longest: number } {
+export function gazetteer(): { map: Map<string, PhraseEntry>; longest: number; longestFrom: Map<string, number> } {
   if (built === null) {
     const map = buildGazetteer();
-    built = { map, longest: Math.max(longestPlace, ...[...map.keys()].map((k) => k.split(" ").length)) };
+    // The longest phrase starting with each word: a lookup at a word tries no longer span.
+    const longestFrom = new Map<string, number>();
+    for (const key of map.keys()) {
+      const words = key.split(" ");
+      const first = words[0] ?? "";
+      if ((longestFrom.get(first) ?? 0) < words.length) longestFrom.set(first, words.length);
+    }
+    built = { map, longest: Math.max(longestPlace, ...[...map.keys()].map((k) => k.split(" ").length)), longestFrom };
   }
   return built;
 }
@@ -121,7 +128,7 @@ export function rewritePhrases(lower: string): string {
 }
 
 export function rewriteWord(word: string): string {
-  return wordRewrites[word] ?? word;
+  return wordRewrites.get(word) ?? word;
 }
 
 /** Resolution sources that are price feeds (exchanges, index providers, oracles), canonical. */

@@ -37,10 +37,11 @@ export interface ConceptHit {
 export function findConcepts(tokens: string[]): { hits: ConceptHit[]; rest: string[] } {
   const hits: ConceptHit[] = [];
   const rest: string[] = [];
-  const { map, longest } = gazetteer();
+  const { map, longest, longestFrom } = gazetteer();
   for (let i = 0; i < tokens.length; ) {
     let matched = 0;
-    for (let n = Math.min(longest, tokens.length - i); n >= 1; n -= 1) {
+    // Only spans as long as a phrase starting with this word (profiled: the span joins were most of the lookup).
+    for (let n = Math.min(longest, longestFrom.get(tokens[i] ?? "") ?? 0, tokens.length - i); n >= 1; n -= 1) {
       const phrase = tokens.slice(i, i + n).join(" ");
       const entry = map.get(phrase);
       if (entry?.type) {
