@@ -96,10 +96,16 @@ export class CandidateIndex {
       budget -= read.length;
       for (const at of read) if (this.venues[at] !== market.venue && !this.dead.has(at)) nominated.add(at);
     }
+    // Each own key's weight looked up once, not once per nominee that shares it.
+    const weight = new Map<string, number>();
+    for (const key of own) weight.set(key, this.idf(key));
     const scored: Array<[number, number]> = [];
     for (const at of nominated) {
       let score = 0;
-      for (const key of this.keysAt[at] ?? []) if (own.has(key)) score += this.idf(key);
+      for (const key of this.keysAt[at] ?? []) {
+        const w = weight.get(key);
+        if (w !== undefined) score += w;
+      }
       scored.push([at, score]);
     }
     return scored

@@ -17,8 +17,9 @@ export function topicSimilarity(a: Features, b: Features, idf: Idf): number {
   let sumB = 0;
   const w = (t: string) => idf(t) * (genericWords.has(t) ? 0.3 : 1);
   for (const t of a.topic) {
-    sumA += w(t);
-    if (setB.has(t)) shared += w(t);
+    const wt = w(t);
+    sumA += wt;
+    if (setB.has(t)) shared += wt;
   }
   for (const t of b.topic) sumB += w(t);
   const denominator = Math.min(sumA, sumB);
