@@ -96,6 +96,9 @@ describe("matching engine and endpoints over the catalog", () => {
     const body = res.body as MatchBody;
     expect(body.data.matches.map((m) => m.relation)).toEqual(["overlap", "overlap"]);
     expect(body.data.matches[0]?.reasoning).toMatch(/ambiguous/);
+    // The answer carries why as data: one of the two reads the same as one other market.
+    const differences = (body.data.matches[0] as unknown as { differences: Array<{ attribute: string; a: string[] }> }).differences;
+    expect(differences).toContainEqual(expect.objectContaining({ attribute: "ambiguity", state: "conflict", a: ["1"] }));
     // The duplicate delisted: the one left is the identity again.
     await db.delete(matchesTable);
     await db.delete(matchFeatures);
@@ -204,6 +207,12 @@ describe("rule differences in the answers", () => {
     const fromKalshi = await callRoute(marketMatches, { path: "/v0/markets/KXQUILL-31/matches", params: { id: "KXQUILL-31" }, key });
     const other = (fromKalshi.body as { data: { matches: Array<{ ruleDifferences: Difference[] }> } }).data.matches[0];
     expect(other?.ruleDifferences[0]?.b).toMatch(/announcement of her resignation/);
+    // The differences the engine stored swap sides too.
+    type Stored = { attribute: string; label?: string; a: string[]; b: string[] };
+    const stored = (res.body as { data: { matches: Array<{ differences: Stored[] }> } }).data.matches[0]?.differences.find((d) => d.attribute === "rules");
+    expect(stored).toMatchObject({ label: "trigger", a: [expect.stringMatching(/announcement of her resignation/)] });
+    const swapped = (fromKalshi.body as { data: { matches: Array<{ differences: Stored[] }> } }).data.matches[0]?.differences.find((d) => d.attribute === "rules");
+    expect(swapped?.b).toEqual(stored?.a);
   });
 
   it("pairs on Compare carry them as marketA's and marketB's", async () => {
