@@ -58,8 +58,14 @@ const cmpToRelation: Record<Cmp, Relation> = {
   overlap: "overlap",
 };
 
-/** A pair answered `overlap` on a conflict, before the decision. */
-function related(comparison: Comparison, notes: string[], tail: Tail, differences: Difference[], A: string, B: string): PairResult {
+/**
+ * A pair answered `overlap` on a conflict, before the decision: its evidence counts the plain
+ * reading of the wording (read only here: most pairs reach the full reading instead).
+ */
+function related(a: Features, b: Features, comparison: Comparison, notes: string[], tail: Tail, differences: Difference[]): PairResult {
+  const A = a.venue;
+  const B = b.venue;
+  comparison.wording = plainWording(a, b);
   const evidence = evidenceOf(comparison);
   return {
     relation: "overlap",
@@ -88,7 +94,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   const B = b.venue;
   const notes: string[] = [];
   const differences: Difference[] = [];
-  const c: Comparison = { similarity: sim, wording: plainWording(a, b), context: compareContexts(a, b) };
+  const c: Comparison = { similarity: sim, wording: { names: { a: [], b: [] }, words: { a: [], b: [] }, paraphrased: { a: [], b: [] } }, context: compareContexts(a, b) };
 
   // Context: another place, office or measure makes related questions that can both resolve Yes.
   const context = c.context;
@@ -101,7 +107,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
     if (d === undefined) return null;
     c.contextConflict = true;
     const diff: Difference = { attribute: "context", state: "conflict", label: typeLabel[d.type], a: d.a, b: d.b };
-    return related(c, [describeDifference(diff, A, B), ...(notes.length > 0 ? notes : ["same topic"])], { kind: "relatedContext" }, [diff], A, B);
+    return related(a, b, c, [describeDifference(diff, A, B), ...(notes.length > 0 ? notes : ["same topic"])], { kind: "relatedContext" }, [diff]);
   }
 
   // The named option Yes stands for.
@@ -139,7 +145,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
     if (time.kind === "value") {
       if (time.state === "conflict") {
         const diff = timeDiff();
-        return related(c, [...notes, describeDifference(diff, A, B)], { kind: "otherTime" }, [...differences, diff], A, B);
+        return related(a, b, c, [...notes, describeDifference(diff, A, B)], { kind: "otherTime" }, [...differences, diff]);
       }
       notes.push(`same time ${describeTime(time.a)}`);
     } else if (time.kind === "touchVsAt") {
@@ -153,7 +159,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
       timeCmp = time.cmp;
       if (timeCmp === "disjoint") {
         const diff = timeDiff();
-        return related(c, [...notes, describeDifference(diff, A, B)], { kind: "relatedTime" }, [...differences, diff], A, B);
+        return related(a, b, c, [...notes, describeDifference(diff, A, B)], { kind: "relatedTime" }, [...differences, diff]);
       }
       notes.push(timeCmp === "equal" ? `same time ${describeTime(time.a)}` : `${A} ${describeTime(time.a)} vs ${B} ${describeTime(time.b)}`);
       if (timeCmp !== "equal") differences.push({ attribute: "time", state: "conflict", label: "window", a: [describeTime(time.a)], b: [describeTime(time.b)] });
@@ -164,7 +170,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   const season = (c.season = compareSeasons(a, b));
   if (season.state === "conflict") {
     const diff: Difference = { attribute: "season", state: "conflict", a: season.a, b: season.b };
-    return related(c, [describeDifference(diff, A, B)], { kind: "none" }, [...differences, diff], A, B);
+    return related(a, b, c, [describeDifference(diff, A, B)], { kind: "none" }, [...differences, diff]);
   }
 
   let cmp = combine(combine(numCmp, timeCmp), pickCmp === "disjoint" ? "disjoint" : "equal");
