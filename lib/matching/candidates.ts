@@ -99,19 +99,25 @@ export class CandidateIndex {
     // Each own key's weight looked up once, not once per nominee that shares it.
     const weight = new Map<string, number>();
     for (const key of own) weight.set(key, this.idf(key));
-    const scored: Array<[number, number]> = [];
+    // The best `limit` by score, then id (a total order: ids are unique), kept in order as they
+    // come rather than sorting every nominee to keep a dozen.
+    const ids = this.ids;
+    const before = (x: [number, number], y: [number, number]) => x[1] > y[1] || (x[1] === y[1] && (ids[x[0]] ?? "") < (ids[y[0]] ?? ""));
+    const best: Array<[number, number]> = [];
+    if (limit <= 0) return [];
     for (const at of nominated) {
       let score = 0;
       for (const key of this.keysAt[at] ?? []) {
         const w = weight.get(key);
         if (w !== undefined) score += w;
       }
-      scored.push([at, score]);
+      const entry: [number, number] = [at, score];
+      if (best.length === limit && !before(entry, best[best.length - 1] as [number, number])) continue;
+      let i = best.length;
+      while (i > 0 && before(entry, best[i - 1] as [number, number])) i -= 1;
+      best.splice(i, 0, entry);
+      if (best.length > limit) best.pop();
     }
-    return scored
-      .sort((a, b) => b[1] - a[1] || ((this.ids[a[0]] ?? "") < (this.ids[b[0]] ?? "") ? -1 : 1))
-      .slice(0, limit)
-      .map(([at]) => this.ids[at] ?? "")
-      .filter((id) => id !== "");
+    return best.map(([at]) => ids[at] ?? "").filter((id) => id !== "");
   }
 }
