@@ -1,6 +1,6 @@
 /**
  * Entity aliases: the names that stand for one entity, read from packaged data at first use,
- * never a hand list (data/aliases.json names each source, its file and its licence):
+ * never a hand list (data/aliases.json names each source, the module or tag read, and its licence):
  *
  * - **countries**: every English name, alternative spelling and demonym of a country
  *   (world-countries, mledoze/countries, ODbL-1.0), so "Zorbia" and "Zorbian" are one country;
@@ -18,6 +18,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import nlp from "compromise";
+import manifest from "./data/aliases.json";
 import { placeKey, places } from "./places";
 
 /** Longest alias read, in words (longer official names of countries are not looked for). */
@@ -34,7 +35,7 @@ interface WorldCountry {
 
 function loadCountries(): WorldCountry[] {
   const require = createRequire(path.join(process.cwd(), "package.json"));
-  return require("world-countries/countries.json") as WorldCountry[];
+  return require(manifest.sections.countries.module) as WorldCountry[];
 }
 
 const lexicon = (nlp as unknown as { model: () => { one: { lexicon: Record<string, string | string[] | undefined> } } }).model().one.lexicon;
@@ -64,7 +65,7 @@ function build(): Map<string, string[]> {
   // Sports teams: "<city> <nickname>".
   const gazetteer = places();
   const teams = Object.entries(lexicon)
-    .filter(([, t]) => t !== undefined && (Array.isArray(t) ? t : t.split(",")).includes("SportsTeam"))
+    .filter(([, t]) => t !== undefined && (Array.isArray(t) ? t : t.split(",")).includes(manifest.sections.sportsTeams.tag))
     .map(([name]) => name.split(" "))
     .filter((words) => words.length >= 2);
   const nickCount = new Map<string, number>();
