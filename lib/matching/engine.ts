@@ -11,7 +11,7 @@ import { settleVerdicts } from "./policy";
 import { renderReasoning } from "./reasoning";
 
 /** Bumped whenever extraction or classification changes what it concludes. */
-export const ENGINE_VERSION = "brier-match-7";
+export const ENGINE_VERSION = "brier-match-8";
 
 export interface MatchProgress {
   phase: "reading" | "extracting" | "indexing" | "matching" | "storing" | "done";

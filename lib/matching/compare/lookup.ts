@@ -3,6 +3,7 @@
  * once per market and pass (a market is compared with a dozen others).
  */
 import type { Features } from "../extract";
+import { entitiesIn } from "../aliases";
 import { countryWords } from "../places";
 import { baseForm } from "../wordnet";
 
@@ -42,6 +43,17 @@ export const namesLookup = (b: Features) =>
 /** B's words and rule words, where A's content words are looked for (the home country's words when B names no country, as for names). */
 export const wordsLookup = (b: Features) =>
   lookup(wordsCache, b, () => [...b.words, ...b.ruleWords, ...((b.concepts.country ?? []).length === 0 ? homeCountryWords() : [])]);
+
+/** The entities B names unambiguously by any alias (its question, label, event title and rule sentence; aliases.ts). */
+const entitiesCache = new WeakMap<Features, Set<string>>();
+export function entitiesLookup(b: Features): Set<string> {
+  let set = entitiesCache.get(b);
+  if (set === undefined) {
+    set = entitiesIn(b.words, { unambiguous: true });
+    entitiesCache.set(b, set);
+  }
+  return set;
+}
 
 /** Length of the common prefix of two words. */
 function commonPrefix(x: string, y: string): number {

@@ -5,13 +5,15 @@
 import type { Features } from "../extract";
 import { genericWords } from "../lexicon";
 import { teamCityOf } from "../names";
-import { namesLookup, sameStem } from "./lookup";
+import { aliasedWords } from "../aliases";
+import { entitiesLookup, namesLookup, sameStem } from "./lookup";
 
 /**
  * The names A states that B does not: every word of every name span must be found among B's
  * words (its question, label, event title and rule), as the same word, an inflection, or the
- * letters of an acronym B's text spells out; a person's given names may be left out when the
- * surname is there. An unknown name is a difference, never noise.
+ * letters of an acronym B's text spells out, or an alias of an entity B names (aliases.ts); a
+ * person's given names may be left out when the surname is there. An unknown name is a
+ * difference, never noise.
  */
 export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<string> = new Set()): string[] {
   const { other, stems } = namesLookup(b);
@@ -33,8 +35,10 @@ export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<st
     const initials = span.words.map((w) => w[0] ?? "").join("");
     if (span.words.length > 1 && b.names.some((n) => n.acronym && n.words.some((w) => w.includes(initials)))) continue;
     const surname = span.words.at(-1) ?? "";
+    // An alias of an entity B names ("Zorbian" / "Zorbia", a team's nickname / its city).
+    const aliased = aliasedWords(span.words, entitiesLookup(b));
     span.words.forEach((w, i) => {
-      if (has(w)) return;
+      if (has(w) || aliased.has(w)) return;
       const given = givenOnB.get(surname);
       if (span.person && i < span.words.length - 1 && has(surname) && (given === undefined || given.includes(w))) return;
       missing.push(w);

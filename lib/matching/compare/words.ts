@@ -6,15 +6,24 @@ import type { Features } from "../extract";
 import { genericWords } from "../lexicon";
 import { baseForm, paraphraseIn } from "../wordnet";
 import { unmatchedNames } from "./names";
-import { baseWords, sameStem, wordsLookup } from "./lookup";
+import { entitiesOf } from "../aliases";
+import { baseWords, entitiesLookup, sameStem, wordsLookup } from "./lookup";
 
 /** Content words of A's own question that B's text has nowhere (a weaker sign than a name). */
 export function unmatchedWords(a: Features, b: Features, excused: ReadonlySet<string> = new Set()): string[] {
   const { other, stems: otherList } = wordsLookup(b);
   // Names are compared by unmatchedNames, with what reconciles them (acronyms, given names).
   const named = new Set(a.names.flatMap((n) => n.words));
+  // A word that is an alias of an entity B names (a team's nickname read as a word at the start of a sentence).
+  const entities = entitiesLookup(b);
   return a.outcome.filter(
-    (w) => !genericWords.has(w) && !named.has(w) && !excused.has(w) && !other.has(w) && !(w.length >= 5 && otherList.some((x) => sameStem(x, w))),
+    (w) =>
+      !genericWords.has(w) &&
+      !named.has(w) &&
+      !excused.has(w) &&
+      !other.has(w) &&
+      !(w.length >= 5 && otherList.some((x) => sameStem(x, w))) &&
+      !(entities.size > 0 && entitiesOf(w).some((id) => entities.has(id))),
   );
 }
 
