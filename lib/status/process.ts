@@ -1,5 +1,5 @@
 import "server-only";
-import { getTickStores } from "@/lib/ticks";
+import { getTickStores, tickStoresOpened } from "@/lib/ticks";
 
 /**
  * When this process started: the status page's "up since". Taken from the process's own uptime,
@@ -21,8 +21,9 @@ export async function processMemory(): Promise<Record<string, number | null>> {
   const usage = process.memoryUsage();
   let clickhouseTrackedMb: number | null = null;
   try {
-    const stores = await getTickStores();
-    if (stores.engine === "chdb") {
+    // Not opened yet (lib/jobs/background.ts): asking would load the engine this figure is about.
+    const stores = tickStoresOpened() ? await getTickStores() : undefined;
+    if (stores?.engine === "chdb") {
       const result = await stores.queries.query({ query: "SELECT value FROM system.metrics WHERE metric = 'MemoryTracking'", format: "JSONCompactEachRow" });
       const [row] = await result.json<[number | string]>();
       clickhouseTrackedMb = row === undefined ? null : Math.round(Number(row[0]) / MB);
