@@ -1,0 +1,5 @@
+export interface TurnQueue {
+  push(job: () => void): boolean;
+  stats(): { waiting: number; refused: number };
+}
+export declare function createTurnQueue(options: { limit: number }): TurnQueue;
