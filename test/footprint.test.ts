@@ -9,7 +9,7 @@ import { startBackgroundJobs } from "@/lib/jobs/background";
 import { healthMonitor, readiness } from "@/lib/status/health";
 import { HEALTH_STATE, STORE_STATE } from "@/lib/status/health-state.mjs";
 import { startHealthPort } from "@/lib/status/health-port.mjs";
-import { processMemory } from "@/lib/status/process";
+import { ENGINE_MEMORY_TTL_MS, engineTrackedMb, processMemory } from "@/lib/status/process";
 import { getTickStores, tickStoresOpened } from "@/lib/ticks";
 
 /**
@@ -51,11 +51,27 @@ describe("embedded chDB without background jobs", () => {
       await healthMonitor().probeNow();
       expect(health.state[HEALTH_STATE.clickhouse]).toBe(STORE_STATE.ok);
       await expect(readiness()).resolves.toMatchObject({ stores: { clickhouse: "ok" } });
-      expect((await processMemory()).clickhouseTrackedMb).toEqual(expect.any(Number));
+      // The figure read while the engine was closed is reused for ENGINE_MEMORY_TTL_MS; past it, read from the engine.
+      expect((await processMemory(Date.now() + ENGINE_MEMORY_TTL_MS)).clickhouseTrackedMb).toEqual(expect.any(Number));
     } finally {
       healthMonitor().stop();
       await health.close();
     }
+  });
+});
+
+describe("the status page's engine memory figure", () => {
+  it("is read at most once per ENGINE_MEMORY_TTL_MS, callers within it sharing the read", async () => {
+    let reads = 0;
+    const read = async () => {
+      reads += 1;
+      return reads;
+    };
+    const t0 = Date.now() + 10 * ENGINE_MEMORY_TTL_MS;
+    const [a, b] = await Promise.all([engineTrackedMb(read, t0), engineTrackedMb(read, t0 + 1)]);
+    expect(await engineTrackedMb(read, t0 + ENGINE_MEMORY_TTL_MS - 1)).toBe(a);
+    expect([a, b, reads]).toEqual([1, 1, 1]);
+    expect(await engineTrackedMb(read, t0 + ENGINE_MEMORY_TTL_MS)).toBe(2);
   });
 });
 
