@@ -16,10 +16,10 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import next from "next";
 import { recordClientAbort, watchClientGone } from "./lib/client-aborts.mjs";
-import { apiErrorBody, internalErrorBody, surfaceOf, v0ErrorBody } from "./lib/http/error-body.mjs";
+import { internalErrorBody, surfaceOf } from "./lib/http/error-body.mjs";
 import { refuseMalformedRequest } from "./lib/http/malformed.mjs";
 import { requestUrl, serveRoute } from "./lib/http/serve.mjs";
-import { createTurnQueue } from "./lib/http/turns.mjs";
+import { createTurnQueue, refuseAtCapacity } from "./lib/http/turns.mjs";
 import { serverSettings } from "./lib/server-settings.mjs";
 import { startHealthPort } from "./lib/status/health-port.mjs";
 import { BACKGROUND_JOBS_TASK, startupTask } from "./lib/status/health-state.mjs";
@@ -193,19 +193,11 @@ const turns = createTurnQueue({ limit: TURN_QUEUE_LIMIT });
 /** Readiness and liveness are answered when they arrive, never queued behind the crowd they are asked about. */
 const probePaths = new Set(["/v0/health", "/v0/health/live"]);
 
-function refuseBusy(req, res) {
-  const surface = surfaceOf(requestUrl(req).pathname);
-  const message = "The server is at capacity; retry shortly.";
-  const body = surface === "v0" ? v0ErrorBody("service_unavailable", message, { retryAfter: 1 }) : apiErrorBody("EXCHANGE_NOT_AVAILABLE", message, true);
-  res.writeHead(503, { "content-type": "application/json", "cache-control": "no-store", "retry-after": "1" });
-  res.end(JSON.stringify(body));
-}
-
 const server = createServer((req, res) => {
   const startedAt = performance.now();
   const goneAt = watchClientGone(res);
   if (probePaths.has((req.url ?? "/").split("?", 1)[0] ?? "/")) return void serve(req, res, startedAt, goneAt);
-  if (!turns.push(() => serve(req, res, startedAt, goneAt))) refuseBusy(req, res);
+  if (!turns.push(() => serve(req, res, startedAt, goneAt))) refuseAtCapacity(surfaceOf(requestUrl(req).pathname), res);
 });
 
 /** Serves a request that arrived at `startedAt`; `goneAt` tells when its client left, if it did (watched from arrival). */

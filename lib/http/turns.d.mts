@@ -3,3 +3,4 @@ export interface TurnQueue {
   stats(): { waiting: number; refused: number };
 }
 export declare function createTurnQueue(options: { limit: number }): TurnQueue;
+export declare function refuseAtCapacity(surface: "v0" | "api", res: import("node:http").ServerResponse): void;

@@ -8,6 +8,7 @@
 // connections are accepted, finished reads answered, probes served. The queue is bounded: past
 // `limit` waiting, a request is refused at once (503, Retry-After) rather than held in memory.
 // Plain JavaScript: server.mjs runs outside the bundle.
+import { apiErrorBody, v0ErrorBody } from "./error-body.mjs";
 
 /**
  * A FIFO of work started one piece per event-loop turn. `push` returns false (and queues nothing)
@@ -50,4 +51,12 @@ export function createTurnQueue({ limit }) {
     /** Pieces waiting to start, and how many were refused since the queue was made. */
     stats: () => ({ waiting: waiting.length - head, refused }),
   };
+}
+
+/** The answer to a request the full queue refused: 503 with Retry-After, in the surface's error body. */
+export function refuseAtCapacity(surface, res) {
+  const message = "The server is at capacity; retry shortly.";
+  const body = surface === "v0" ? v0ErrorBody("service_unavailable", message, { retryAfter: 1 }) : apiErrorBody("EXCHANGE_NOT_AVAILABLE", message, true);
+  res.writeHead(503, { "content-type": "application/json", "cache-control": "no-store", "retry-after": "1" });
+  res.end(JSON.stringify(body));
 }

@@ -3,7 +3,7 @@ import { stat } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { createTurnQueue } from "./turns.mjs";
+import { createTurnQueue, refuseAtCapacity } from "./turns.mjs";
 
 /** Keeps this thread busy for `ms`, as a handler's synchronous PGlite statements do. */
 function busy(ms: number): void {
@@ -34,6 +34,22 @@ describe("the turn queue (lib/http/turns.mjs)", () => {
     await done;
     expect(order).toEqual(["a", "a, after await", "io", "b", "c"]);
     expect(queue.stats()).toEqual({ waiting: 0, refused: 0 });
+  });
+
+  it("a refused request gets 503 with Retry-After in its surface's error body", async () => {
+    const server = createServer((req: IncomingMessage, res: ServerResponse) => refuseAtCapacity(req.url?.startsWith("/api/") === true ? "api" : "v0", res));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const v0 = await fetch(`http://127.0.0.1:${port}/v0/markets`);
+      expect([v0.status, v0.headers.get("retry-after")]).toEqual([503, "1"]);
+      expect(await v0.json()).toEqual({ error: { code: "service_unavailable", message: "The server is at capacity; retry shortly.", retryAfter: 1 } });
+      const api = await fetch(`http://127.0.0.1:${port}/api/mock/fetchOrderBook`, { method: "POST" });
+      expect(api.status).toBe(503);
+      expect(await api.json()).toEqual({ success: false, error: { code: "EXCHANGE_NOT_AVAILABLE", message: "The server is at capacity; retry shortly.", retryable: true } });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("refuses past its limit and queues nothing then", async () => {
