@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
 import { openDatabase, resultRows } from "@/lib/db";
-import { startBackgroundJobs } from "@/lib/jobs/background";
+import { openTickStoresAtStart } from "@/lib/jobs/background";
 import { healthMonitor, readiness } from "@/lib/status/health";
 import { HEALTH_STATE, STORE_STATE } from "@/lib/status/health-state.mjs";
 import { startHealthPort } from "@/lib/status/health-port.mjs";
@@ -31,7 +31,8 @@ describe("embedded chDB without background jobs", () => {
   it("is locked at start but loaded only by the first read that needs it; health and status do not load it", async () => {
     const health = await startHealthPort({ port: 0, host: "127.0.0.1" });
     try {
-      await startBackgroundJobs();
+      // What the background jobs' start does with the tick stores (lib/jobs/background.ts).
+      await openTickStoresAtStart();
       expect(config.embeddedClickhouse && !config.backgroundJobs).toBe(true);
       // The data dir is ours from the start: a second process would be refused now, not at first use.
       expect(readFileSync(path.join(config.dataDir, ".lock-ch"), "utf8")).toBe(String(process.pid));

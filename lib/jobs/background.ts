@@ -113,7 +113,7 @@ async function startJobs(): Promise<void> {
  * library alone is ~150 MB resident and its first session ~45 MB more (docs/performance.md,
  * "Memory"), which a server answering only the catalog and the pass-through never uses.
  */
-async function openTickStoresAtStart(): Promise<void> {
+export async function openTickStoresAtStart(): Promise<void> {
   if (config.embeddedClickhouse && !config.backgroundJobs) {
     lockDataDir(config.dataDir, "ch");
     log.info("embedded chDB opens at its first use (BACKGROUND_JOBS=false)");
