@@ -1,5 +1,4 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
@@ -11,6 +10,7 @@ import { HEALTH_STATE, STORE_STATE } from "@/lib/status/health-state.mjs";
 import { startHealthPort } from "@/lib/status/health-port.mjs";
 import { ENGINE_MEMORY_TTL_MS, engineTrackedMb, processMemory } from "@/lib/status/process";
 import { getTickStores, tickStoresOpened } from "@/lib/ticks";
+import { scratchRoot } from "./helpers/scratch";
 
 /**
  * What a server holds in memory before any request needs it (docs/performance.md, "Memory"): the
@@ -79,7 +79,7 @@ describe("the status page's engine memory figure", () => {
 describe("PGlite's buffer cache", () => {
   /** A migrated PGlite data dir of its own (a copy of the run's template when there is one). */
   function pgliteDir(): string {
-    const dir = mkdtempSync(path.join(tmpdir(), "brier-footprint-"));
+    const dir = mkdtempSync(path.join(scratchRoot(), "brier-footprint-"));
     dirs.push(dir);
     const template = process.env.BRIER_PGLITE_TEMPLATE;
     if (template !== undefined && existsSync(template)) cpSync(template, path.join(dir, "pg"), { recursive: true });
