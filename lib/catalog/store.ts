@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { hash as digest } from "node:crypto";
 import { resultRows, type Db } from "@/lib/db";
-import { events, markets, type NewEventRow, type NewMarketRow } from "@/lib/db/schema";
+import { events, markets, type NewEventRow, type NewMarketRow, type StoredOutcome } from "@/lib/db/schema";
 import { UUID_PATTERN } from "./ids";
 import type { NormalizedEvent } from "./normalize";
 import { catalogChanged } from "./totals";
@@ -50,9 +50,7 @@ const marketColumns = {
   outcome_ids: "text[]",
   volume24h: "float8",
   abs_change24h: "float8",
-  volume: "float8",
   liquidity: "float8",
-  open_interest: "float8",
   status: "text",
   closed: "boolean",
   resolution_date: "timestamptz",
@@ -77,9 +75,7 @@ const keptEventColumns = new Set([
 const keptMarketColumns = new Set([
   "slug",
   "description",
-  "volume",
   "liquidity",
-  "open_interest",
   "status",
   "resolution_date",
   "contract_address",
@@ -91,9 +87,36 @@ const keptMarketColumns = new Set([
 const identityColumns = new Set(["id", "venue", "venue_event_id", "venue_market_id"]);
 
 /**
+ * The rank keys of `markets`: the list orders' sort keys, which every poll moves a little. They
+ * are not compared like the descriptive columns: a poll rewrites them (and so the row and all its
+ * indexes) only when one moved by more than a step, and answers read the current values from
+ * `market_quotes` (docs/catalog.md).
+ */
+const rankKeys = new Set(["volume24h", "abs_change24h", "liquidity"]);
+
+/**
+ * What counts as a rank moving: a volume or liquidity by more than 10% of the larger value and
+ * more than 10 units (below that a market sits in the list's tail either way), the 24-hour change
+ * by more than one percentage point. The listing's order is exact up to these steps.
+ */
+export const RANK_STEP = { relative: 0.1, floor: 10, change: 0.01 } as const;
+
+/** SQL: true when a rank key of `current` (a markets row) moved by more than a step to `incoming`'s value. */
+function rankMoved(incoming: string, current: string): string {
+  const beyond = (from: string, to: string) =>
+    `abs(${from} - ${to}) > greatest(${RANK_STEP.relative} * greatest(abs(${from}), abs(${to})), ${RANK_STEP.floor})`;
+  const liquidity = `coalesce(${incoming}.liquidity, ${current}.liquidity)`;
+  return `(${beyond(`${current}.volume24h`, `${incoming}.volume24h`)}
+    or abs(${current}.abs_change24h - ${incoming}.abs_change24h) > ${RANK_STEP.change}
+    or (${current}.liquidity is null) <> (${liquidity} is null)
+    or coalesce(${beyond(`${current}.liquidity`, liquidity)}, false))`;
+}
+
+/**
  * One batch upsert. Re-ingesting a row whose data did not change writes nothing: rows are
  * compared as they would become (kept columns coalesced) with the stored row, leaving out
- * `last_seen_at` (a poll's time, different on every poll). The comparison runs twice: first as a
+ * `last_seen_at` (a poll's time, different on every poll) and, for markets, the rank keys (which
+ * count only when they moved by a step, `rankMoved`). The comparison runs twice: first as a
  * plain read (a left join on the primary key) that drops unchanged rows before the insert, because
  * ON CONFLICT DO UPDATE locks the conflicting row (a write to its page and the WAL) even when its
  * WHERE then skips the update; then in that WHERE, for a row another writer changed in between.
@@ -101,29 +124,77 @@ const identityColumns = new Set(["id", "venue", "venue_event_id", "venue_market_
  * Which rows a poll saw is passed to `unseenOpenMarkets` instead of being read back from `last_seen_at`.
  */
 function upsertStatement(table: "events" | "markets", columns: Record<string, string>, kept: Set<string>, rowsJson: string): SQL {
+  const ranked = table === "markets";
   const names = Object.keys(columns);
   const definitions = names.map((name) => `${name} ${columns[name]}`).join(", ");
   const updated = names.filter((name) => !identityColumns.has(name));
   // The hash is stored with every write but never makes one: a poll that lacks optional values
   // (another hash, the same row once coalesced) rewrites nothing.
-  const compared = updated.filter((name) => name !== "last_seen_at" && name !== "content_hash");
+  const compared = updated.filter((name) => name !== "last_seen_at" && name !== "content_hash" && !(ranked && rankKeys.has(name)));
   /** The value a column takes from `incoming` over `current` (kept columns are never blanked). */
   const next = (name: string, incoming: string, current: string) =>
     kept.has(name) ? `coalesce(${incoming}.${name}, ${current}.${name})` : `${incoming}.${name}`;
   const changed = (incoming: string, current: string) =>
-    `(${compared.map((name) => `${current}.${name}`).join(", ")}) is distinct from (${compared
+    `((${compared.map((name) => `${current}.${name}`).join(", ")}) is distinct from (${compared
       .map((name) => next(name, incoming, current))
-      .join(", ")})`;
+      .join(", ")})${ranked ? ` or ${rankMoved(incoming, current)}` : ""})`;
   const updates = updated.map((name) => `${name} = ${next(name, "excluded", table)}`).join(", ");
-  // PostgreSQL text cannot hold NUL; a venue string carrying one loses just that character.
-  const json = rowsJson.replaceAll("\\u0000", "");
   return sql`insert into ${sql.raw(table)} (${sql.raw(names.join(", "))})
     select ${sql.raw(names.map((name) => `r.${name}`).join(", "))}
-    from jsonb_to_recordset(${json}::jsonb) as r(${sql.raw(definitions)})
+    from jsonb_to_recordset(${withoutNul(rowsJson)}::jsonb) as r(${sql.raw(definitions)})
     left join ${sql.raw(table)} as cur on cur.id = r.id
     where cur.id is null or ${sql.raw(changed("r", "cur"))}
     on conflict (id) do update set ${sql.raw(updates)}
     where ${sql.raw(changed("excluded", table))}`;
+}
+
+/** PostgreSQL text cannot hold NUL; a venue string carrying one loses just that character. */
+const withoutNul = (json: string) => json.replaceAll("\\u0000", "");
+
+/** A batch's quotes as `jsonb_to_recordset` reads them: the market's id, its descriptive hash, its quote. */
+const quoteRecord = `r(id uuid, h text, outcomes jsonb, volume24h float8, abs_change24h float8,
+  volume float8, liquidity float8, open_interest float8, quoted_at timestamptz)`;
+
+/**
+ * The write of a batch's quotes, and the read of which markets need more, in ONE statement (a
+ * poll whose markets changed only their prices and volumes is this statement and nothing else):
+ *
+ * - `q`: one set-based `UPDATE ... FROM` of `market_quotes`, only rows whose quote changed
+ *   (kept values coalesced like the upsert's). The table has its primary key only and spare room
+ *   on each page (fillfactor 80), so a changed quote is a heap-only (HOT) update: no index entry.
+ * - `k`: the rank keys of markets whose descriptive hash is unchanged, only where one moved by
+ *   more than a step (`rankMoved`); the only write to `markets` an ordinary poll makes.
+ * - the select: markets that are new or whose descriptive hash differs, for `upsertStatement`.
+ *
+ * The three parts see the same snapshot, so `k` and the select never act on each other's rows.
+ */
+function quoteStatement(rowsJson: string): SQL {
+  return sql`with r as materialized (
+      select * from jsonb_to_recordset(${withoutNul(rowsJson)}::jsonb) as ${sql.raw(quoteRecord)}
+    ), q as (
+      update market_quotes as q set outcomes = r.outcomes, volume24h = r.volume24h,
+        volume = coalesce(r.volume, q.volume), liquidity = coalesce(r.liquidity, q.liquidity),
+        open_interest = coalesce(r.open_interest, q.open_interest), quoted_at = r.quoted_at
+      from r
+      where q.id = r.id and (q.outcomes, q.volume24h, q.volume, q.liquidity, q.open_interest) is distinct from
+        (r.outcomes, r.volume24h, coalesce(r.volume, q.volume), coalesce(r.liquidity, q.liquidity), coalesce(r.open_interest, q.open_interest))
+    ), k as (
+      update markets as m set volume24h = r.volume24h, abs_change24h = r.abs_change24h, liquidity = coalesce(r.liquidity, m.liquidity)
+      from r
+      where m.id = r.id and m.content_hash = r.h and ${sql.raw(rankMoved("r", "m"))}
+    )
+    select r.id::text as id, m.id is null as "new" from r left join markets as m on m.id = r.id
+    where m.id is null or m.content_hash is distinct from r.h`;
+}
+
+/** The quotes of markets that had none (new markets), after their `markets` rows exist. */
+function newQuotesStatement(rowsJson: string): SQL {
+  return sql`insert into market_quotes (id, outcomes, volume24h, volume, liquidity, open_interest, quoted_at)
+    select r.id, r.outcomes, r.volume24h, r.volume, r.liquidity, r.open_interest, r.quoted_at
+    from jsonb_to_recordset(${withoutNul(rowsJson)}::jsonb) as ${sql.raw(quoteRecord)}
+    on conflict (id) do update set outcomes = excluded.outcomes, volume24h = excluded.volume24h,
+      volume = coalesce(excluded.volume, market_quotes.volume), liquidity = coalesce(excluded.liquidity, market_quotes.liquidity),
+      open_interest = coalesce(excluded.open_interest, market_quotes.open_interest), quoted_at = excluded.quoted_at`;
 }
 
 const iso = (d: Date | null | undefined) => (d instanceof Date ? d.toISOString() : null);
@@ -172,7 +243,15 @@ function prepareEventRows(incoming: readonly NewEventRow[]): PreparedBatch {
   return prepareRows("events", eventColumns, keptEventColumns, rows, incoming.map((r) => iso(r.lastSeenAt)));
 }
 
-function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedBatch {
+/** A market's batch: its descriptive rows (hashed, upserted when changed) and its quotes (every row, every poll). */
+interface PreparedMarkets extends PreparedBatch {
+  quotes: Array<{ id: string; json: string }>;
+}
+
+function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedMarkets {
+  const pollTime = new Date().toISOString();
+  const quotedAt = incoming.map((r) => iso(r.lastSeenAt) ?? pollTime);
+  // What describes the market: hashed, and written only when it changed.
   const rows = incoming.map((r) => ({
     id: r.id,
     event_id: r.eventId,
@@ -182,13 +261,8 @@ function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedBatch {
     slug: r.slug ?? null,
     description: r.description ?? null,
     category: r.category,
-    outcomes: r.outcomes,
+    outcomes: r.outcomes.map((o) => ({ outcomeId: o.outcomeId, label: o.label })),
     outcome_ids: r.outcomeIds ?? r.outcomes.map((o) => o.outcomeId),
-    volume24h: r.volume24h ?? 0,
-    abs_change24h: r.absChange24h ?? largestMove(r.outcomes),
-    volume: r.volume ?? null,
-    liquidity: r.liquidity ?? null,
-    open_interest: r.openInterest ?? null,
     status: r.status ?? null,
     closed: r.closed ?? false,
     resolution_date: iso(r.resolutionDate),
@@ -196,7 +270,26 @@ function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedBatch {
     url: r.url ?? null,
     image: r.image ?? null,
   }));
-  return prepareRows("markets", marketColumns, keptMarketColumns, rows, incoming.map((r) => iso(r.lastSeenAt)));
+  const moves = incoming.map((r) => r.absChange24h ?? largestMove(r.outcomes));
+  // The rank keys ride along with a row that is written, outside its hash.
+  const ranks = incoming.map((r, i) => ({ volume24h: r.volume24h ?? 0, abs_change24h: moves[i] ?? 0, liquidity: r.liquidity ?? null }));
+  const batch = prepareRows("markets", marketColumns, keptMarketColumns, rows, quotedAt, ranks);
+  const quotes = incoming.map((r, i) => {
+    const hash = batch.rows[i]?.hash ?? "";
+    const quote = {
+      id: r.id,
+      h: hash,
+      outcomes: r.outcomes,
+      volume24h: r.volume24h ?? 0,
+      abs_change24h: moves[i] ?? 0,
+      volume: r.volume ?? null,
+      liquidity: r.liquidity ?? null,
+      open_interest: r.openInterest ?? null,
+      quoted_at: quotedAt[i],
+    };
+    return { id: String(r.id), json: JSON.stringify(quote) };
+  });
+  return { ...batch, quotes };
 }
 
 /** One table's rows of a batch, serialised and hashed, ready to write. */
@@ -209,7 +302,8 @@ interface PreparedBatch {
 
 /**
  * Serialises each row once, for its hash and for the upsert. The hash covers the row as sent,
- * every column but last_seen_at (`content_hash`, see writeChanged).
+ * every column but last_seen_at and `unhashed`'s (`content_hash`, see writeChanged); those join
+ * the row's JSON after hashing.
  */
 function prepareRows(
   table: PreparedBatch["table"],
@@ -217,6 +311,7 @@ function prepareRows(
   kept: Set<string>,
   rows: ReadonlyArray<Record<string, unknown> & { id: string | undefined }>,
   seenAt: ReadonlyArray<string | null>,
+  unhashed?: ReadonlyArray<Record<string, unknown>>,
 ): PreparedBatch {
   const pollTime = new Date().toISOString();
   return {
@@ -226,8 +321,10 @@ function prepareRows(
     rows: rows.map((row, i) => {
       const content = JSON.stringify(row);
       const hash = digest("md5", content);
-      // The row's JSON with its poll time and hash in front: `content` is an object literal `{...}`.
-      const json = `{"last_seen_at":${JSON.stringify(seenAt[i] ?? pollTime)},"content_hash":"${hash}",${content.slice(1)}`;
+      const extra = unhashed?.[i];
+      // The row's JSON with its poll time, hash and unhashed columns in front: `content` is an object literal `{...}`.
+      const front = extra === undefined ? "" : `${JSON.stringify(extra).slice(1, -1)},`;
+      const json = `{"last_seen_at":${JSON.stringify(seenAt[i] ?? pollTime)},"content_hash":"${hash}",${front}${content.slice(1)}`;
       return { id: String(row.id), hash, json };
     }),
   };
@@ -240,7 +337,7 @@ function prepareRows(
  * hash) pairs drops them before the upsert reads a single full row. The rest go through
  * `upsertStatement`, which compares in full and stores the new hash with a row it writes (a row it
  * finds unchanged keeps its hash: the state the stored hash's poll produced is the state this poll
- * leaves). An unchanged market then costs a primary-key probe and a text compare, not the parse of
+ * leaves). An unchanged event then costs a primary-key probe and a text compare, not the parse of
  * its JSON and a 20-column comparison (docs/performance.md).
  */
 async function writeChanged(tx: Db, batch: PreparedBatch): Promise<void> {
@@ -254,6 +351,26 @@ async function writeChanged(tx: Db, batch: PreparedBatch): Promise<void> {
   const changed = skipped.size === 0 ? batch.rows : batch.rows.filter((row) => !skipped.has(row.id));
   if (changed.length === 0) return;
   await tx.execute(upsertStatement(batch.table, batch.columns, batch.kept, `[${changed.map((row) => row.json).join(",")}]`));
+}
+
+/**
+ * Writes a batch of markets: `quoteStatement` writes every changed quote and changed rank key and
+ * names the markets whose descriptive row is new or differs from its hash; only those go through
+ * `upsertStatement` (a full comparison, as for events); new markets' quotes follow their rows
+ * (the quote's foreign key). A poll that moved only prices and volumes is one statement per batch.
+ */
+async function writeMarkets(tx: Db, batch: PreparedMarkets): Promise<void> {
+  if (batch.rows.length === 0) return;
+  const pending = resultRows<{ id: string; new: boolean }>(
+    await tx.execute(quoteStatement(`[${batch.quotes.map((q) => q.json).join(",")}]`)),
+  );
+  if (pending.length === 0) return;
+  const ids = new Set(pending.map((row) => row.id));
+  const rows = batch.rows.filter((row) => ids.has(row.id));
+  await tx.execute(upsertStatement("markets", batch.columns, batch.kept, `[${rows.map((row) => row.json).join(",")}]`));
+  const fresh = new Set(pending.filter((row) => row.new === true).map((row) => row.id));
+  if (fresh.size === 0) return;
+  await tx.execute(newQuotesStatement(`[${batch.quotes.filter((q) => fresh.has(q.id)).map((q) => q.json).join(",")}]`));
 }
 
 /**
@@ -287,7 +404,7 @@ export async function upsertCatalog(
         // consistency, so commits need not wait for the WAL flush (about 2x the upsert rate).
         await tx.execute(sql`set local synchronous_commit = off`);
         await writeChanged(tx as unknown as Db, e);
-        await writeChanged(tx as unknown as Db, m);
+        await writeMarkets(tx as unknown as Db, m);
       })
       .then(() => {
         catalogChanged();
