@@ -2,9 +2,9 @@ import "server-only";
 import { and, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { resultRows, type Db } from "@/lib/db";
-import { events, marketQuotes, markets } from "@/lib/db/schema";
+import { eventQuotes, events, marketQuotes, markets } from "@/lib/db/schema";
 import { encodeCursor, type Cursor, type ListSort } from "./cursor";
-import { isoText, marketColumns, quoteOfMarket, toEventPublic, toMarketPublic, type ListedMarketRow } from "./public";
+import { eventColumns, isoText, marketColumns, quoteOfEvent, quoteOfMarket, toEventPublic, toMarketPublic, type ListedMarketRow } from "./public";
 import type { EventPublic, ListMeta, ListQuery, MarketPublic } from "./shapes";
 import { listTotal, type ListTotal } from "./totals";
 
@@ -188,8 +188,9 @@ export async function searchEvents(db: Db, query: ListQuery): Promise<ListResult
   const key = sortKey(events, sortOf(query));
   const [rows, total] = await Promise.all([
     db
-      .select({ event: events, id: events.id, cursorKey: sql<number | string | null>`${key.cursorValue}`.as("cursor_key") })
+      .select({ event: eventColumns, id: events.id, cursorKey: sql<number | string | null>`${key.cursorValue}`.as("cursor_key") })
       .from(events)
+      .innerJoin(eventQuotes, quoteOfEvent)
       .where(listConditions(events, query, key))
       .orderBy(...orderOf(events, key))
       .limit(query.limit + 1)

@@ -1,7 +1,7 @@
 import "server-only";
 import { eq, sql, type SQL } from "drizzle-orm";
-import type { EventRow, StoredOutcome } from "@/lib/db/schema";
-import { marketQuotes, markets } from "@/lib/db/schema";
+import type { StoredOutcome } from "@/lib/db/schema";
+import { eventQuotes, events, marketQuotes, markets } from "@/lib/db/schema";
 import { isoOrNull } from "@/lib/format";
 import { isCategory, type Category } from "./categories";
 import { priceStepsOf, roundPrice } from "./prices";
@@ -136,8 +136,53 @@ export function toMarketPublic(row: MarketSelection | ListedMarketRow): MarketPu
   return market;
 }
 
+/**
+ * The event columns its answers read: what describes it from `events`, its volumes from
+ * `event_quotes` (join `quoteOfEvent`), `lastSeenAt` the later of the two rows' writes as ISO text.
+ */
+export const eventColumns = {
+  id: events.id,
+  venue: events.venue,
+  venueEventId: events.venueEventId,
+  title: events.title,
+  slug: events.slug,
+  description: events.description,
+  category: events.category,
+  tags: events.tags,
+  image: events.image,
+  url: events.url,
+  volume24h: eventQuotes.volume24h,
+  volume: eventQuotes.volume,
+  closed: events.closed,
+  resolutionDate: events.resolutionDate,
+  firstSeenAt: events.firstSeenAt,
+  lastSeenAt: isoText(sql`greatest(${events.lastSeenAt}, ${eventQuotes.quotedAt})`).as("last_seen_at"),
+};
+
+export const quoteOfEvent = eq(eventQuotes.id, events.id);
+
+/** An event as its answers select it (`eventColumns`). */
+export interface EventSelection {
+  id: string;
+  venue: string;
+  venueEventId: string;
+  title: string;
+  slug: string | null;
+  description: string | null;
+  category: string;
+  tags: string[];
+  image: string | null;
+  url: string | null;
+  volume24h: number;
+  volume: number | null;
+  closed: boolean;
+  resolutionDate: Date | null;
+  firstSeenAt: Date;
+  lastSeenAt: string;
+}
+
 /** A stored event and its (already public) markets -> the public event. */
-export function toEventPublic(row: EventRow, nested: MarketPublic[]): EventPublic {
+export function toEventPublic(row: EventSelection, nested: MarketPublic[]): EventPublic {
   return {
     eventId: row.id,
     exchange: row.venue,
@@ -154,7 +199,7 @@ export function toEventPublic(row: EventRow, nested: MarketPublic[]): EventPubli
     closed: row.closed,
     resolutionDate: isoOrNull(row.resolutionDate),
     firstSeenAt: row.firstSeenAt.toISOString(),
-    updatedAt: row.lastSeenAt.toISOString(),
+    updatedAt: row.lastSeenAt,
     markets: nested,
   };
 }

@@ -4,7 +4,7 @@ import { getDb, resultRows } from "@/lib/db";
 import { clearCatalog, makeEvent } from "@/test/helpers/catalog";
 import type { NormalizedEvent } from "./normalize";
 import { searchMarkets } from "./list";
-import { getMarketOrThrow } from "./resolve";
+import { getEventOrThrow, getMarketOrThrow } from "./resolve";
 import { listMarketsQuery } from "./shapes";
 import { RANK_STEP, unseenOpenMarkets, upsertCatalog } from "./store";
 
@@ -14,7 +14,7 @@ import { RANK_STEP, unseenOpenMarkets, upsertCatalog } from "./store";
 type Stored = Record<string, unknown> & { id: string; version: string };
 
 /** Every column of every catalog row, plus its row version (xmin changes on every rewrite). */
-async function snapshot(table: "markets" | "events" | "market_quotes"): Promise<Map<string, Stored>> {
+async function snapshot(table: "markets" | "events" | "market_quotes" | "event_quotes"): Promise<Map<string, Stored>> {
   const db = await getDb();
   // xmax is set by a row lock too: equal xmax means not even locked.
   const result = await db.execute(sql`select xmin::text as version, xmax::text as locked_by, * from ${sql.raw(table)} order by id`);
@@ -266,5 +266,41 @@ describe("a re-poll whose prices and volumes changed (market_quotes)", () => {
       ["Above", 0.6],
       ["Below", 0.4],
     ]);
+  });
+});
+
+describe("events' volumes (event_quotes)", () => {
+  it("a new event volume within the step rewrites no events row and is what the event answer shows", async () => {
+    await clearCatalog();
+    const poll = [makeEvent({ venue: "kalshi" }, [{ volume24h: 400 }, { volume24h: 300 }])];
+    await upsertCatalog(await getDb(), poll);
+    const before = await snapshot("events");
+    const next = laterPoll(poll).map((e) => ({ ...e, event: { ...e.event, volume24h: 720, volume: 9000 } }));
+    await upsertCatalog(await getDb(), next);
+    expect(await snapshot("events")).toEqual(before);
+    const answer = await getEventOrThrow(await getDb(), poll[0]?.event.id ?? "");
+    expect(answer.volume24h).toBe(720);
+    expect(answer.volume).toBe(9000);
+    expect(answer.updatedAt).toBe(next[0]?.event.lastSeenAt?.toISOString());
+  });
+});
+
+describe("rows whose hash an older row format wrote ('' after drizzle/0015)", () => {
+  it("are rewritten once with this format's hash, then skipped on the hash alone", async () => {
+    await clearCatalog();
+    const poll = [makeEvent({ venue: "polymarket" }, [{ volume24h: 7 }])];
+    await upsertCatalog(await getDb(), poll);
+    const written = await snapshot("markets");
+    await (await getDb()).execute(sql`update markets set content_hash = ''`);
+    await (await getDb()).execute(sql`update events set content_hash = ''`);
+    await upsertCatalog(await getDb(), laterPoll(poll));
+    const rewritten = await snapshot("markets");
+    for (const [id, row] of rewritten) {
+      expect(row.content_hash).toBe(written.get(id)?.content_hash);
+      expect(row.version).not.toBe(written.get(id)?.version);
+    }
+    expect([...(await snapshot("events")).values()].every((row) => typeof row.content_hash === "string" && row.content_hash !== "")).toBe(true);
+    await upsertCatalog(await getDb(), laterPoll(poll));
+    expect(await snapshot("markets")).toEqual(rewritten);
   });
 });

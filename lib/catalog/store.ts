@@ -29,7 +29,6 @@ const eventColumns = {
   url: "text",
   volume24h: "float8",
   abs_change24h: "float8",
-  volume: "float8",
   liquidity: "float8",
   closed: "boolean",
   resolution_date: "timestamptz",
@@ -68,7 +67,6 @@ const keptEventColumns = new Set([
   "venue_category",
   "image",
   "url",
-  "volume",
   "liquidity",
   "resolution_date",
 ]);
@@ -87,10 +85,10 @@ const keptMarketColumns = new Set([
 const identityColumns = new Set(["id", "venue", "venue_event_id", "venue_market_id"]);
 
 /**
- * The rank keys of `markets`: the list orders' sort keys, which every poll moves a little. They
- * are not compared like the descriptive columns: a poll rewrites them (and so the row and all its
- * indexes) only when one moved by more than a step, and answers read the current values from
- * `market_quotes` (docs/catalog.md).
+ * The rank keys of `markets` and `events`: the list orders' sort keys, which every poll moves a
+ * little. They are not compared like the descriptive columns: a poll rewrites them (and so the
+ * row and all its indexes) only when one moved by more than a step, and answers read the current
+ * values from the quote tables (docs/catalog.md).
  */
 const rankKeys = new Set(["volume24h", "abs_change24h", "liquidity"]);
 
@@ -101,7 +99,7 @@ const rankKeys = new Set(["volume24h", "abs_change24h", "liquidity"]);
  */
 export const RANK_STEP = { relative: 0.1, floor: 10, change: 0.01 } as const;
 
-/** SQL: true when a rank key of `current` (a markets row) moved by more than a step to `incoming`'s value. */
+/** SQL: true when a rank key of `current` (a stored row) moved by more than a step to `incoming`'s value. */
 function rankMoved(incoming: string, current: string): string {
   const beyond = (from: string, to: string) =>
     `abs(${from} - ${to}) > greatest(${RANK_STEP.relative} * greatest(abs(${from}), abs(${to})), ${RANK_STEP.floor})`;
@@ -115,29 +113,30 @@ function rankMoved(incoming: string, current: string): string {
 /**
  * One batch upsert. Re-ingesting a row whose data did not change writes nothing: rows are
  * compared as they would become (kept columns coalesced) with the stored row, leaving out
- * `last_seen_at` (a poll's time, different on every poll) and, for markets, the rank keys (which
- * count only when they moved by a step, `rankMoved`). The comparison runs twice: first as a
+ * `last_seen_at` (a poll's time, different on every poll) and the rank keys (which count only
+ * when they moved by a step, `rankMoved`). The comparison runs twice: first as a
  * plain read (a left join on the primary key) that drops unchanged rows before the insert, because
  * ON CONFLICT DO UPDATE locks the conflicting row (a write to its page and the WAL) even when its
  * WHERE then skips the update; then in that WHERE, for a row another writer changed in between.
  * So an unchanged row costs one primary-key probe, no new row version, no index entry, no lock.
+ * A stored hash of '' (drizzle/0015: written by an older row format) forces one rewrite, which
+ * stores this format's hash, so such rows do not take the full comparison on every poll.
  * Which rows a poll saw is passed to `unseenOpenMarkets` instead of being read back from `last_seen_at`.
  */
 function upsertStatement(table: "events" | "markets", columns: Record<string, string>, kept: Set<string>, rowsJson: string): SQL {
-  const ranked = table === "markets";
   const names = Object.keys(columns);
   const definitions = names.map((name) => `${name} ${columns[name]}`).join(", ");
   const updated = names.filter((name) => !identityColumns.has(name));
   // The hash is stored with every write but never makes one: a poll that lacks optional values
   // (another hash, the same row once coalesced) rewrites nothing.
-  const compared = updated.filter((name) => name !== "last_seen_at" && name !== "content_hash" && !(ranked && rankKeys.has(name)));
+  const compared = updated.filter((name) => name !== "last_seen_at" && name !== "content_hash" && !rankKeys.has(name));
   /** The value a column takes from `incoming` over `current` (kept columns are never blanked). */
   const next = (name: string, incoming: string, current: string) =>
     kept.has(name) ? `coalesce(${incoming}.${name}, ${current}.${name})` : `${incoming}.${name}`;
   const changed = (incoming: string, current: string) =>
     `((${compared.map((name) => `${current}.${name}`).join(", ")}) is distinct from (${compared
       .map((name) => next(name, incoming, current))
-      .join(", ")})${ranked ? ` or ${rankMoved(incoming, current)}` : ""})`;
+      .join(", ")}) or ${rankMoved(incoming, current)} or ${current}.content_hash = '')`;
   const updates = updated.map((name) => `${name} = ${next(name, "excluded", table)}`).join(", ");
   return sql`insert into ${sql.raw(table)} (${sql.raw(names.join(", "))})
     select ${sql.raw(names.map((name) => `r.${name}`).join(", "))}
@@ -151,50 +150,79 @@ function upsertStatement(table: "events" | "markets", columns: Record<string, st
 /** PostgreSQL text cannot hold NUL; a venue string carrying one loses just that character. */
 const withoutNul = (json: string) => json.replaceAll("\\u0000", "");
 
-/** A batch's quotes as `jsonb_to_recordset` reads them: the market's id, its descriptive hash, its quote. */
-const quoteRecord = `r(id uuid, h text, outcomes jsonb, volume24h float8, abs_change24h float8,
-  volume float8, liquidity float8, open_interest float8, quoted_at timestamptz)`;
+/** Where a table's quotes live: the quote table, its columns (SQL types) and those a poll that lacks them must not blank. */
+interface QuoteTable {
+  quotes: "market_quotes" | "event_quotes";
+  columns: Record<string, string>;
+  kept: ReadonlySet<string>;
+}
+
+const quoteTables: Record<"markets" | "events", QuoteTable> = {
+  markets: {
+    quotes: "market_quotes",
+    columns: { outcomes: "jsonb", volume24h: "float8", volume: "float8", liquidity: "float8", open_interest: "float8" },
+    kept: new Set(["volume", "liquidity", "open_interest"]),
+  },
+  events: {
+    quotes: "event_quotes",
+    columns: { volume24h: "float8", volume: "float8", liquidity: "float8" },
+    kept: new Set(["volume", "liquidity"]),
+  },
+};
+
+/** A batch's quotes as `jsonb_to_recordset` reads them: the row's id, its descriptive hash, its rank keys, its quote. */
+const quoteRecord = (q: QuoteTable) =>
+  `r(id uuid, h text, abs_change24h float8, quoted_at timestamptz, ${Object.entries(q.columns)
+    .map(([name, type]) => `${name} ${type}`)
+    .join(", ")})`;
+
+/** A quote column's new value from `incoming` over `current` (kept columns are never blanked). */
+const quoteValue = (q: QuoteTable, name: string, incoming: string, current: string) =>
+  q.kept.has(name) ? `coalesce(${incoming}.${name}, ${current}.${name})` : `${incoming}.${name}`;
 
 /**
- * The write of a batch's quotes, and the read of which markets need more, in ONE statement (a
- * poll whose markets changed only their prices and volumes is this statement and nothing else):
+ * The write of a batch's quotes, and the read of which rows need more, in ONE statement (a poll
+ * whose markets changed only their prices and volumes is this statement and nothing else):
  *
- * - `q`: one set-based `UPDATE ... FROM` of `market_quotes`, only rows whose quote changed
- *   (kept values coalesced like the upsert's). The table has its primary key only and spare room
- *   on each page (fillfactor 80), so a changed quote is a heap-only (HOT) update: no index entry.
- * - `k`: the rank keys of markets whose descriptive hash is unchanged, only where one moved by
- *   more than a step (`rankMoved`); the only write to `markets` an ordinary poll makes.
- * - the select: markets that are new or whose descriptive hash differs, for `upsertStatement`.
+ * - `q`: one set-based `UPDATE ... FROM` of the quote table, only rows whose quote changed (kept
+ *   values coalesced like the upsert's). The table has its primary key only and spare room on each
+ *   page (fillfactor 80), so a changed quote is a heap-only (HOT) update: no index entry.
+ * - `k`: the rank keys of rows whose descriptive hash is unchanged, only where one moved by more
+ *   than a step (`rankMoved`); the only write to `markets`/`events` an ordinary poll makes.
+ * - the select: rows that are new or whose descriptive hash differs, for `upsertStatement`.
  *
  * The three parts see the same snapshot, so `k` and the select never act on each other's rows.
  */
-function quoteStatement(rowsJson: string): SQL {
+function quoteStatement(table: "markets" | "events", rowsJson: string): SQL {
+  const q = quoteTables[table];
+  const names = Object.keys(q.columns);
   return sql`with r as materialized (
-      select * from jsonb_to_recordset(${withoutNul(rowsJson)}::jsonb) as ${sql.raw(quoteRecord)}
+      select * from jsonb_to_recordset(${withoutNul(rowsJson)}::jsonb) as ${sql.raw(quoteRecord(q))}
     ), q as (
-      update market_quotes as q set outcomes = r.outcomes, volume24h = r.volume24h,
-        volume = coalesce(r.volume, q.volume), liquidity = coalesce(r.liquidity, q.liquidity),
-        open_interest = coalesce(r.open_interest, q.open_interest), quoted_at = r.quoted_at
+      update ${sql.raw(q.quotes)} as q set ${sql.raw(names.map((name) => `${name} = ${quoteValue(q, name, "r", "q")}`).join(", "))},
+        quoted_at = r.quoted_at
       from r
-      where q.id = r.id and (q.outcomes, q.volume24h, q.volume, q.liquidity, q.open_interest) is distinct from
-        (r.outcomes, r.volume24h, coalesce(r.volume, q.volume), coalesce(r.liquidity, q.liquidity), coalesce(r.open_interest, q.open_interest))
+      where q.id = r.id and (${sql.raw(names.map((name) => `q.${name}`).join(", "))}) is distinct from
+        (${sql.raw(names.map((name) => quoteValue(q, name, "r", "q")).join(", "))})
     ), k as (
-      update markets as m set volume24h = r.volume24h, abs_change24h = r.abs_change24h, liquidity = coalesce(r.liquidity, m.liquidity)
+      update ${sql.raw(table)} as m set volume24h = r.volume24h, abs_change24h = r.abs_change24h, liquidity = coalesce(r.liquidity, m.liquidity)
       from r
       where m.id = r.id and m.content_hash = r.h and ${sql.raw(rankMoved("r", "m"))}
     )
-    select r.id::text as id, m.id is null as "new" from r left join markets as m on m.id = r.id
+    select r.id::text as id, m.id is null as "new" from r left join ${sql.raw(table)} as m on m.id = r.id
     where m.id is null or m.content_hash is distinct from r.h`;
 }
 
-/** The quotes of markets that had none (new markets), after their `markets` rows exist. */
-function newQuotesStatement(rowsJson: string): SQL {
-  return sql`insert into market_quotes (id, outcomes, volume24h, volume, liquidity, open_interest, quoted_at)
-    select r.id, r.outcomes, r.volume24h, r.volume, r.liquidity, r.open_interest, r.quoted_at
-    from jsonb_to_recordset(${withoutNul(rowsJson)}::jsonb) as ${sql.raw(quoteRecord)}
-    on conflict (id) do update set outcomes = excluded.outcomes, volume24h = excluded.volume24h,
-      volume = coalesce(excluded.volume, market_quotes.volume), liquidity = coalesce(excluded.liquidity, market_quotes.liquidity),
-      open_interest = coalesce(excluded.open_interest, market_quotes.open_interest), quoted_at = excluded.quoted_at`;
+/** The quotes of rows that had none (new markets or events), after their rows exist (the quote's foreign key). */
+function newQuotesStatement(table: "markets" | "events", rowsJson: string): SQL {
+  const q = quoteTables[table];
+  const names = [...Object.keys(q.columns), "quoted_at"];
+  return sql`insert into ${sql.raw(q.quotes)} (id, ${sql.raw(names.join(", "))})
+    select r.id, ${sql.raw(names.map((name) => `r.${name}`).join(", "))}
+    from jsonb_to_recordset(${withoutNul(rowsJson)}::jsonb) as ${sql.raw(quoteRecord(q))}
+    on conflict (id) do update set ${sql.raw(
+      names.map((name) => `${name} = ${name === "quoted_at" ? "excluded.quoted_at" : quoteValue(q, name, "excluded", q.quotes)}`).join(", "),
+    )}`;
 }
 
 const iso = (d: Date | null | undefined) => (d instanceof Date ? d.toISOString() : null);
@@ -220,7 +248,10 @@ function withMarketAggregates(event: NewEventRow, rows: readonly NewMarketRow[])
   return { ...event, liquidity: event.liquidity ?? liquidity, absChange24h: event.absChange24h ?? move };
 }
 
-function prepareEventRows(incoming: readonly NewEventRow[]): PreparedBatch {
+function prepareEventRows(incoming: readonly NewEventRow[]): PreparedQuoted {
+  const pollTime = new Date().toISOString();
+  const quotedAt = incoming.map((r) => iso(r.lastSeenAt) ?? pollTime);
+  // What describes the event: hashed, and written only when it changed.
   const rows = incoming.map((r) => ({
     id: r.id,
     venue: r.venue,
@@ -233,22 +264,18 @@ function prepareEventRows(incoming: readonly NewEventRow[]): PreparedBatch {
     tags: r.tags ?? [],
     image: r.image ?? null,
     url: r.url ?? null,
-    volume24h: r.volume24h ?? 0,
-    abs_change24h: r.absChange24h ?? 0,
-    volume: r.volume ?? null,
-    liquidity: r.liquidity ?? null,
     closed: r.closed ?? false,
     resolution_date: iso(r.resolutionDate),
   }));
-  return prepareRows("events", eventColumns, keptEventColumns, rows, incoming.map((r) => iso(r.lastSeenAt)));
+  const ranks = incoming.map((r) => ({ volume24h: r.volume24h ?? 0, abs_change24h: r.absChange24h ?? 0, liquidity: r.liquidity ?? null }));
+  const batch = prepareRows("events", eventColumns, keptEventColumns, rows, quotedAt, ranks);
+  const quotes = incoming.map((r, i) =>
+    JSON.stringify({ id: r.id, h: batch.rows[i]?.hash ?? "", ...ranks[i], volume: r.volume ?? null, quoted_at: quotedAt[i] }),
+  );
+  return { ...batch, table: "events", quotes };
 }
 
-/** A market's batch: its descriptive rows (hashed, upserted when changed) and its quotes (every row, every poll). */
-interface PreparedMarkets extends PreparedBatch {
-  quotes: Array<{ id: string; json: string }>;
-}
-
-function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedMarkets {
+function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedQuoted {
   const pollTime = new Date().toISOString();
   const quotedAt = incoming.map((r) => iso(r.lastSeenAt) ?? pollTime);
   // What describes the market: hashed, and written only when it changed.
@@ -270,26 +297,31 @@ function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedMarkets {
     url: r.url ?? null,
     image: r.image ?? null,
   }));
-  const moves = incoming.map((r) => r.absChange24h ?? largestMove(r.outcomes));
   // The rank keys ride along with a row that is written, outside its hash.
-  const ranks = incoming.map((r, i) => ({ volume24h: r.volume24h ?? 0, abs_change24h: moves[i] ?? 0, liquidity: r.liquidity ?? null }));
+  const ranks = incoming.map((r) => ({
+    volume24h: r.volume24h ?? 0,
+    abs_change24h: r.absChange24h ?? largestMove(r.outcomes),
+    liquidity: r.liquidity ?? null,
+  }));
   const batch = prepareRows("markets", marketColumns, keptMarketColumns, rows, quotedAt, ranks);
-  const quotes = incoming.map((r, i) => {
-    const hash = batch.rows[i]?.hash ?? "";
-    const quote = {
+  const quotes = incoming.map((r, i) =>
+    JSON.stringify({
       id: r.id,
-      h: hash,
+      h: batch.rows[i]?.hash ?? "",
+      ...ranks[i],
       outcomes: r.outcomes,
-      volume24h: r.volume24h ?? 0,
-      abs_change24h: moves[i] ?? 0,
       volume: r.volume ?? null,
-      liquidity: r.liquidity ?? null,
       open_interest: r.openInterest ?? null,
       quoted_at: quotedAt[i],
-    };
-    return { id: String(r.id), json: JSON.stringify(quote) };
-  });
-  return { ...batch, quotes };
+    }),
+  );
+  return { ...batch, table: "markets", quotes };
+}
+
+/** A batch of markets or events: descriptive rows (hashed, upserted when changed) and quotes (every row, every poll; index-aligned). */
+interface PreparedQuoted extends PreparedBatch {
+  table: "events" | "markets";
+  quotes: string[];
 }
 
 /** One table's rows of a batch, serialised and hashed, ready to write. */
@@ -331,46 +363,26 @@ function prepareRows(
 }
 
 /**
- * Upserts the rows of a batch that may have changed. Rows whose hash equals the stored
- * `content_hash` are exactly what the write that produced the stored row sent, and applying them
- * again changes nothing (kept columns coalesce to the same values), so one statement over (id,
- * hash) pairs drops them before the upsert reads a single full row. The rest go through
- * `upsertStatement`, which compares in full and stores the new hash with a row it writes (a row it
- * finds unchanged keeps its hash: the state the stored hash's poll produced is the state this poll
- * leaves). An unchanged event then costs a primary-key probe and a text compare, not the parse of
- * its JSON and a 20-column comparison (docs/performance.md).
+ * Writes a batch of markets or events: `quoteStatement` writes every changed quote and every
+ * rank key that moved past its step, and names the rows that are new or whose descriptive hash
+ * differs from the stored `content_hash` (rows whose hash equals it are exactly what the write
+ * that produced the stored row sent, and applying them again changes nothing). Only those go
+ * through `upsertStatement`, which compares in full and stores the new hash with a row it writes
+ * (a row it finds unchanged keeps its hash: the state the stored hash's poll produced is the state
+ * this poll leaves). New rows' quotes follow their rows (the quote's foreign key). A poll that
+ * moved only prices and volumes is one statement per table and batch (docs/performance.md).
  */
-async function writeChanged(tx: Db, batch: PreparedBatch): Promise<void> {
+async function writeQuoted(tx: Db, batch: PreparedQuoted): Promise<void> {
   if (batch.rows.length === 0) return;
-  const pairs = `[${batch.rows.map((row) => `{"id":${JSON.stringify(row.id)},"h":"${row.hash}"}`).join(",")}]`;
-  const same = resultRows<{ id: string }>(
-    await tx.execute(sql`select r.id from jsonb_to_recordset(${pairs}::jsonb) as r(id uuid, h text)
-      join ${sql.raw(batch.table)} as cur on cur.id = r.id and cur.content_hash = r.h`),
-  );
-  const skipped = new Set(same.map((row) => row.id));
-  const changed = skipped.size === 0 ? batch.rows : batch.rows.filter((row) => !skipped.has(row.id));
-  if (changed.length === 0) return;
-  await tx.execute(upsertStatement(batch.table, batch.columns, batch.kept, `[${changed.map((row) => row.json).join(",")}]`));
-}
-
-/**
- * Writes a batch of markets: `quoteStatement` writes every changed quote and changed rank key and
- * names the markets whose descriptive row is new or differs from its hash; only those go through
- * `upsertStatement` (a full comparison, as for events); new markets' quotes follow their rows
- * (the quote's foreign key). A poll that moved only prices and volumes is one statement per batch.
- */
-async function writeMarkets(tx: Db, batch: PreparedMarkets): Promise<void> {
-  if (batch.rows.length === 0) return;
-  const pending = resultRows<{ id: string; new: boolean }>(
-    await tx.execute(quoteStatement(`[${batch.quotes.map((q) => q.json).join(",")}]`)),
-  );
+  const pending = resultRows<{ id: string; new: boolean }>(await tx.execute(quoteStatement(batch.table, `[${batch.quotes.join(",")}]`)));
   if (pending.length === 0) return;
   const ids = new Set(pending.map((row) => row.id));
   const rows = batch.rows.filter((row) => ids.has(row.id));
-  await tx.execute(upsertStatement("markets", batch.columns, batch.kept, `[${rows.map((row) => row.json).join(",")}]`));
+  await tx.execute(upsertStatement(batch.table, batch.columns, batch.kept, `[${rows.map((row) => row.json).join(",")}]`));
   const fresh = new Set(pending.filter((row) => row.new === true).map((row) => row.id));
   if (fresh.size === 0) return;
-  await tx.execute(newQuotesStatement(`[${batch.quotes.filter((q) => fresh.has(q.id)).map((q) => q.json).join(",")}]`));
+  const quotes = batch.quotes.filter((_, i) => fresh.has(batch.rows[i]?.id ?? ""));
+  await tx.execute(newQuotesStatement(batch.table, `[${quotes.join(",")}]`));
 }
 
 /**
@@ -403,8 +415,8 @@ export async function upsertCatalog(
         // The catalog is re-polled every minute: a crash may lose the last batches' commit, never
         // consistency, so commits need not wait for the WAL flush (about 2x the upsert rate).
         await tx.execute(sql`set local synchronous_commit = off`);
-        await writeChanged(tx as unknown as Db, e);
-        await writeMarkets(tx as unknown as Db, m);
+        await writeQuoted(tx as unknown as Db, e);
+        await writeQuoted(tx as unknown as Db, m);
       })
       .then(() => {
         catalogChanged();

@@ -1,4 +1,5 @@
 import { doublePrecision, jsonb, pgTable, timestamp, uuid } from "drizzle-orm/pg-core";
+import { events } from "./events";
 import { markets, type StoredOutcome } from "./markets";
 
 /**
@@ -25,3 +26,15 @@ export const marketQuotes = pgTable("market_quotes", {
 });
 
 export type MarketQuoteRow = typeof marketQuotes.$inferSelect;
+
+/** The same split for events: their volumes and liquidity (aggregates that move every poll), apart from `events`. */
+export const eventQuotes = pgTable("event_quotes", {
+  id: uuid("id")
+    .primaryKey()
+    .references(() => events.id, { onDelete: "cascade" }),
+  volume24h: doublePrecision("volume24h").notNull().default(0),
+  volume: doublePrecision("volume"),
+  liquidity: doublePrecision("liquidity"),
+  /** The poll that last changed any of the above. */
+  quotedAt: timestamp("quoted_at", { withTimezone: true }).notNull().defaultNow(),
+});
