@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { hash as digest } from "node:crypto";
 import { resultRows, type Db } from "@/lib/db";
-import { events, markets, type NewEventRow, type NewMarketRow, type StoredOutcome } from "@/lib/db/schema";
+import { events, markets, type NewEventRow, type NewMarketRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "./ids";
 import type { NormalizedEvent } from "./normalize";
 import { catalogChanged } from "./totals";
