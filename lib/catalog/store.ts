@@ -187,11 +187,13 @@ const quoteValue = (q: QuoteTable, name: string, incoming: string, current: stri
  * - `q`: one set-based `UPDATE ... FROM` of the quote table, only rows whose quote changed (kept
  *   values coalesced like the upsert's). The table has its primary key only and spare room on each
  *   page (fillfactor 80), so a changed quote is a heap-only (HOT) update: no index entry.
- * - `k`: the rank keys of rows whose descriptive hash is unchanged, only where one moved by more
- *   than a step (`rankMoved`); the only write to `markets`/`events` an ordinary poll makes.
+ * - `p`: each row's stored counterpart, read once (one primary-key probe): whether it exists,
+ *   whether its descriptive hash differs, whether a rank key moved by more than a step (`rankMoved`).
+ * - `k`: the rank keys of rows whose descriptive hash is unchanged and whose rank moved; the only
+ *   write to `markets`/`events` an ordinary poll makes, and usually none.
  * - the select: rows that are new or whose descriptive hash differs, for `upsertStatement`.
  *
- * The three parts see the same snapshot, so `k` and the select never act on each other's rows.
+ * The parts see the same snapshot, so `k` and the select never act on each other's rows.
  */
 function quoteStatement(table: "markets" | "events", rowsJson: string): SQL {
   const q = quoteTables[table];
@@ -204,13 +206,16 @@ function quoteStatement(table: "markets" | "events", rowsJson: string): SQL {
       from r
       where q.id = r.id and (${sql.raw(names.map((name) => `q.${name}`).join(", "))}) is distinct from
         (${sql.raw(names.map((name) => quoteValue(q, name, "r", "q")).join(", "))})
+    ), p as materialized (
+      select r.id, r.volume24h, r.abs_change24h, r.liquidity, m.id is null as "new",
+        m.content_hash is distinct from r.h as pending, coalesce(${sql.raw(rankMoved("r", "m"))}, false) as moved
+      from r left join ${sql.raw(table)} as m on m.id = r.id
     ), k as (
-      update ${sql.raw(table)} as m set volume24h = r.volume24h, abs_change24h = r.abs_change24h, liquidity = coalesce(r.liquidity, m.liquidity)
-      from r
-      where m.id = r.id and m.content_hash = r.h and ${sql.raw(rankMoved("r", "m"))}
+      update ${sql.raw(table)} as m set volume24h = p.volume24h, abs_change24h = p.abs_change24h, liquidity = coalesce(p.liquidity, m.liquidity)
+      from p
+      where m.id = p.id and p.moved and not p.pending
     )
-    select r.id::text as id, m.id is null as "new" from r left join ${sql.raw(table)} as m on m.id = r.id
-    where m.id is null or m.content_hash is distinct from r.h`;
+    select p.id::text as id, p."new" from p where p.pending`;
 }
 
 /** The quotes of rows that had none (new markets or events), after their rows exist (the quote's foreign key). */
