@@ -4,7 +4,7 @@ CREATE TABLE "event_quotes" (
 	"volume" double precision,
 	"liquidity" double precision,
 	"quoted_at" timestamp with time zone DEFAULT now() NOT NULL
-) WITH (fillfactor = 80);
+) WITH (fillfactor = 50);
 --> statement-breakpoint
 CREATE TABLE "market_quotes" (
 	"id" uuid PRIMARY KEY NOT NULL,
@@ -14,7 +14,7 @@ CREATE TABLE "market_quotes" (
 	"liquidity" double precision,
 	"open_interest" double precision,
 	"quoted_at" timestamp with time zone DEFAULT now() NOT NULL
-) WITH (fillfactor = 80);
+) WITH (fillfactor = 50);
 --> statement-breakpoint
 ALTER TABLE "event_quotes" ADD CONSTRAINT "event_quotes_id_events_id_fk" FOREIGN KEY ("id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "market_quotes" ADD CONSTRAINT "market_quotes_id_markets_id_fk" FOREIGN KEY ("id") REFERENCES "public"."markets"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -186,7 +186,8 @@ const quoteValue = (q: QuoteTable, name: string, incoming: string, current: stri
  *
  * - `q`: one set-based `UPDATE ... FROM` of the quote table, only rows whose quote changed (kept
  *   values coalesced like the upsert's). The table has its primary key only and spare room on each
- *   page (fillfactor 80), so a changed quote is a heap-only (HOT) update: no index entry.
+ *   page (fillfactor 50: room for a new version of every row of a page, since a poll rewrites them
+ *   all), so a changed quote is a heap-only (HOT) update: no index entry.
  * - `p`: each row's stored counterpart, read once (one primary-key probe): whether it exists,
  *   whether its descriptive hash differs, whether a rank key moved by more than a step (`rankMoved`).
  * - `k`: the rank keys of rows whose descriptive hash is unchanged and whose rank moved; the only
