@@ -16,7 +16,7 @@ export type OutcomeLabel = Pick<StoredOutcome, "outcomeId" | "label">;
 /**
  * Catalog markets, one row per (venue, venue-native market id); `id` is UUID v5 of that pair:
  * what describes a market, which changes seldom. Its prices and volumes, which change on every
- * poll, live in `market_quotes` (./market-quotes.ts), so a poll that moves only them rewrites
+ * poll, live in `market_quotes` (./quotes.ts), so a poll that moves only them rewrites
  * no row here and none of the indexes below (docs/catalog.md, docs/performance.md).
  * The list order is (volume24h desc, id desc): every rank index ends with those two columns so a
  * keyset cursor walks an index.
