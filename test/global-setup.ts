@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
+import { scratchRoot } from "./helpers/scratch";
 
 /**
  * Runs once per test run: builds a migrated PGlite data dir to copy into every test file's
@@ -15,7 +15,7 @@ export default async function globalSetup(): Promise<void> {
     const full = path.join("drizzle", file);
     if (full.endsWith(".sql") || full.endsWith(".json")) hash.update(file).update(readFileSync(full));
   }
-  const template = path.join(tmpdir(), `brier-pglite-template-${hash.digest("hex").slice(0, 16)}`);
+  const template = path.join(scratchRoot(), `brier-pglite-template-${hash.digest("hex").slice(0, 16)}`);
   process.env.BRIER_PGLITE_TEMPLATE = template;
   if (existsSync(template)) return;
   const { openDatabase } = await import("@/lib/db/client");

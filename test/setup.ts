@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import dns from "node:dns";
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll } from "vitest";
+import { scratchRoot } from "./helpers/scratch";
 
 /**
  * Runs before every test file, in that file's own process: fresh embedded stores in a temp
@@ -12,7 +12,7 @@ import { afterAll } from "vitest";
  * so the same suite runs on PGlite and on PostgreSQL.
  */
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "brier-test-"));
+const dataDir = mkdtempSync(path.join(scratchRoot(), "brier-test-"));
 process.env.DATA_DIR = dataDir;
 (process.env as Record<string, string>).NODE_ENV = "test";
 process.env.BACKGROUND_JOBS = "false";
@@ -66,14 +66,24 @@ if (process.env.BRIER_TEST_DATABASE === "postgres") {
   process.env.DATABASE_URL = url.toString();
 }
 
+// The stores' process-wide handles (lib/db/client.ts, lib/ticks/client.ts, lib/auth/usage.ts): a
+// file that never opened a store does not load the stores' modules just to close nothing.
+const opened = globalThis as typeof globalThis & { __brierDb?: unknown; __brierTicks?: unknown; __brierUsage?: unknown };
+
 afterAll(async () => {
   // Write what the file's requests left in the usage buffer while its database still exists.
-  const { flushUsage } = await import("@/lib/auth/usage");
-  await flushUsage().catch(() => undefined);
-  const { closeDatabase } = await import("@/lib/db");
-  const { closeTickStores } = await import("@/lib/ticks");
-  await closeDatabase().catch(() => undefined);
-  await closeTickStores().catch(() => undefined);
+  if (opened.__brierUsage !== undefined && opened.__brierDb !== undefined) {
+    const { flushUsage } = await import("@/lib/auth/usage");
+    await flushUsage().catch(() => undefined);
+  }
+  if (opened.__brierDb !== undefined) {
+    const { closeDatabase } = await import("@/lib/db");
+    await closeDatabase().catch(() => undefined);
+  }
+  if (opened.__brierTicks !== undefined) {
+    const { closeTickStores } = await import("@/lib/ticks");
+    await closeTickStores().catch(() => undefined);
+  }
   if (databaseName !== undefined) {
     const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
     await admin.unsafe(`drop database if exists ${databaseName} with (force)`);
