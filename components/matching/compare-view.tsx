@@ -127,7 +127,7 @@ export function CompareView({ venuesWithMarkets }: { venuesWithMarkets: Array<{ 
                 </tr>
                 <tr className="match-why">
                   <td colSpan={7}>
-                    <MatchReasoning relation={p.relation} reasoning={p.reasoning} ruleDifferences={p.ruleDifferences} venueA={p.venueA} venueB={p.venueB} />
+                    <MatchReasoning relation={p.relation} reasoning={p.reasoning} differences={p.differences} ruleDifferences={p.ruleDifferences} venueA={p.venueA} venueB={p.venueB} />
                   </td>
                 </tr>
               </tbody>

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { formatProbability, whyNotIdentity, yesStandsFor } from "@/lib/matching/reasoning";
 import { marketTitle } from "@/lib/format";
-import type { RuleDifferencePublic } from "@/lib/matching/shapes";
+import type { DifferencePublic, RuleDifferencePublic } from "@/lib/matching/shapes";
 
 interface SideMarket {
   marketId: string;
@@ -83,17 +83,19 @@ export function RuleDifferences({ differences, venueA, venueB }: { differences: 
 export function MatchReasoning({
   relation,
   reasoning,
+  differences = [],
   ruleDifferences = [],
   venueA = "this market",
   venueB = "the other",
 }: {
   relation: string;
   reasoning: string | null;
+  differences?: readonly DifferencePublic[];
   ruleDifferences?: readonly RuleDifferencePublic[];
   venueA?: string;
   venueB?: string;
 }) {
-  const whyNot = whyNotIdentity(relation, reasoning);
+  const whyNot = whyNotIdentity(relation, differences, venueA, venueB);
   return (
     <div className="small" data-testid="match-reasoning">
       {whyNot !== null && (

@@ -83,7 +83,7 @@ export function SameQuestionElsewhere({ marketId }: { marketId: string }) {
               </tr>
               <tr className="match-why">
                 <td colSpan={7}>
-                  <MatchReasoning relation={m.relation} reasoning={m.reasoning} ruleDifferences={m.ruleDifferences} venueA={`${matches.data.data.market.exchange} (this market)`} venueB={m.market.exchange} />
+                  <MatchReasoning relation={m.relation} reasoning={m.reasoning} differences={m.differences} ruleDifferences={m.ruleDifferences} venueA={`${matches.data.data.market.exchange} (this market)`} venueB={m.market.exchange} />
                 </td>
               </tr>
             </tbody>

@@ -285,7 +285,7 @@ describe("events' volumes (event_quotes)", () => {
   });
 });
 
-describe("rows whose hash an older row format wrote ('' after drizzle/0015)", () => {
+describe("rows whose hash an older row format wrote ('' after drizzle/0016)", () => {
   it("are rewritten once with this format's hash, then skipped on the hash alone", async () => {
     await clearCatalog();
     const poll = [makeEvent({ venue: "polymarket" }, [{ volume24h: 7 }])];

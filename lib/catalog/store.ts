@@ -119,7 +119,7 @@ function rankMoved(incoming: string, current: string): string {
  * ON CONFLICT DO UPDATE locks the conflicting row (a write to its page and the WAL) even when its
  * WHERE then skips the update; then in that WHERE, for a row another writer changed in between.
  * So an unchanged row costs one primary-key probe, no new row version, no index entry, no lock.
- * A stored hash of '' (drizzle/0015: written by an older row format) forces one rewrite, which
+ * A stored hash of '' (drizzle/0016: written by an older row format) forces one rewrite, which
  * stores this format's hash, so such rows do not take the full comparison on every poll.
  * Which rows a poll saw is passed to `unseenOpenMarkets` instead of being read back from `last_seen_at`.
  */

@@ -7,9 +7,11 @@ import { CandidateIndex } from "./candidates";
 import { classifyPair, type PairResult } from "./classify";
 import { calibrated } from "./confidence";
 import { extractFeatures, type Features } from "./extract";
+import { settleVerdicts } from "./policy";
+import { renderReasoning } from "./reasoning";
 
 /** Bumped whenever extraction or classification changes what it concludes. */
-export const ENGINE_VERSION = "brier-match-6";
+export const ENGINE_VERSION = "brier-match-8";
 
 export interface MatchProgress {
   phase: "reading" | "extracting" | "indexing" | "matching" | "storing" | "done";
@@ -59,6 +61,19 @@ const pairKey = (a: string, b: string) => (a < b ? `${a}|${b}` : `${b}|${a}`);
 interface Verdict extends PairResult {
   a: string;
   b: string;
+}
+
+/** An identity that is ambiguous (one side reads the same as `others` more markets of the other venue), as the overlap it becomes. */
+function demoteAmbiguous(v: Verdict, others: number): Verdict {
+  const tail = { kind: "ambiguous", others } as const;
+  return {
+    ...v,
+    relation: "overlap",
+    confidence: calibrated("overlap", v.evidence),
+    tail,
+    differences: [...v.differences, { attribute: "ambiguity", state: "conflict", a: [String(others)], b: [] }],
+    reasoning: renderReasoning(v.notes, tail, v.venues.a, v.venues.b),
+  };
 }
 
 /** Markets whose text changed since they were last read (all of them on a full run). */
@@ -168,15 +183,16 @@ async function reconcile(db: Db, scope: string[], verdicts: Map<string, Verdict>
           relation: v.relation,
           confidence: v.confidence,
           reasoning: v.reasoning,
+          differences: v.differences,
           engine_version: ENGINE_VERSION,
           first_seen_at: v.firstSeenAt.toISOString(),
           at: now.toISOString(),
         })),
       );
       await tx.execute(sql`
-        insert into market_matches (market_a, market_b, relation, confidence, reasoning, engine_version, first_seen_at, last_confirmed_at, valid_from)
-        select market_a, market_b, relation, confidence, reasoning, engine_version, first_seen_at, at, at
-        from jsonb_to_recordset(${json}::jsonb) as r(market_a uuid, market_b uuid, relation text, confidence float8, reasoning text, engine_version text, first_seen_at timestamptz, at timestamptz)`);
+        insert into market_matches (market_a, market_b, relation, confidence, reasoning, differences, engine_version, first_seen_at, last_confirmed_at, valid_from)
+        select market_a, market_b, relation, confidence, reasoning, differences, engine_version, first_seen_at, at, at
+        from jsonb_to_recordset(${json}::jsonb) as r(market_a uuid, market_b uuid, relation text, confidence float8, reasoning text, differences jsonb, engine_version text, first_seen_at timestamptz, at timestamptz)`);
     }
   });
   return { opened: open.length, confirmed: confirm.length, closed: close.length };
@@ -274,42 +290,12 @@ export async function runMatching(db: Db, options: MatchRunOptions = {}): Promis
     if (result !== null) verdicts.set(key, { a, b, ...result });
   }
 
-  // One question is listed once per venue: a market identical to two markets of the same other
-  // venue is ambiguous, and neither pair is kept as an identity (identity fails closed).
-  const identitiesOf = new Map<string, Verdict[]>();
-  for (const v of verdicts.values()) {
-    if (v.relation !== "identity") continue;
-    for (const [id, other] of [[v.a, v.b], [v.b, v.a]] as const) {
-      const key = `${id}|${featuresOf(other)?.venue ?? ""}`;
-      identitiesOf.set(key, [...(identitiesOf.get(key) ?? []), v]);
-    }
-  }
-  for (const list of identitiesOf.values()) {
-    if (list.length < 2) continue;
-    for (const v of list) {
-      if (v.relation !== "identity") continue;
-      v.relation = "overlap";
-      v.confidence = calibrated("overlap", v.evidence);
-      v.reasoning = `${v.reasoning.replace(/ Yes on one is Yes on the other\.$/, "")} Not an identity: one of the two markets reads the same as ${list.length - 1} other market(s) of the other venue, so which one is the same question is ambiguous.`;
-    }
-  }
+  // One question is listed once per venue (an identity with two markets of one other venue is
+  // ambiguous and kept as an overlap); of the weaker verdicts each market keeps its strongest few.
+  const kept = settleVerdicts(verdicts, { venueOf: (id) => featuresOf(id)?.venue, demote: demoteAmbiguous, weakPerMarket: WEAK_PER_MARKET });
 
-  // Every identity and nesting is kept; of the weaker "related" verdicts (overlap, disjoint) each
-  // market keeps its strongest few, so a city with 30 temperature ranges does not store 900 pairs.
-  const weakPerMarket = new Map<string, Verdict[]>();
-  for (const v of verdicts.values()) {
-    if (v.relation !== "overlap" && v.relation !== "disjoint") continue;
-    for (const id of [v.a, v.b]) weakPerMarket.set(id, [...(weakPerMarket.get(id) ?? []), v]);
-  }
-  const keepWeak = new Set<Verdict>();
-  for (const list of weakPerMarket.values()) {
-    list.sort((x, y) => y.confidence - x.confidence || (x.a + x.b < y.a + y.b ? -1 : 1));
-    for (const v of list.slice(0, WEAK_PER_MARKET)) keepWeak.add(v);
-  }
-  for (const [key, v] of verdicts) if ((v.relation === "overlap" || v.relation === "disjoint") && !keepWeak.has(v)) verdicts.delete(key);
-
-  progress({ phase: "storing", done: 0, total: verdicts.size });
-  const written = await reconcile(db, scope, verdicts, now);
+  progress({ phase: "storing", done: 0, total: kept.size });
+  const written = await reconcile(db, scope, kept, now);
   const cached = indexCache.get(db);
   if (cached !== undefined && cached.index === index) cached.state = await featuresState(db);
   const summary: MatchRunSummary = {
@@ -318,11 +304,11 @@ export async function runMatching(db: Db, options: MatchRunOptions = {}): Promis
     marketsIndexed: index.size,
     marketsRead: changed.length,
     pairsCompared: compared,
-    matchesFound: verdicts.size,
+    matchesFound: kept.size,
     ...written,
     durationMs: Date.now() - started,
   };
-  progress({ phase: "done", done: verdicts.size, total: verdicts.size });
+  progress({ phase: "done", done: kept.size, total: kept.size });
   log.info("matching pass finished", { ...summary });
   return summary;
 }

@@ -1,4 +1,5 @@
 import { DAY, findDates, findHour, scopeFromDates, utc, withoutDates, type TimeScope } from "./dates";
+import { entitiesIn } from "./aliases";
 import { competitionLeague, competitionStage, genericWords, modeWords, rewriteWord, sourceAliases, stopwords, type ConceptType } from "./lexicon";
 import { findNames, foldWord, type NameSpan } from "./names";
 import { moveDown, moveNone, moveUp, parseInterval, quantityWords, type Interval } from "./numbers";
@@ -266,6 +267,12 @@ export function extractFeatures(input: MatchInput): Features {
   const negated = negation.test(question.replace(/\bno change\b/i, "")) && !/\bor not\b/i.test(question);
   const disjunctive = /\b(either of the following|any of the following|one of the following)\b/.test(desc);
 
+  // Entities the question names by any alias (a team by nickname or city, a country by name or
+  // demonym): one token each, in the topic and the candidate index, so "the Owls" and "Springfield"
+  // are compared and share their topic.
+  // Read from the context, as the topic is (the option Yes stands for is compared as the option).
+  const entityTokens = [...entitiesIn(contextTokens)].map((id) => `e:${id}`);
+  topic.push(...entityTokens);
   const keys = new Set<string>();
   for (const t of topic) if (!genericWords.has(t)) keys.add(t);
   for (const t of pick ?? []) if (t.length > 1) keys.add(`p:${t}`);

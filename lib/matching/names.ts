@@ -7,14 +7,25 @@
  * states that the other does not is a difference (identity fails closed).
  */
 import nlp from "compromise";
+import vocabulary from "./data/vocabulary.json";
 
-/** Words that are capitalised for other reasons: the calendar, and the question's own verb. */
-const notNames = new Set([
-  "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
-  "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-  "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-  "will", "who", "what", "which", "when", "how", "yes", "no", "the", "a", "an", "of", "and", "or", "in", "on", "at", "by", "for", "to", "be",
-]);
+/** The calendar's month and weekday names, long and short (US and British: "Sep", "Sept"), from CLDR. */
+function calendarWords(): string[] {
+  const out = new Set<string>();
+  const at = (m: number, d: number) => new Date(Date.UTC(2024, m, d));
+  for (const locale of ["en-US", "en-GB"]) {
+    for (const month of ["long", "short"] as const) {
+      const format = new Intl.DateTimeFormat(locale, { month, timeZone: "UTC" });
+      for (let m = 0; m < 12; m += 1) out.add(format.format(at(m, 15)).toLowerCase().replace(/\.$/, ""));
+    }
+  }
+  const weekday = new Intl.DateTimeFormat("en-US", { weekday: "long", timeZone: "UTC" });
+  for (let d = 1; d <= 7; d += 1) out.add(weekday.format(at(0, d)).toLowerCase());
+  return [...out];
+}
+
+/** Words that are capitalised for other reasons: the calendar, and the question's own words (data/vocabulary.json, `notNames`). */
+const notNames = new Set([...calendarWords(), ...(vocabulary as { notNames: { entries: string[] } }).notNames.entries]);
 
 export interface NameSpan {
   /** Lower-cased words of the name, accents removed. */

@@ -1,25 +1,34 @@
 import { describe, expect, it } from "vitest";
-import { formatProbability, whyNotIdentity, yesStandsFor } from "./reasoning";
+import { describeDifferences, formatProbability, renderReasoning, whyNotIdentity, yesStandsFor, type Difference } from "./reasoning";
 
-describe("reading a match's reasoning for display", () => {
-  it("names the difference that keeps an overlap from being an identity", () => {
-    expect(whyNotIdentity("overlap", "Same entity; different time: Alpha by 2030-03-31 vs Beta by 2030-06-30. The same measure at another time: both can resolve Yes.")).toBe(
-      "Different time: Alpha by 2030-03-31 vs Beta by 2030-06-30",
-    );
-    expect(whyNotIdentity("overlap", "Same option: widget; not the same question: wording differs (Alpha says blue, the other does not). Related: both can resolve Yes, neither implies the other.")).toBe(
-      "Wording differs (Alpha says blue, the other does not)",
-    );
-    expect(whyNotIdentity("overlap", "Same threshold; same time 2030-01-01. Not an identity: one of the two markets reads the same as 1 other market(s) of the other venue, so which one is the same question is ambiguous.")).toMatch(
-      /^one of the two markets reads the same as 1 other market/,
-    );
-    // Nothing recognisable: the first sentence, never nothing.
-    expect(whyNotIdentity("overlap", "Loosely related topics. Related: both can resolve Yes.")).toBe("Loosely related topics.");
+describe("a match's comparison as text", () => {
+  it("names the differences that keep an overlap from being an identity, from the data", () => {
+    const time: Difference = { attribute: "time", state: "conflict", a: ["before 2030-03-31"], b: ["before 2030-06-30"] };
+    expect(whyNotIdentity("overlap", [time], "Alpha", "Beta")).toBe("Different time: Alpha before 2030-03-31 vs Beta before 2030-06-30");
+    const wording: Difference = { attribute: "wording", state: "oneSide", a: ["blue"], b: [] };
+    expect(whyNotIdentity("overlap", [wording], "Alpha", "Beta")).toBe("Wording differs (Alpha says blue, the other does not)");
+    expect(whyNotIdentity("overlap", [{ attribute: "ambiguity", state: "conflict", a: ["1"], b: [] }])).toMatch(/^One of the two markets reads the same as 1 other market/);
+    const rules: Difference[] = [
+      { attribute: "rules", state: "conflict", label: "trigger", a: ["an announcement counts"], b: ["the act itself"] },
+      { attribute: "option", state: "conflict", a: ["quinn", "example"], b: ["rowan", "sample"] },
+    ];
+    expect(describeDifferences(rules, "Kalshi", "Polymarket")).toBe('different option: Kalshi quinn example vs Polymarket rowan sample; rules differ (what counts: Kalshi "an announcement counts" vs Polymarket "the act itself")');
   });
 
-  it("says nothing for other relations or a missing reasoning", () => {
-    expect(whyNotIdentity("identity", "Same entity; same time. Yes on one is Yes on the other.")).toBeNull();
-    expect(whyNotIdentity("subset", "Thresholds: Alpha above 5 vs Beta above 4. Yes on Alpha implies Yes on Beta.")).toBeNull();
+  it("says nothing for other relations or when no difference was recorded", () => {
+    const time: Difference = { attribute: "time", state: "conflict", a: ["x"], b: ["y"] };
+    expect(whyNotIdentity("identity", [time])).toBeNull();
+    expect(whyNotIdentity("subset", [time])).toBeNull();
+    expect(whyNotIdentity("overlap", [])).toBeNull();
     expect(whyNotIdentity("overlap", null)).toBeNull();
+  });
+
+  it("renders a reasoning from its clauses and what the relation means", () => {
+    expect(renderReasoning(["same threshold", "same time on 2030-01-01"], { kind: "identity" }, "A", "B")).toBe("Same threshold; same time on 2030-01-01. Yes on one is Yes on the other.");
+    expect(renderReasoning(["x"], { kind: "subset" }, "A", "B")).toBe("X. Yes on A implies Yes on B.");
+    expect(renderReasoning(["x"], { kind: "ambiguous", others: 2 }, "A", "B")).toBe(
+      "X. Not an identity: one of the two markets reads the same as 2 other market(s) of the other venue, so which one is the same question is ambiguous.",
+    );
   });
 
   it("shows a confidence as a probability and what Yes stands for", () => {

@@ -144,16 +144,4 @@ export function compareRuleTerms(a: RuleTermsOf, b: RuleTermsOf): RuleDifference
   return out;
 }
 
-const termLabel: Record<RuleTerm, string> = {
-  trigger: "what counts",
-  deadlineZone: "deadline time zone",
-  bound: "bound",
-  source: "settlement source",
-  station: "station",
-  windowStart: "start of the window",
-};
-
-/** One difference as text, naming the sides by venue. */
-export function describeRuleDifference(d: RuleDifference, venueA: string, venueB: string): string {
-  return `${termLabel[d.term]}: ${venueA} "${d.a}" vs ${venueB} "${d.b}"`;
-}
+export { describeRuleDifference } from "./reasoning";

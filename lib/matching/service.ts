@@ -8,6 +8,7 @@ import type { EventPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
 import { marketMatches, marketQuotes, markets, matchFeatures, type MarketMatchRow } from "@/lib/db/schema";
 import { bookPrices, type BookPrices } from "./book-prices";
+import { invertDifference, type Difference } from "./compare/types";
 import { invertRelation, type Relation } from "./relations";
 import { compareRuleTerms, type RuleDifference, type RuleTermsOf } from "./rules";
 import {
@@ -84,6 +85,12 @@ async function ruleDifferencesOf(db: Db, pairList: Array<[string, string]>): Pro
   return (a, b) => compareRuleTerms(terms.get(a) ?? {}, terms.get(b) ?? {});
 }
 
+/** A stored verdict's differences read from `self`'s side (they are stored from market A's). */
+function differencesFrom(row: MarketMatchRow, self: string): Difference[] {
+  const stored = row.differences as Difference[];
+  return self === row.marketA ? stored : stored.map(invertDifference);
+}
+
 interface Oriented {
   row: MarketMatchRow;
   other: string;
@@ -133,6 +140,7 @@ export async function getMarketMatches(db: Db, ref: string, query: MarketMatches
             relation: m.relation,
             confidence: m.row.confidence,
             reasoning: m.row.reasoning,
+            differences: differencesFrom(m.row, market.marketId),
             ruleDifferences: differences(market.marketId, m.other),
             firstSeenAt: m.row.firstSeenAt.toISOString(),
             validFrom: m.row.validFrom.toISOString(),
@@ -195,6 +203,7 @@ export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQ
                   relation: m.relation,
                   confidence: m.row.confidence,
                   reasoning: m.row.reasoning,
+                  differences: differencesFrom(m.row, m.self),
                   ruleDifferences: differences(m.self, m.other),
                 },
               ];
@@ -282,6 +291,7 @@ export async function browseMatchedMarkets(db: Db, query: MatchedMarketsQuery) {
     relation,
     confidence: match.confidence,
     reasoning: match.reasoning,
+    differences: differencesFrom(match, a.id),
     ruleDifferences: differences(a.id, b.id),
   }));
   return matchedPairsResponse.parse({ data, meta: { count: data.length, limit: query.limit } });
@@ -321,6 +331,7 @@ export async function browseEventMatches(db: Db, query: EventsMatchesQuery) {
           relation: r.match.relation,
           confidence: r.match.confidence,
           reasoning: r.match.reasoning,
+          differences: differencesFrom(r.match, r.a.id),
           ruleDifferences: differences(r.a.id, r.b.id),
         })),
       },

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { categories } from "@/lib/catalog/categories";
 import { eventPublic, marketPublic } from "@/lib/catalog/shapes";
 import { relations } from "./relations";
+import { attributes } from "./compare/types";
 import { ruleTerms } from "./rules";
 
 /**
@@ -149,11 +150,26 @@ const ruleDifferencesField = z
   .array(ruleDifference)
   .describe("Rule terms both markets state and state differently (each side's wording); a pair with any is at most overlap.");
 
+export const difference = z.object({
+  attribute: z
+    .enum(attributes)
+    .describe(
+      "What differs: context (place, office, competition, asset, measure), option, quantity (threshold), time, season, names, positions, wording, date, negation, criteria (any of several against one), rules (a rule term, named in label), ambiguity (one market reads the same as `a[0]` other markets of the other venue).",
+    ),
+  state: z.enum(["conflict", "oneSide"]).describe("conflict: both state it, differently; oneSide: one states it and the other leaves it unsaid."),
+  label: z.string().optional().describe("The context type or rule term, where the attribute has several."),
+  a: z.array(z.string()).describe("The requested (or A) market's values."),
+  b: z.array(z.string()).describe("The other (or B) market's values."),
+});
+export type DifferencePublic = z.infer<typeof difference>;
+const differencesField = z.array(difference).describe("What the two markets state differently or one side only, as the engine compared them.");
+
 export const marketMatch = z.object({
   market: matchedMarketPublic,
   relation: relationField,
   confidence: confidenceField,
   reasoning: reasoningField,
+  differences: differencesField,
   ruleDifferences: ruleDifferencesField,
   firstSeenAt: z.iso.datetime().describe("When this pair was first matched."),
   validFrom: z.iso.datetime().describe("Start of this verdict's validity."),
@@ -173,6 +189,7 @@ export const eventMarketMatch = z.object({
   relation: relationField,
   confidence: confidenceField,
   reasoning: reasoningField,
+  differences: differencesField,
   ruleDifferences: ruleDifferencesField,
 });
 
@@ -204,6 +221,7 @@ export const matchedPair = z.object({
   relation: relationField,
   confidence: confidenceField,
   reasoning: reasoningField,
+  differences: differencesField,
   ruleDifferences: ruleDifferencesField,
 });
 

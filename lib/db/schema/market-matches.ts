@@ -22,6 +22,8 @@ export const marketMatches = pgTable(
     relation: text("relation").notNull(),
     confidence: doublePrecision("confidence").notNull(),
     reasoning: text("reasoning").notNull(),
+    /** What the two state differently or one side only, as data (lib/matching/compare/types.ts `Difference`, A's values first). */
+    differences: jsonb("differences").notNull().default(sql`'[]'::jsonb`),
     engineVersion: text("engine_version").notNull(),
     /** When the pair was first matched by any version of the engine (carried across versions). */
     firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),

@@ -7,7 +7,7 @@ import { markets, type StoredOutcome } from "./markets";
  * poll. Kept apart from `markets` (which carries the listing's thirteen secondary indexes, the
  * trigram GIN among them) so a poll's price changes rewrite one narrow row with its primary key
  * only, and usually not even that (fillfactor 50 leaves room on each page for a new version of
- * every row on it, so a poll that rewrites them all still updates heap-only; drizzle/0015).
+ * every row on it, so a poll that rewrites them all still updates heap-only; drizzle/0016).
  * Written by lib/catalog/store.ts in one set-based UPDATE per batch; every answer that shows a
  * market joins it (lib/catalog/public.ts `marketColumnsOf`). One row per market, always: the
  * upsert writes both in one transaction.

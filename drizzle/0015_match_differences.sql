@@ -1,0 +1,1 @@
+ALTER TABLE "market_matches" ADD COLUMN "differences" jsonb DEFAULT '[]'::jsonb NOT NULL;

@@ -1,0 +1,48 @@
+/**
+ * Names comparator: the names (people, organisations, places, teams, titles) each side states
+ * that the other's text does not.
+ */
+import type { Features } from "../extract";
+import { genericWords } from "../lexicon";
+import { teamCityOf } from "../names";
+import { aliasedWords } from "../aliases";
+import { entitiesLookup, namesLookup, sameStem } from "./lookup";
+
+/**
+ * The names A states that B does not: every word of every name span must be found among B's
+ * words (its question, label, event title and rule), as the same word, an inflection, or the
+ * letters of an acronym B's text spells out, or an alias of an entity B names (aliases.ts); a
+ * person's given names may be left out when the surname is there. An unknown name is a
+ * difference, never noise.
+ */
+export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<string> = new Set()): string[] {
+  const { other, stems } = namesLookup(b);
+  // Words that carry no topic ("Winner", "Title", "Election" in a title-case heading) are not names.
+  const has = (w: string) =>
+    genericWords.has(w) ||
+    excused.has(w) ||
+    other.has(w) ||
+    (w.length >= 5 && stems.some((x) => sameStem(x, w))) ||
+    b.initialisms.includes(w) ||
+    // A team's nickname where the other side names its city ("Owls" for "Springfield").
+    teamCityOf(w).some((city) => city.every((c) => other.has(c)));
+  // Given names B states for a surname: a different one there is another person ("Chris" vs "Phil").
+  const givenOnB = new Map<string, string[]>();
+  for (const span of b.names) if (span.person && span.words.length > 1) givenOnB.set(span.words.at(-1) ?? "", span.words.slice(0, -1));
+  const missing: string[] = [];
+  for (const span of a.names) {
+    // An acronym of the whole name on the other side ("DWS" for "Department of Widget Safety").
+    const initials = span.words.map((w) => w[0] ?? "").join("");
+    if (span.words.length > 1 && b.names.some((n) => n.acronym && n.words.some((w) => w.includes(initials)))) continue;
+    const surname = span.words.at(-1) ?? "";
+    // An alias of an entity B names ("Zorbian" / "Zorbia", a team's nickname / its city).
+    const aliased = aliasedWords(span.words, entitiesLookup(b));
+    span.words.forEach((w, i) => {
+      if (has(w) || aliased.has(w)) return;
+      const given = givenOnB.get(surname);
+      if (span.person && i < span.words.length - 1 && has(surname) && (given === undefined || given.includes(w))) return;
+      missing.push(w);
+    });
+  }
+  return [...new Set(missing)];
+}

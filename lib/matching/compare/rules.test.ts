@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { compareForm } from "./form";
+import { compareRules } from "./rules";
+import { kx, pm } from "@/test/helpers/matching-markets";
+
+describe("rules comparator", () => {
+  const question = "Will Ada Quill leave office before 2031?";
+  const news = pm("Quill out", question, {
+    description: "This market will resolve to Yes if Ada Quill leaves office by December 31, 2030.\nAn announcement of her resignation will resolve this market to Yes.",
+  });
+  const act = kx("Quill out", question, "Ada Quill leaves office before Jan 1, 2031");
+
+  it("returns the rule terms both state differently, each side's wording", () => {
+    const r = compareRules(news, act, "equal", "equal");
+    expect(r.differences.map((d) => d.term)).toEqual(["trigger"]);
+    expect(r.differences[0]?.a).toMatch(/announcement of her resignation/);
+  });
+
+  it("compares no rule terms of a pair that cannot both be Yes", () => {
+    expect(compareRules(news, act, "disjoint", "equal").differences).toEqual([]);
+  });
+});
+
+describe("form comparator", () => {
+  it("reads negation, several criteria and ordinal positions", () => {
+    const first = kx("Arden mayoral election", "Will Odile Varga win the first round of the 2030 Arden mayoral election?", "Odile Varga wins the first round");
+    const second = pm("Arden mayoral election", "Will Odile Varga advance to the second round of the 2030 Arden mayoral election?");
+    expect(compareForm(first, second).ordinals).toBe("conflict");
+    expect(compareForm(first, first)).toMatchObject({ ordinals: "same", negation: false, disjunctive: null });
+    const yes = pm("Rain", "Will it rain in Exampletown on May 1, 2030?");
+    const no = pm("Rain", "Will it not rain in Exampletown on May 1, 2030?");
+    expect(compareForm(yes, no).negation).toBe(true);
+  });
+});

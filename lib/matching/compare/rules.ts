@@ -1,0 +1,32 @@
+/**
+ * Rules comparator: the settlement sources both name, and the rule terms (what counts, deadline
+ * zone, bound, source, station, window start) both rules state differently.
+ */
+import type { Features } from "../extract";
+import { compareRuleTerms, type RuleDifference } from "../rules";
+import type { AttributeState, Cmp } from "./types";
+
+export interface RulesComparison {
+  /** Resolution sources: a shared one (`same`), none shared (`conflict`), or not both named. */
+  sources: AttributeState;
+  sharedSources: string[];
+  /** Rule terms both state differently, each side's wording (A, then B). */
+  differences: RuleDifference[];
+}
+
+/**
+ * The rules comparator. Rule terms are compared for every pair whose headline reads the same or
+ * nested (`cmp` is the relation so far; a pair that cannot both be Yes has none to compare). A
+ * bound's inclusivity was compared with the thresholds when they read differently (a nesting);
+ * read from the rules it matters only where the thresholds read the same (`quantityCmp`).
+ */
+export function compareRules(a: Features, b: Features, cmp: Cmp, quantityCmp: Cmp): RulesComparison {
+  let sources: AttributeState = "absent";
+  let sharedSources: string[] = [];
+  if (a.sources.length > 0 && b.sources.length > 0) {
+    sharedSources = a.sources.filter((s) => b.sources.includes(s));
+    sources = sharedSources.length > 0 ? "same" : "conflict";
+  } else if (a.sources.length > 0 || b.sources.length > 0) sources = "oneSide";
+  const differences = cmp === "disjoint" ? [] : compareRuleTerms(a.rules ?? {}, b.rules ?? {}).filter((d) => d.term !== "bound" || quantityCmp === "equal");
+  return { sources, sharedSources, differences };
+}
