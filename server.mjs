@@ -19,6 +19,7 @@ import { recordClientAbort, watchClientGone } from "./lib/client-aborts.mjs";
 import { internalErrorBody, surfaceOf } from "./lib/http/error-body.mjs";
 import { refuseMalformedRequest } from "./lib/http/malformed.mjs";
 import { requestUrl, serveRoute } from "./lib/http/serve.mjs";
+import { createTurnQueue, refuseAtCapacity } from "./lib/http/turns.mjs";
 import { serverSettings } from "./lib/server-settings.mjs";
 import { startHealthPort } from "./lib/status/health-port.mjs";
 import { BACKGROUND_JOBS_TASK, startupTask } from "./lib/status/health-state.mjs";
@@ -177,13 +178,31 @@ async function handle(req, res, served) {
   const handler = exported?.[req.method ?? "GET"];
   if (typeof handler !== "function") return handleWithNext(req, res);
   served.route = routeOf(found.entry);
+  // The client left while the request waited for its turn: nothing to answer, nothing to run.
+  if (req.socket?.destroyed === true) return;
   return serveRoute(handler, found.params, req, res);
 }
 
+/**
+ * Requests waiting for their turn (lib/http/turns.mjs): each starts in an event-loop turn of its
+ * own. 1,024 waiting is five times the crowd of the load bench; past it a request is refused at
+ * once with 503 and Retry-After rather than held.
+ */
+const TURN_QUEUE_LIMIT = 1024;
+const turns = createTurnQueue({ limit: TURN_QUEUE_LIMIT });
+/** Readiness and liveness are answered when they arrive, never queued behind the crowd they are asked about. */
+const probePaths = new Set(["/v0/health", "/v0/health/live"]);
+
 const server = createServer((req, res) => {
   const startedAt = performance.now();
-  const served = { route: undefined };
   const goneAt = watchClientGone(res);
+  if (probePaths.has((req.url ?? "/").split("?", 1)[0] ?? "/")) return void serve(req, res, startedAt, goneAt);
+  if (!turns.push(() => serve(req, res, startedAt, goneAt))) refuseAtCapacity(surfaceOf(requestUrl(req).pathname), res);
+});
+
+/** Serves a request that arrived at `startedAt`; `goneAt` tells when its client left, if it did (watched from arrival). */
+function serve(req, res, startedAt, goneAt) {
+  const served = { route: undefined };
   // A client that left before its answer was written is counted and logged at info, never as a failure (docs/performance.md).
   const noteAbort = () => {
     const at = goneAt();
@@ -199,7 +218,7 @@ const server = createServer((req, res) => {
     if (!res.headersSent) res.writeHead(500, { "content-type": "application/json", "x-request-id": requestId });
     res.end(JSON.stringify(internalErrorBody(surfaceOf(requestUrl(req).pathname), requestId)));
   });
-});
+}
 
 // WebSocket upgrades: /ws (pmxt's streaming protocol) is served by the handler the compiled
 // app/ws route module exports as `upgrade` (route handlers cannot upgrade; see docs/streams.md).

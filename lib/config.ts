@@ -50,6 +50,12 @@ export const envSchema = z.object({
   /** Directory of the embedded stores (PGlite in `pg/`, chDB in `ch/`) and of the generated auth secret. */
   DATA_DIR: z.string().trim().min(1).default(".data"),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  /**
+   * The embedded PostgreSQL's buffer cache (PGlite's `shared_buffers`), in MB. PGlite touches all of
+   * it at start and its WebAssembly heap never shrinks, so it is resident from the first second
+   * (docs/performance.md, "Memory"); pages beyond it are read from the OS file cache.
+   */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(4096).default(32),
   CLICKHOUSE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   CLICKHOUSE_USER: z.string().default("default"),
   CLICKHOUSE_PASSWORD: z.string().default(""),
@@ -129,6 +135,8 @@ export interface Config {
   dataDir: string;
   /** True when Postgres is the embedded PGlite (no DATABASE_URL). */
   embeddedPostgres: boolean;
+  /** PGlite's `shared_buffers` in MB (PGLITE_SHARED_BUFFERS_MB). */
+  pgliteSharedBuffersMb: number;
   /** True when ClickHouse is the embedded chDB (no CLICKHOUSE_URL). */
   embeddedClickhouse: boolean;
   databaseUrl: string | undefined;
@@ -194,6 +202,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     port: e.PORT,
     dataDir: e.DATA_DIR,
     embeddedPostgres: e.DATABASE_URL === undefined,
+    pgliteSharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB,
     embeddedClickhouse: e.CLICKHOUSE_URL === undefined,
     databaseUrl: e.DATABASE_URL,
     clickhouse: {

@@ -95,6 +95,8 @@ describe("in-process schedule", () => {
       );
     } finally {
       schedule.stop();
+      // A poll that started before the stop ends with its follow-ups (matching) before the file's stores close.
+      await schedule.idle();
     }
     const runs = await db.select().from(ingestRuns).where(eq(ingestRuns.trigger, "schedule"));
     // Polls of the venue never overlap: each started after the previous one finished.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eventUuid, marketUuid } from "@/lib/catalog/ids";
 import { ingestVenues, type IngestOptions, type IngestProgress } from "@/lib/catalog/ingest";
 import { getDb } from "@/lib/db";
-import { events, ingestLeases, ingestRuns, markets } from "@/lib/db/schema";
+import { events, ingestLeases, ingestRuns, marketQuotes, markets } from "@/lib/db/schema";
 import { createExchange } from "@/lib/venues/factory";
 import { createFakeVenues, FIXTURE_IDS, GAMMA_HOST, type JsonObject } from "./fakes/venue-server";
 
@@ -59,7 +59,10 @@ describe("catalog ingestion from the fake venues", () => {
     expect(fed?.eventId).toBe(eventUuid("polymarket", "41873"));
     expect(fed?.contractAddress).toBe(FIXTURE_IDS.M1?.cond);
     expect(fed?.outcomeIds).toEqual([FIXTURE_IDS.M1?.yes, FIXTURE_IDS.M1?.no]);
-    expect(fed?.outcomes[0]).toMatchObject({ outcomeId: FIXTURE_IDS.M1?.yes, label: "No change", price: 0.615 });
+    // What describes the outcome is in markets, its price in the market's quote.
+    expect(fed?.outcomes[0]).toEqual({ outcomeId: FIXTURE_IDS.M1?.yes, label: "No change" });
+    const [quote] = await (await getDb()).select().from(marketQuotes).where(eq(marketQuotes.id, fed?.id ?? ""));
+    expect(quote?.outcomes[0]).toMatchObject({ outcomeId: FIXTURE_IDS.M1?.yes, label: "No change", price: 0.615 });
     expect(fed?.category).toBe("Economics");
     expect(fed?.closed).toBe(false);
 

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { healthAnswer, startHealthPort } from "@/lib/status/health-port.mjs";
-import { HEALTH_STATE, LOOP_STALE_MS, PROBE_STALE_MS, STARTUP_PHASE, startupTask } from "@/lib/status/health-state.mjs";
+import { HEALTH_STATE, LOOP_STALE_MS, PROBE_STALE_MS, STARTUP_PHASE, startupTask, STORE_STATE } from "@/lib/status/health-state.mjs";
 import { healthMonitor, readiness } from "@/lib/status/health";
 import { getTickStores } from "@/lib/ticks";
 
@@ -38,7 +38,7 @@ describe("the health port (HEALTH_PORT)", () => {
     expect(other?.status).toBe(404);
   });
 
-  it("says not ready before the first probe, and when a probe is stale or a store failed; not alive when the request thread stalls", () => {
+  it("says not ready before the first probe, and when a probe is stale or a store failed (an engine not opened yet is ready); not alive when the request thread stalls", () => {
     const now = 1_800_000_000_000;
     const state = new Float64Array(4);
     state[HEALTH_STATE.loopBeatAt] = now;
@@ -48,6 +48,8 @@ describe("the health port (HEALTH_PORT)", () => {
     state[HEALTH_STATE.clickhouse] = 1;
     expect(healthAnswer("/ready", state, now).status).toBe(200);
     expect(healthAnswer("/ready", state, now + PROBE_STALE_MS + 1).status).toBe(503);
+    state[HEALTH_STATE.clickhouse] = STORE_STATE.idle;
+    expect(healthAnswer("/ready", state, now)).toMatchObject({ status: 200, body: { stores: { clickhouse: "idle" } } });
     state[HEALTH_STATE.clickhouse] = 0;
     expect(healthAnswer("/ready", state, now)).toMatchObject({ status: 503, body: { stores: { clickhouse: "unavailable" } } });
     expect(healthAnswer("/live", state, now + LOOP_STALE_MS)).toMatchObject({ status: 200 });

@@ -4,7 +4,7 @@ import { GET as live } from "@/app/v0/health/live/route";
 import { GET as health } from "@/app/v0/health/route";
 import { GET as status } from "@/app/v0/status/route";
 import { getDb } from "@/lib/db";
-import { HEALTH_STALE_AFTER_MS, HealthMonitor, readiness } from "@/lib/status/health";
+import { HEALTH_STALE_AFTER_MS, HealthMonitor, readiness, STORE_IDLE } from "@/lib/status/health";
 import { getTickStores } from "@/lib/ticks";
 import { describeKeyedRoute } from "./helpers/auth-suite";
 import { makeKey } from "./helpers/keys";
@@ -49,6 +49,12 @@ describe("readiness from the health monitor", () => {
   it("503 naming a store that did not answer the last probe", async () => {
     const monitor = new HealthMonitor({ postgres: async () => undefined, clickhouse: () => Promise.reject(new Error("down")) }, 60_000);
     await expect(readiness(monitor)).rejects.toMatchObject({ code: "service_unavailable", message: expect.stringMatching(/Not answering: clickhouse/) });
+    monitor.stop();
+  });
+
+  it("ready with an engine not opened yet (idle), which a probe never opens", async () => {
+    const monitor = new HealthMonitor({ postgres: async () => undefined, clickhouse: async () => STORE_IDLE }, 60_000);
+    await expect(readiness(monitor)).resolves.toMatchObject({ status: "ok", stores: { postgres: "ok", clickhouse: "idle" } });
     monitor.stop();
   });
 

@@ -2,9 +2,9 @@ import "server-only";
 import { and, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { resultRows, type Db } from "@/lib/db";
-import { events, markets } from "@/lib/db/schema";
+import { eventQuotes, events, marketQuotes, markets } from "@/lib/db/schema";
 import { encodeCursor, type Cursor, type ListSort } from "./cursor";
-import { marketColumns, toEventPublic, toMarketPublic, type ListedMarketRow } from "./public";
+import { eventColumns, isoText, marketColumns, quoteOfEvent, quoteOfMarket, toEventPublic, toMarketPublic, type ListedMarketRow } from "./public";
 import type { EventPublic, ListMeta, ListQuery, MarketPublic } from "./shapes";
 import { listTotal, type ListTotal } from "./totals";
 
@@ -20,9 +20,6 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** A timestamptz as `Date.prototype.toISOString()` writes it (UTC, milliseconds), computed by the database. */
-const isoText = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
  * The listing's select list: `marketColumns` under their property names, times as ISO text. The
  * listing reads the driver's rows as they are (lib/db `resultRows`), because drizzle's per-field
@@ -33,9 +30,9 @@ const listedColumns = sql.raw(
   new PgDialect().sqlToQuery(
     sql.join(
       Object.entries(marketColumns).map(([name, column]) =>
-        name === "resolutionDate" || name === "firstSeenAt" || name === "lastSeenAt"
+        name === "resolutionDate" || name === "firstSeenAt"
           ? sql`${isoText(sql`${column}`)} as ${sql.identifier(name)}`
-          : sql`${column} as ${sql.identifier(name)}`,
+          : sql`${name === "lastSeenAt" ? marketColumns.lastSeenAt.getSQL() : column} as ${sql.identifier(name)}`,
       ),
       sql`, `,
     ),
@@ -154,7 +151,8 @@ function page<R extends { id: string; cursorKey: number | string | null }>(
 export function marketListStatement(query: ListQuery): SQL {
   const key = sortKey(markets, sortOf(query));
   const where = listConditions(markets, query, key);
-  return sql`select ${listedColumns}, ${key.cursorValue} as "cursorKey" from ${markets}${where === undefined ? sql`` : sql` where ${where}`}
+  // The page's rows come from the rank indexes of `markets`; each joins its quote by primary key.
+  return sql`select ${listedColumns}, ${key.cursorValue} as "cursorKey" from ${markets} join ${marketQuotes} on ${quoteOfMarket}${where === undefined ? sql`` : sql` where ${where}`}
     order by ${sql.join(orderOf(markets, key), sql`, `)} limit ${query.limit + 1} offset ${query.offset}`;
 }
 
@@ -174,6 +172,7 @@ export async function marketsOfEvents(db: Db, eventIds: string[], includeClosed:
   const rows = await db
     .select(marketColumns)
     .from(markets)
+    .innerJoin(marketQuotes, quoteOfMarket)
     .where(and(inArray(markets.eventId, eventIds), includeClosed ? undefined : eq(markets.closed, false)))
     .orderBy(...rankOrder(markets));
   for (const row of rows) {
@@ -189,8 +188,9 @@ export async function searchEvents(db: Db, query: ListQuery): Promise<ListResult
   const key = sortKey(events, sortOf(query));
   const [rows, total] = await Promise.all([
     db
-      .select({ event: events, id: events.id, cursorKey: sql<number | string | null>`${key.cursorValue}`.as("cursor_key") })
+      .select({ event: eventColumns, id: events.id, cursorKey: sql<number | string | null>`${key.cursorValue}`.as("cursor_key") })
       .from(events)
+      .innerJoin(eventQuotes, quoteOfEvent)
       .where(listConditions(events, query, key))
       .orderBy(...orderOf(events, key))
       .limit(query.limit + 1)

@@ -1,6 +1,7 @@
 import "server-only";
-import type { EventRow, MarketRow } from "@/lib/db/schema";
-import { markets } from "@/lib/db/schema";
+import { eq, sql, type SQL } from "drizzle-orm";
+import type { StoredOutcome } from "@/lib/db/schema";
+import { eventQuotes, events, marketQuotes, markets } from "@/lib/db/schema";
 import { isoOrNull } from "@/lib/format";
 import { isCategory, type Category } from "./categories";
 import { priceStepsOf, roundPrice } from "./prices";
@@ -12,38 +13,76 @@ import type { EventPublic, MarketPublic } from "./shapes";
  * with a market.
  */
 
-/** The market columns every reader of the catalog selects (the public shape is built from them). */
-export const marketColumns = {
-  id: markets.id,
-  eventId: markets.eventId,
-  venue: markets.venue,
-  venueMarketId: markets.venueMarketId,
-  title: markets.title,
-  slug: markets.slug,
-  description: markets.description,
-  category: markets.category,
-  outcomes: markets.outcomes,
-  volume24h: markets.volume24h,
-  volume: markets.volume,
-  liquidity: markets.liquidity,
-  openInterest: markets.openInterest,
-  status: markets.status,
-  closed: markets.closed,
-  resolutionDate: markets.resolutionDate,
-  contractAddress: markets.contractAddress,
-  url: markets.url,
-  image: markets.image,
-  firstSeenAt: markets.firstSeenAt,
-  lastSeenAt: markets.lastSeenAt,
-};
+/**
+ * The market columns every reader of the catalog selects (the public shape is built from them),
+ * from a `markets` row and its `market_quotes` row (or aliases of both): what describes the market
+ * from the first, its prices and volumes from the second, so an answer always shows the last
+ * poll's quote, never the rank keys `markets` keeps for the list orders. `lastSeenAt` (the
+ * answer's `updatedAt`) is the later of the two rows' writes, as ISO text.
+ */
+export function marketColumnsOf(m: typeof markets, q: typeof marketQuotes) {
+  return {
+    id: m.id,
+    eventId: m.eventId,
+    venue: m.venue,
+    venueMarketId: m.venueMarketId,
+    title: m.title,
+    slug: m.slug,
+    description: m.description,
+    category: m.category,
+    outcomes: q.outcomes,
+    volume24h: q.volume24h,
+    volume: q.volume,
+    liquidity: q.liquidity,
+    openInterest: q.openInterest,
+    status: m.status,
+    closed: m.closed,
+    resolutionDate: m.resolutionDate,
+    contractAddress: m.contractAddress,
+    url: m.url,
+    image: m.image,
+    firstSeenAt: m.firstSeenAt,
+    lastSeenAt: isoText(sql`greatest(${m.lastSeenAt}, ${q.quotedAt})`).as("last_seen_at"),
+  };
+}
 
-export type MarketSelection = Pick<MarketRow, keyof typeof marketColumns>;
+/** A timestamptz as `Date.prototype.toISOString()` writes it (UTC, milliseconds), computed by the database. */
+export const isoText = (column: SQL) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+export const marketColumns = marketColumnsOf(markets, marketQuotes);
+
+/** The join every reader of `marketColumns` adds: a market's quote row (one per market, always). */
+export const quoteOfMarket = eq(marketQuotes.id, markets.id);
+
+/** A market as every reader selects it (`marketColumnsOf`). */
+export interface MarketSelection {
+  id: string;
+  eventId: string;
+  venue: string;
+  venueMarketId: string;
+  title: string;
+  slug: string | null;
+  description: string | null;
+  category: string;
+  outcomes: StoredOutcome[];
+  volume24h: number;
+  volume: number | null;
+  liquidity: number | null;
+  openInterest: number | null;
+  status: string | null;
+  closed: boolean;
+  resolutionDate: Date | null;
+  contractAddress: string | null;
+  url: string | null;
+  image: string | null;
+  firstSeenAt: Date;
+  lastSeenAt: string;
+}
 
 /** A market row as the listing reads it: the same fields, its times already as ISO text. */
-export type ListedMarketRow = Omit<MarketSelection, "resolutionDate" | "firstSeenAt" | "lastSeenAt"> & {
+export type ListedMarketRow = Omit<MarketSelection, "resolutionDate" | "firstSeenAt"> & {
   resolutionDate: string | null;
   firstSeenAt: string;
-  lastSeenAt: string;
 };
 
 /** Categories are normalized on write; a row outside the set is a bug, answered as a 500 like any other. */
@@ -88,7 +127,7 @@ export function toMarketPublic(row: MarketSelection | ListedMarketRow): MarketPu
     url: row.url,
     image: row.image,
     firstSeenAt: typeof row.firstSeenAt === "string" ? row.firstSeenAt : row.firstSeenAt.toISOString(),
-    updatedAt: typeof row.lastSeenAt === "string" ? row.lastSeenAt : row.lastSeenAt.toISOString(),
+    updatedAt: row.lastSeenAt,
   };
   if (outcomes.length === 2) {
     market.yes = outcomes[0];
@@ -97,8 +136,53 @@ export function toMarketPublic(row: MarketSelection | ListedMarketRow): MarketPu
   return market;
 }
 
+/**
+ * The event columns its answers read: what describes it from `events`, its volumes from
+ * `event_quotes` (join `quoteOfEvent`), `lastSeenAt` the later of the two rows' writes as ISO text.
+ */
+export const eventColumns = {
+  id: events.id,
+  venue: events.venue,
+  venueEventId: events.venueEventId,
+  title: events.title,
+  slug: events.slug,
+  description: events.description,
+  category: events.category,
+  tags: events.tags,
+  image: events.image,
+  url: events.url,
+  volume24h: eventQuotes.volume24h,
+  volume: eventQuotes.volume,
+  closed: events.closed,
+  resolutionDate: events.resolutionDate,
+  firstSeenAt: events.firstSeenAt,
+  lastSeenAt: isoText(sql`greatest(${events.lastSeenAt}, ${eventQuotes.quotedAt})`).as("last_seen_at"),
+};
+
+export const quoteOfEvent = eq(eventQuotes.id, events.id);
+
+/** An event as its answers select it (`eventColumns`). */
+export interface EventSelection {
+  id: string;
+  venue: string;
+  venueEventId: string;
+  title: string;
+  slug: string | null;
+  description: string | null;
+  category: string;
+  tags: string[];
+  image: string | null;
+  url: string | null;
+  volume24h: number;
+  volume: number | null;
+  closed: boolean;
+  resolutionDate: Date | null;
+  firstSeenAt: Date;
+  lastSeenAt: string;
+}
+
 /** A stored event and its (already public) markets -> the public event. */
-export function toEventPublic(row: EventRow, nested: MarketPublic[]): EventPublic {
+export function toEventPublic(row: EventSelection, nested: MarketPublic[]): EventPublic {
   return {
     eventId: row.id,
     exchange: row.venue,
@@ -115,7 +199,7 @@ export function toEventPublic(row: EventRow, nested: MarketPublic[]): EventPubli
     closed: row.closed,
     resolutionDate: isoOrNull(row.resolutionDate),
     firstSeenAt: row.firstSeenAt.toISOString(),
-    updatedAt: row.lastSeenAt.toISOString(),
+    updatedAt: row.lastSeenAt,
     markets: nested,
   };
 }

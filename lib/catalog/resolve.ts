@@ -1,11 +1,11 @@
 import "server-only";
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { events, markets } from "@/lib/db/schema";
+import { eventQuotes, events, marketQuotes, markets } from "@/lib/db/schema";
 import { AppError, NotFoundError } from "@/lib/errors";
 import { parseVenueUrl, UUID_PATTERN, type VenueUrlRef } from "./ids";
 import { marketsOfEvents, rankOrder } from "./list";
-import { marketColumns, toEventPublic, toMarketPublic } from "./public";
+import { eventColumns, marketColumns, quoteOfEvent, quoteOfMarket, toEventPublic, toMarketPublic } from "./public";
 import type { EventPublic, MarketPublic } from "./shapes";
 
 /*
@@ -96,6 +96,7 @@ export async function getMarketOrThrow(db: Db, ref: string): Promise<MarketPubli
   const [row] = await db
     .select(marketColumns)
     .from(markets)
+    .innerJoin(marketQuotes, quoteOfMarket)
     .where(or(byId, byVenueId, byContract, byOutcome, bySlug))
     .orderBy(
       refRank([
@@ -122,8 +123,9 @@ export async function getEventOrThrow(db: Db, ref: string): Promise<EventPublic>
   const byVenueId = eq(events.venueEventId, value);
   const bySlug = eq(events.slug, value);
   const [row] = await db
-    .select()
+    .select(eventColumns)
     .from(events)
+    .innerJoin(eventQuotes, quoteOfEvent)
     .where(or(byId, byVenueId, bySlug))
     .orderBy(
       refRank([

@@ -3,7 +3,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb, resultRows } from "@/lib/db";
 import { clearCatalog, makeEvent } from "@/test/helpers/catalog";
 import type { NormalizedEvent } from "./normalize";
-import { unseenOpenMarkets, upsertCatalog } from "./store";
+import { searchMarkets } from "./list";
+import { getEventOrThrow, getMarketOrThrow } from "./resolve";
+import { listMarketsQuery } from "./shapes";
+import { RANK_STEP, unseenOpenMarkets, upsertCatalog } from "./store";
 
 // Re-ingestion: unchanged rows are not rewritten (no new row version), and no stored field is
 // ever lost or blanked by a poll that lacks it.
@@ -11,7 +14,7 @@ import { unseenOpenMarkets, upsertCatalog } from "./store";
 type Stored = Record<string, unknown> & { id: string; version: string };
 
 /** Every column of every catalog row, plus its row version (xmin changes on every rewrite). */
-async function snapshot(table: "markets" | "events"): Promise<Map<string, Stored>> {
+async function snapshot(table: "markets" | "events" | "market_quotes" | "event_quotes"): Promise<Map<string, Stored>> {
   const db = await getDb();
   // xmax is set by a row lock too: equal xmax means not even locked.
   const result = await db.execute(sql`select xmin::text as version, xmax::text as locked_by, * from ${sql.raw(table)} order by id`);
@@ -130,13 +133,17 @@ describe("upsertCatalog's skip of rows sent exactly as before (content_hash)", (
     const before = await snapshot("markets");
     await upsertCatalog(await getDb(), laterPoll(poll));
     expect(await snapshot("markets")).toEqual(before);
-    const moved = laterPoll(poll).map((e) => ({ ...e, markets: e.markets.map((m, i) => (i === 0 ? { ...m, volume24h: 50 } : m)) }));
-    await upsertCatalog(await getDb(), moved);
+    const renamed = laterPoll(poll).map((e) => ({ ...e, markets: e.markets.map((m, i) => (i === 0 ? { ...m, title: "Renamed" } : m)) }));
+    await upsertCatalog(await getDb(), renamed);
     const second = await hashes();
     const [changedId, sameId] = poll[0]?.markets.map((m) => m.id ?? "") ?? [];
     expect(second.get(changedId ?? "")).not.toBe(first.get(changedId ?? ""));
     expect(second.get(sameId ?? "")).toBe(first.get(sameId ?? ""));
-    expect((await snapshot("markets")).get(changedId ?? "")?.volume24h).toBe(50);
+    expect((await snapshot("markets")).get(changedId ?? "")?.title).toBe("Renamed");
+    // Prices and volumes are not part of the descriptive hash: moving them keeps it.
+    const moved = laterPoll(renamed).map((e) => ({ ...e, markets: e.markets.map((m) => ({ ...m, volume24h: 50 })) }));
+    await upsertCatalog(await getDb(), moved);
+    expect(await hashes()).toEqual(second);
   });
 
   it("a closure clears the hash, so the next poll that lists the market open again reopens it", async () => {
@@ -163,5 +170,137 @@ describe("upsertCatalog's skip of rows sent exactly as before (content_hash)", (
     const before = await snapshot("markets");
     await upsertCatalog(await getDb(), laterPoll(poll));
     expect(await snapshot("markets")).toEqual(before);
+  });
+});
+
+describe("a re-poll whose prices and volumes changed (market_quotes)", () => {
+  const listed = async () =>
+    (await searchMarkets(await getDb(), listMarketsQuery.parse({ exchange: "polymarket" }))).data;
+
+  it("is visible in the listing and the market answer, and rewrites no descriptive row", async () => {
+    await clearCatalog();
+    const poll = [makeEvent({ venue: "polymarket" }, [{ volume24h: 1000 }, { volume24h: 500 }])];
+    await upsertCatalog(await getDb(), poll);
+    const [markets, quotes, firstList] = [await snapshot("markets"), await snapshot("market_quotes"), await listed()];
+    expect(quotes.size).toBe(2);
+
+    // Every price moves and every volume moves within the rank step: a poll like most polls.
+    const next = laterPoll(poll).map((e) => ({
+      ...e,
+      markets: e.markets.map((m) => ({
+        ...m,
+        volume24h: (m.volume24h ?? 0) * (1 + RANK_STEP.relative / 2),
+        volume: 6000,
+        openInterest: 75,
+        outcomes: m.outcomes.map((o) => ({ ...o, price: Math.round((1 - o.price) * 100) / 100, priceChange24h: 0.015 })),
+      })),
+    }));
+    await upsertCatalog(await getDb(), next);
+
+    // No markets row was written or locked: its indexes (trigram GIN included) took no entry.
+    expect(await snapshot("markets")).toEqual(markets);
+    const newQuotes = await snapshot("market_quotes");
+    for (const [id, row] of quotes) expect(newQuotes.get(id)?.version, id).not.toBe(row.version);
+
+    const list = await listed();
+    expect(list.map((m) => m.marketId)).toEqual(firstList.map((m) => m.marketId));
+    const sent = next[0]?.markets ?? [];
+    for (const market of sent) {
+      const shown = list.find((m) => m.marketId === market.id);
+      const answer = await getMarketOrThrow(await getDb(), market.id ?? "");
+      for (const m of [shown, answer]) {
+        expect(m?.volume24h).toBe(market.volume24h);
+        expect(m?.volume).toBe(6000);
+        expect(m?.openInterest).toBe(75);
+        expect(m?.outcomes.map((o) => o.price)).toEqual([0.4, 0.6]);
+        expect(m?.yes?.priceChange24h).toBe(0.015);
+        // updatedAt is the quote's poll time, later than the descriptive row's.
+        expect(m?.updatedAt).toBe(market.lastSeenAt?.toISOString());
+      }
+    }
+
+    // The same poll again writes no quote either.
+    const settled = await snapshot("market_quotes");
+    await upsertCatalog(await getDb(), next);
+    expect(await snapshot("market_quotes")).toEqual(settled);
+    expect(await snapshot("markets")).toEqual(markets);
+  });
+
+  it("a volume that moves past the rank step rewrites the rank key, and the listing's order follows it", async () => {
+    await clearCatalog();
+    const poll = [makeEvent({ venue: "polymarket" }, [{ volume24h: 1000 }, { volume24h: 500 }])];
+    await upsertCatalog(await getDb(), poll);
+    const [top, second] = (await listed()).map((m) => m.marketId);
+    const before = await snapshot("markets");
+    const overtaken = laterPoll(poll).map((e) => ({
+      ...e,
+      markets: e.markets.map((m) => (m.id === second ? { ...m, volume24h: 2000 } : m)),
+    }));
+    await upsertCatalog(await getDb(), overtaken);
+    const after = await snapshot("markets");
+    expect(after.get(second ?? "")?.volume24h).toBe(2000);
+    expect(after.get(second ?? "")?.version).not.toBe(before.get(second ?? "")?.version);
+    expect(after.get(top ?? "")).toEqual(before.get(top ?? ""));
+    expect((await listed()).map((m) => [m.marketId, m.volume24h])).toEqual([
+      [second, 2000],
+      [top, 1000],
+    ]);
+  });
+
+  it("a new market's quote is written with it, and a changed label reaches markets and the answer", async () => {
+    await clearCatalog();
+    const poll = [makeEvent({ venue: "polymarket" }, [{}])];
+    await upsertCatalog(await getDb(), poll);
+    const relabelled = laterPoll(poll).map((e) => ({
+      ...e,
+      markets: e.markets.map((m) => ({ ...m, outcomes: m.outcomes.map((o, i) => ({ ...o, label: i === 0 ? "Above" : "Below" })) })),
+    }));
+    await upsertCatalog(await getDb(), relabelled);
+    const id = poll[0]?.markets[0]?.id ?? "";
+    const stored = (await snapshot("markets")).get(id);
+    expect((stored?.outcomes as Array<{ label: string }>).map((o) => o.label)).toEqual(["Above", "Below"]);
+    // markets keeps what describes an outcome, never its price.
+    expect(stored?.outcomes).toEqual(relabelled[0]?.markets[0]?.outcomes.map((o) => ({ outcomeId: o.outcomeId, label: o.label })));
+    const answer = await getMarketOrThrow(await getDb(), id);
+    expect(answer.outcomes.map((o) => [o.label, o.price])).toEqual([
+      ["Above", 0.6],
+      ["Below", 0.4],
+    ]);
+  });
+});
+
+describe("events' volumes (event_quotes)", () => {
+  it("a new event volume within the step rewrites no events row and is what the event answer shows", async () => {
+    await clearCatalog();
+    const poll = [makeEvent({ venue: "kalshi" }, [{ volume24h: 400 }, { volume24h: 300 }])];
+    await upsertCatalog(await getDb(), poll);
+    const before = await snapshot("events");
+    const next = laterPoll(poll).map((e) => ({ ...e, event: { ...e.event, volume24h: 720, volume: 9000 } }));
+    await upsertCatalog(await getDb(), next);
+    expect(await snapshot("events")).toEqual(before);
+    const answer = await getEventOrThrow(await getDb(), poll[0]?.event.id ?? "");
+    expect(answer.volume24h).toBe(720);
+    expect(answer.volume).toBe(9000);
+    expect(answer.updatedAt).toBe(next[0]?.event.lastSeenAt?.toISOString());
+  });
+});
+
+describe("rows whose hash an older row format wrote ('' after drizzle/0016)", () => {
+  it("are rewritten once with this format's hash, then skipped on the hash alone", async () => {
+    await clearCatalog();
+    const poll = [makeEvent({ venue: "polymarket" }, [{ volume24h: 7 }])];
+    await upsertCatalog(await getDb(), poll);
+    const written = await snapshot("markets");
+    await (await getDb()).execute(sql`update markets set content_hash = ''`);
+    await (await getDb()).execute(sql`update events set content_hash = ''`);
+    await upsertCatalog(await getDb(), laterPoll(poll));
+    const rewritten = await snapshot("markets");
+    for (const [id, row] of rewritten) {
+      expect(row.content_hash).toBe(written.get(id)?.content_hash);
+      expect(row.version).not.toBe(written.get(id)?.version);
+    }
+    expect([...(await snapshot("events")).values()].every((row) => typeof row.content_hash === "string" && row.content_hash !== "")).toBe(true);
+    await upsertCatalog(await getDb(), laterPoll(poll));
+    expect(await snapshot("markets")).toEqual(rewritten);
   });
 });

@@ -29,7 +29,6 @@ const eventColumns = {
   url: "text",
   volume24h: "float8",
   abs_change24h: "float8",
-  volume: "float8",
   liquidity: "float8",
   closed: "boolean",
   resolution_date: "timestamptz",
@@ -50,9 +49,7 @@ const marketColumns = {
   outcome_ids: "text[]",
   volume24h: "float8",
   abs_change24h: "float8",
-  volume: "float8",
   liquidity: "float8",
-  open_interest: "float8",
   status: "text",
   closed: "boolean",
   resolution_date: "timestamptz",
@@ -70,16 +67,13 @@ const keptEventColumns = new Set([
   "venue_category",
   "image",
   "url",
-  "volume",
   "liquidity",
   "resolution_date",
 ]);
 const keptMarketColumns = new Set([
   "slug",
   "description",
-  "volume",
   "liquidity",
-  "open_interest",
   "status",
   "resolution_date",
   "contract_address",
@@ -91,13 +85,42 @@ const keptMarketColumns = new Set([
 const identityColumns = new Set(["id", "venue", "venue_event_id", "venue_market_id"]);
 
 /**
+ * The rank keys of `markets` and `events`: the list orders' sort keys, which every poll moves a
+ * little. They are not compared like the descriptive columns: a poll rewrites them (and so the
+ * row and all its indexes) only when one moved by more than a step, and answers read the current
+ * values from the quote tables (docs/catalog.md).
+ */
+const rankKeys = new Set(["volume24h", "abs_change24h", "liquidity"]);
+
+/**
+ * What counts as a rank moving: a volume or liquidity by more than 10% of the larger value and
+ * more than 10 units (below that a market sits in the list's tail either way), the 24-hour change
+ * by more than one percentage point. The listing's order is exact up to these steps.
+ */
+export const RANK_STEP = { relative: 0.1, floor: 10, change: 0.01 } as const;
+
+/** SQL: true when a rank key of `current` (a stored row) moved by more than a step to `incoming`'s value. */
+function rankMoved(incoming: string, current: string): string {
+  const beyond = (from: string, to: string) =>
+    `abs(${from} - ${to}) > greatest(${RANK_STEP.relative} * greatest(abs(${from}), abs(${to})), ${RANK_STEP.floor})`;
+  const liquidity = `coalesce(${incoming}.liquidity, ${current}.liquidity)`;
+  return `(${beyond(`${current}.volume24h`, `${incoming}.volume24h`)}
+    or abs(${current}.abs_change24h - ${incoming}.abs_change24h) > ${RANK_STEP.change}
+    or (${current}.liquidity is null) <> (${liquidity} is null)
+    or coalesce(${beyond(`${current}.liquidity`, liquidity)}, false))`;
+}
+
+/**
  * One batch upsert. Re-ingesting a row whose data did not change writes nothing: rows are
  * compared as they would become (kept columns coalesced) with the stored row, leaving out
- * `last_seen_at` (a poll's time, different on every poll). The comparison runs twice: first as a
+ * `last_seen_at` (a poll's time, different on every poll) and the rank keys (which count only
+ * when they moved by a step, `rankMoved`). The comparison runs twice: first as a
  * plain read (a left join on the primary key) that drops unchanged rows before the insert, because
  * ON CONFLICT DO UPDATE locks the conflicting row (a write to its page and the WAL) even when its
  * WHERE then skips the update; then in that WHERE, for a row another writer changed in between.
  * So an unchanged row costs one primary-key probe, no new row version, no index entry, no lock.
+ * A stored hash of '' (drizzle/0016: written by an older row format) forces one rewrite, which
+ * stores this format's hash, so such rows do not take the full comparison on every poll.
  * Which rows a poll saw is passed to `unseenOpenMarkets` instead of being read back from `last_seen_at`.
  */
 function upsertStatement(table: "events" | "markets", columns: Record<string, string>, kept: Set<string>, rowsJson: string): SQL {
@@ -106,24 +129,106 @@ function upsertStatement(table: "events" | "markets", columns: Record<string, st
   const updated = names.filter((name) => !identityColumns.has(name));
   // The hash is stored with every write but never makes one: a poll that lacks optional values
   // (another hash, the same row once coalesced) rewrites nothing.
-  const compared = updated.filter((name) => name !== "last_seen_at" && name !== "content_hash");
+  const compared = updated.filter((name) => name !== "last_seen_at" && name !== "content_hash" && !rankKeys.has(name));
   /** The value a column takes from `incoming` over `current` (kept columns are never blanked). */
   const next = (name: string, incoming: string, current: string) =>
     kept.has(name) ? `coalesce(${incoming}.${name}, ${current}.${name})` : `${incoming}.${name}`;
   const changed = (incoming: string, current: string) =>
-    `(${compared.map((name) => `${current}.${name}`).join(", ")}) is distinct from (${compared
+    `((${compared.map((name) => `${current}.${name}`).join(", ")}) is distinct from (${compared
       .map((name) => next(name, incoming, current))
-      .join(", ")})`;
+      .join(", ")}) or ${rankMoved(incoming, current)} or ${current}.content_hash = '')`;
   const updates = updated.map((name) => `${name} = ${next(name, "excluded", table)}`).join(", ");
-  // PostgreSQL text cannot hold NUL; a venue string carrying one loses just that character.
-  const json = rowsJson.replaceAll("\\u0000", "");
   return sql`insert into ${sql.raw(table)} (${sql.raw(names.join(", "))})
     select ${sql.raw(names.map((name) => `r.${name}`).join(", "))}
-    from jsonb_to_recordset(${json}::jsonb) as r(${sql.raw(definitions)})
+    from jsonb_to_recordset(${withoutNul(rowsJson)}::jsonb) as r(${sql.raw(definitions)})
     left join ${sql.raw(table)} as cur on cur.id = r.id
     where cur.id is null or ${sql.raw(changed("r", "cur"))}
     on conflict (id) do update set ${sql.raw(updates)}
     where ${sql.raw(changed("excluded", table))}`;
+}
+
+/** PostgreSQL text cannot hold NUL; a venue string carrying one loses just that character. */
+const withoutNul = (json: string) => json.replaceAll("\\u0000", "");
+
+/** Where a table's quotes live: the quote table, its columns (SQL types) and those a poll that lacks them must not blank. */
+interface QuoteTable {
+  quotes: "market_quotes" | "event_quotes";
+  columns: Record<string, string>;
+  kept: ReadonlySet<string>;
+}
+
+const quoteTables: Record<"markets" | "events", QuoteTable> = {
+  markets: {
+    quotes: "market_quotes",
+    columns: { outcomes: "jsonb", volume24h: "float8", volume: "float8", liquidity: "float8", open_interest: "float8" },
+    kept: new Set(["volume", "liquidity", "open_interest"]),
+  },
+  events: {
+    quotes: "event_quotes",
+    columns: { volume24h: "float8", volume: "float8", liquidity: "float8" },
+    kept: new Set(["volume", "liquidity"]),
+  },
+};
+
+/** A batch's quotes as `jsonb_to_recordset` reads them: the row's id, its descriptive hash, its rank keys, its quote. */
+const quoteRecord = (q: QuoteTable) =>
+  `r(id uuid, h text, abs_change24h float8, quoted_at timestamptz, ${Object.entries(q.columns)
+    .map(([name, type]) => `${name} ${type}`)
+    .join(", ")})`;
+
+/** A quote column's new value from `incoming` over `current` (kept columns are never blanked). */
+const quoteValue = (q: QuoteTable, name: string, incoming: string, current: string) =>
+  q.kept.has(name) ? `coalesce(${incoming}.${name}, ${current}.${name})` : `${incoming}.${name}`;
+
+/**
+ * The write of a batch's quotes, and the read of which rows need more, in ONE statement (a poll
+ * whose markets changed only their prices and volumes is this statement and nothing else):
+ *
+ * - `q`: one set-based `UPDATE ... FROM` of the quote table, only rows whose quote changed (kept
+ *   values coalesced like the upsert's). The table has its primary key only and spare room on each
+ *   page (fillfactor 50: room for a new version of every row of a page, since a poll rewrites them
+ *   all), so a changed quote is a heap-only (HOT) update: no index entry.
+ * - `p`: each row's stored counterpart, read once (one primary-key probe): whether it exists,
+ *   whether its descriptive hash differs, whether a rank key moved by more than a step (`rankMoved`).
+ * - `k`: the rank keys of rows whose descriptive hash is unchanged and whose rank moved; the only
+ *   write to `markets`/`events` an ordinary poll makes, and usually none.
+ * - the select: rows that are new or whose descriptive hash differs, for `upsertStatement`.
+ *
+ * The parts see the same snapshot, so `k` and the select never act on each other's rows.
+ */
+function quoteStatement(table: "markets" | "events", rowsJson: string): SQL {
+  const q = quoteTables[table];
+  const names = Object.keys(q.columns);
+  return sql`with r as materialized (
+      select * from jsonb_to_recordset(${withoutNul(rowsJson)}::jsonb) as ${sql.raw(quoteRecord(q))}
+    ), q as (
+      update ${sql.raw(q.quotes)} as q set ${sql.raw(names.map((name) => `${name} = ${quoteValue(q, name, "r", "q")}`).join(", "))},
+        quoted_at = r.quoted_at
+      from r
+      where q.id = r.id and (${sql.raw(names.map((name) => `q.${name}`).join(", "))}) is distinct from
+        (${sql.raw(names.map((name) => quoteValue(q, name, "r", "q")).join(", "))})
+    ), p as materialized (
+      select r.id, r.volume24h, r.abs_change24h, r.liquidity, m.id is null as "new",
+        m.content_hash is distinct from r.h as pending, coalesce(${sql.raw(rankMoved("r", "m"))}, false) as moved
+      from r left join ${sql.raw(table)} as m on m.id = r.id
+    ), k as (
+      update ${sql.raw(table)} as m set volume24h = p.volume24h, abs_change24h = p.abs_change24h, liquidity = coalesce(p.liquidity, m.liquidity)
+      from p
+      where m.id = p.id and p.moved and not p.pending
+    )
+    select p.id::text as id, p."new" from p where p.pending`;
+}
+
+/** The quotes of rows that had none (new markets or events), after their rows exist (the quote's foreign key). */
+function newQuotesStatement(table: "markets" | "events", rowsJson: string): SQL {
+  const q = quoteTables[table];
+  const names = [...Object.keys(q.columns), "quoted_at"];
+  return sql`insert into ${sql.raw(q.quotes)} (id, ${sql.raw(names.join(", "))})
+    select r.id, ${sql.raw(names.map((name) => `r.${name}`).join(", "))}
+    from jsonb_to_recordset(${withoutNul(rowsJson)}::jsonb) as ${sql.raw(quoteRecord(q))}
+    on conflict (id) do update set ${sql.raw(
+      names.map((name) => `${name} = ${name === "quoted_at" ? "excluded.quoted_at" : quoteValue(q, name, "excluded", q.quotes)}`).join(", "),
+    )}`;
 }
 
 const iso = (d: Date | null | undefined) => (d instanceof Date ? d.toISOString() : null);
@@ -149,7 +254,10 @@ function withMarketAggregates(event: NewEventRow, rows: readonly NewMarketRow[])
   return { ...event, liquidity: event.liquidity ?? liquidity, absChange24h: event.absChange24h ?? move };
 }
 
-function prepareEventRows(incoming: readonly NewEventRow[]): PreparedBatch {
+function prepareEventRows(incoming: readonly NewEventRow[]): PreparedQuoted {
+  const pollTime = new Date().toISOString();
+  const quotedAt = incoming.map((r) => iso(r.lastSeenAt) ?? pollTime);
+  // What describes the event: hashed, and written only when it changed.
   const rows = incoming.map((r) => ({
     id: r.id,
     venue: r.venue,
@@ -162,17 +270,21 @@ function prepareEventRows(incoming: readonly NewEventRow[]): PreparedBatch {
     tags: r.tags ?? [],
     image: r.image ?? null,
     url: r.url ?? null,
-    volume24h: r.volume24h ?? 0,
-    abs_change24h: r.absChange24h ?? 0,
-    volume: r.volume ?? null,
-    liquidity: r.liquidity ?? null,
     closed: r.closed ?? false,
     resolution_date: iso(r.resolutionDate),
   }));
-  return prepareRows("events", eventColumns, keptEventColumns, rows, incoming.map((r) => iso(r.lastSeenAt)));
+  const ranks = incoming.map((r) => ({ volume24h: r.volume24h ?? 0, abs_change24h: r.absChange24h ?? 0, liquidity: r.liquidity ?? null }));
+  const batch = prepareRows("events", eventColumns, keptEventColumns, rows, quotedAt, ranks);
+  const quotes = incoming.map((r, i) =>
+    JSON.stringify({ id: r.id, h: batch.rows[i]?.hash ?? "", ...ranks[i], volume: r.volume ?? null, quoted_at: quotedAt[i] }),
+  );
+  return { ...batch, table: "events", quotes };
 }
 
-function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedBatch {
+function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedQuoted {
+  const pollTime = new Date().toISOString();
+  const quotedAt = incoming.map((r) => iso(r.lastSeenAt) ?? pollTime);
+  // What describes the market: hashed, and written only when it changed.
   const rows = incoming.map((r) => ({
     id: r.id,
     event_id: r.eventId,
@@ -182,13 +294,8 @@ function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedBatch {
     slug: r.slug ?? null,
     description: r.description ?? null,
     category: r.category,
-    outcomes: r.outcomes,
+    outcomes: r.outcomes.map((o) => ({ outcomeId: o.outcomeId, label: o.label })),
     outcome_ids: r.outcomeIds ?? r.outcomes.map((o) => o.outcomeId),
-    volume24h: r.volume24h ?? 0,
-    abs_change24h: r.absChange24h ?? largestMove(r.outcomes),
-    volume: r.volume ?? null,
-    liquidity: r.liquidity ?? null,
-    open_interest: r.openInterest ?? null,
     status: r.status ?? null,
     closed: r.closed ?? false,
     resolution_date: iso(r.resolutionDate),
@@ -196,7 +303,31 @@ function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedBatch {
     url: r.url ?? null,
     image: r.image ?? null,
   }));
-  return prepareRows("markets", marketColumns, keptMarketColumns, rows, incoming.map((r) => iso(r.lastSeenAt)));
+  // The rank keys ride along with a row that is written, outside its hash.
+  const ranks = incoming.map((r) => ({
+    volume24h: r.volume24h ?? 0,
+    abs_change24h: r.absChange24h ?? largestMove(r.outcomes),
+    liquidity: r.liquidity ?? null,
+  }));
+  const batch = prepareRows("markets", marketColumns, keptMarketColumns, rows, quotedAt, ranks);
+  const quotes = incoming.map((r, i) =>
+    JSON.stringify({
+      id: r.id,
+      h: batch.rows[i]?.hash ?? "",
+      ...ranks[i],
+      outcomes: r.outcomes,
+      volume: r.volume ?? null,
+      open_interest: r.openInterest ?? null,
+      quoted_at: quotedAt[i],
+    }),
+  );
+  return { ...batch, table: "markets", quotes };
+}
+
+/** A batch of markets or events: descriptive rows (hashed, upserted when changed) and quotes (every row, every poll; index-aligned). */
+interface PreparedQuoted extends PreparedBatch {
+  table: "events" | "markets";
+  quotes: string[];
 }
 
 /** One table's rows of a batch, serialised and hashed, ready to write. */
@@ -209,7 +340,8 @@ interface PreparedBatch {
 
 /**
  * Serialises each row once, for its hash and for the upsert. The hash covers the row as sent,
- * every column but last_seen_at (`content_hash`, see writeChanged).
+ * every column but last_seen_at and `unhashed`'s (`content_hash`, see writeChanged); those join
+ * the row's JSON after hashing.
  */
 function prepareRows(
   table: PreparedBatch["table"],
@@ -217,6 +349,7 @@ function prepareRows(
   kept: Set<string>,
   rows: ReadonlyArray<Record<string, unknown> & { id: string | undefined }>,
   seenAt: ReadonlyArray<string | null>,
+  unhashed?: ReadonlyArray<Record<string, unknown>>,
 ): PreparedBatch {
   const pollTime = new Date().toISOString();
   return {
@@ -226,34 +359,36 @@ function prepareRows(
     rows: rows.map((row, i) => {
       const content = JSON.stringify(row);
       const hash = digest("md5", content);
-      // The row's JSON with its poll time and hash in front: `content` is an object literal `{...}`.
-      const json = `{"last_seen_at":${JSON.stringify(seenAt[i] ?? pollTime)},"content_hash":"${hash}",${content.slice(1)}`;
+      const extra = unhashed?.[i];
+      // The row's JSON with its poll time, hash and unhashed columns in front: `content` is an object literal `{...}`.
+      const front = extra === undefined ? "" : `${JSON.stringify(extra).slice(1, -1)},`;
+      const json = `{"last_seen_at":${JSON.stringify(seenAt[i] ?? pollTime)},"content_hash":"${hash}",${front}${content.slice(1)}`;
       return { id: String(row.id), hash, json };
     }),
   };
 }
 
 /**
- * Upserts the rows of a batch that may have changed. Rows whose hash equals the stored
- * `content_hash` are exactly what the write that produced the stored row sent, and applying them
- * again changes nothing (kept columns coalesce to the same values), so one statement over (id,
- * hash) pairs drops them before the upsert reads a single full row. The rest go through
- * `upsertStatement`, which compares in full and stores the new hash with a row it writes (a row it
- * finds unchanged keeps its hash: the state the stored hash's poll produced is the state this poll
- * leaves). An unchanged market then costs a primary-key probe and a text compare, not the parse of
- * its JSON and a 20-column comparison (docs/performance.md).
+ * Writes a batch of markets or events: `quoteStatement` writes every changed quote and every
+ * rank key that moved past its step, and names the rows that are new or whose descriptive hash
+ * differs from the stored `content_hash` (rows whose hash equals it are exactly what the write
+ * that produced the stored row sent, and applying them again changes nothing). Only those go
+ * through `upsertStatement`, which compares in full and stores the new hash with a row it writes
+ * (a row it finds unchanged keeps its hash: the state the stored hash's poll produced is the state
+ * this poll leaves). New rows' quotes follow their rows (the quote's foreign key). A poll that
+ * moved only prices and volumes is one statement per table and batch (docs/performance.md).
  */
-async function writeChanged(tx: Db, batch: PreparedBatch): Promise<void> {
+async function writeQuoted(tx: Db, batch: PreparedQuoted): Promise<void> {
   if (batch.rows.length === 0) return;
-  const pairs = `[${batch.rows.map((row) => `{"id":${JSON.stringify(row.id)},"h":"${row.hash}"}`).join(",")}]`;
-  const same = resultRows<{ id: string }>(
-    await tx.execute(sql`select r.id from jsonb_to_recordset(${pairs}::jsonb) as r(id uuid, h text)
-      join ${sql.raw(batch.table)} as cur on cur.id = r.id and cur.content_hash = r.h`),
-  );
-  const skipped = new Set(same.map((row) => row.id));
-  const changed = skipped.size === 0 ? batch.rows : batch.rows.filter((row) => !skipped.has(row.id));
-  if (changed.length === 0) return;
-  await tx.execute(upsertStatement(batch.table, batch.columns, batch.kept, `[${changed.map((row) => row.json).join(",")}]`));
+  const pending = resultRows<{ id: string; new: boolean }>(await tx.execute(quoteStatement(batch.table, `[${batch.quotes.join(",")}]`)));
+  if (pending.length === 0) return;
+  const ids = new Set(pending.map((row) => row.id));
+  const rows = batch.rows.filter((row) => ids.has(row.id));
+  await tx.execute(upsertStatement(batch.table, batch.columns, batch.kept, `[${rows.map((row) => row.json).join(",")}]`));
+  const fresh = new Set(pending.filter((row) => row.new === true).map((row) => row.id));
+  if (fresh.size === 0) return;
+  const quotes = batch.quotes.filter((_, i) => fresh.has(batch.rows[i]?.id ?? ""));
+  await tx.execute(newQuotesStatement(batch.table, `[${quotes.join(",")}]`));
 }
 
 /**
@@ -286,8 +421,8 @@ export async function upsertCatalog(
         // The catalog is re-polled every minute: a crash may lose the last batches' commit, never
         // consistency, so commits need not wait for the WAL flush (about 2x the upsert rate).
         await tx.execute(sql`set local synchronous_commit = off`);
-        await writeChanged(tx as unknown as Db, e);
-        await writeChanged(tx as unknown as Db, m);
+        await writeQuoted(tx as unknown as Db, e);
+        await writeQuoted(tx as unknown as Db, m);
       })
       .then(() => {
         catalogChanged();

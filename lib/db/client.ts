@@ -20,13 +20,15 @@ export interface DatabaseTarget {
   /** postgres:// URL; when absent, an embedded PGlite in `dataDir` (or in memory when that is absent too). */
   url?: string | undefined;
   dataDir?: string | undefined;
+  /** PGlite's buffer cache in MB (default: PGLITE_SHARED_BUFFERS_MB). */
+  sharedBuffersMb?: number | undefined;
 }
 
 const migrationsFolder = path.join(process.cwd(), "drizzle");
 
 /** Opens a database and applies every committed migration. */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
-  const handle = target.url !== undefined ? await openPostgres(target.url) : await openPglite(target.dataDir);
+  const handle = target.url !== undefined ? await openPostgres(target.url) : await openPglite(target.dataDir, target.sharedBuffersMb ?? config.pgliteSharedBuffersMb);
   try {
     await migrate(handle);
   } catch (error) {
@@ -36,13 +38,16 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   return handle;
 }
 
-async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string | undefined, sharedBuffersMb: number): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
   // PGlite does not create parent directories (docs/architecture.md, pitfall 2).
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  // PGlite's default buffer cache is PostgreSQL's 128 MB, all of it resident from the start (its
+  // WebAssembly heap is touched at start and never shrinks): 32 MB by default (docs/performance.md, "Memory").
+  const startParams = [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`];
+  const client = await PGlite.create(dataDir, { extensions: { pg_trgm }, startParams });
   const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
   return { db, driver: "pglite", close: () => client.close() };
 }

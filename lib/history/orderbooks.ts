@@ -5,7 +5,7 @@ import { AppError, InvalidParameterError } from "@/lib/errors";
 import { encodeCursor } from "@/lib/input";
 import { recordedOutcomeOrThrow } from "./outcomes";
 import { bookHistoryPage, historyIntervals, recordedBookPublic, type BookHistoryPage, type OrderBookHistoryQuery, type OrderBookQuery, type RecordedBook } from "./shapes";
-import { bookRows, firstBookAfter, historyClient, lastBookAtOrBefore } from "./ticks";
+import { bookRows, bookRowsFromLastBook, firstBookAfter, historyClient, lastBookAtOrBefore } from "./ticks";
 
 function present(book: AssetBook, outcomeId: string, at: number, snapshotTimestamp: number, depth: number): RecordedBook {
   const view = book.view(depth);
@@ -32,12 +32,13 @@ export async function recordedBookAt(db: Db, outcomeId: string, query: OrderBook
   const at = query.at ?? now;
   const outcome = await recordedOutcomeOrThrow(db, outcomeId);
   const client = await historyClient();
-  const snapshotTs = await lastBookAtOrBefore(client, outcome, outcomeId, at);
+  const rows = [];
+  for await (const row of bookRowsFromLastBook(client, outcome, outcomeId, at)) rows.push(row);
+  // The first row is the last book at or before `at`; none means no book was recorded by then.
+  const snapshotTs = rows[0]?.timestampMs;
   if (snapshotTs === undefined) {
     throw new AppError("not_found", `No order book of '${outcomeId}' was recorded at or before ${new Date(at).toISOString()}.`, { resource: "order book" });
   }
-  const rows = [];
-  for await (const row of bookRows(client, outcome, outcomeId, snapshotTs, at)) rows.push(row);
   return recordedBookPublic.parse(present(replayBook(outcomeId, outcome.conditionId, rows), outcomeId, at, snapshotTs, query.depth));
 }
 

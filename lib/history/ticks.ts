@@ -59,14 +59,30 @@ export async function firstBookAfter(client: ClickHouseClient, source: TickSourc
  * The asset's `book` and `price_change` rows with fromMs <= timestamp <= toMs, in replay order:
  * venue time, then the table's own tie order (`book` before `price_change`, then cityHash64(data)).
  */
-export async function* bookRows(client: ClickHouseClient, source: TickSource, assetId: string, fromMs: number, toMs: number): AsyncGenerator<BookRow> {
+export function bookRows(client: ClickHouseClient, source: TickSource, assetId: string, fromMs: number, toMs: number): AsyncGenerator<BookRow> {
+  return replayRows(client, source, `timestamp >= {from:DateTime64(3)}`, { market: source.conditionId, asset: assetId, from: chTime(fromMs), to: chTime(toMs) });
+}
+
+/**
+ * `bookRows` from the asset's last `book` at or before `toMs` (the first row is that book), in one
+ * read: a lookup of the snapshot's time and then the rows took two turns of the service's chDB read
+ * pool, and under a crowd each turn is a wait (issue 27's load bench: the book route's p50 was
+ * twice the other history routes'). Empty when no book was recorded at or before `toMs`.
+ */
+export function bookRowsFromLastBook(client: ClickHouseClient, source: TickSource, assetId: string, toMs: number): AsyncGenerator<BookRow> {
+  const lastBook = `(SELECT maxOrNull(timestamp) FROM ${source.table}
+        WHERE market = {market:String} AND event_type = 'book' AND timestamp <= {to:DateTime64(3)} AND JSONExtractString(data, 'asset_id') = {asset:String})`;
+  return replayRows(client, source, `timestamp >= ${lastBook}`, { market: source.conditionId, asset: assetId, to: chTime(toMs) });
+}
+
+async function* replayRows(client: ClickHouseClient, source: TickSource, from: string, params: Record<string, string>): AsyncGenerator<BookRow> {
   const result = await client.query({
     query: `SELECT toUnixTimestamp64Milli(timestamp) AS ts, event_type, data FROM ${source.table}
-      WHERE market = {market:String} AND timestamp >= {from:DateTime64(3)} AND timestamp <= {to:DateTime64(3)}
+      WHERE market = {market:String} AND ${from} AND timestamp <= {to:DateTime64(3)}
         AND event_type IN ('book', 'price_change') AND JSONExtractString(data, 'asset_id') = {asset:String}
       ORDER BY timestamp, event_type, cityHash64(data)
       LIMIT {limit:UInt32}`,
-    query_params: { market: source.conditionId, asset: assetId, from: chTime(fromMs), to: chTime(toMs), limit: MAX_REPLAY_ROWS + 1 },
+    query_params: { ...params, limit: MAX_REPLAY_ROWS + 1 },
     format: "JSONCompactEachRow",
   });
   let count = 0;

@@ -3,6 +3,7 @@ import { startArchiveSchedule } from "@/lib/archive/schedule";
 import { startCatalogSchedule } from "@/lib/jobs/catalog-schedule";
 import { config } from "@/lib/config";
 import { getDatabase, getDb } from "@/lib/db";
+import { lockDataDir } from "@/lib/db/data-dir-lock";
 import { flushRateLimits } from "@/lib/auth/rate-limit";
 import { flushUsage } from "@/lib/auth/usage";
 import { closeKeyLimits } from "@/lib/limits";
@@ -68,7 +69,7 @@ export async function startBackgroundJobs(): Promise<void> {
 }
 
 async function startJobs(): Promise<void> {
-  await Promise.all([getDatabase(), getTickStores()]);
+  await Promise.all([getDatabase(), openTickStoresAtStart()]);
   healthMonitor().start();
   installShutdown();
   // Open streams close (their usage sampled) and the usage is written before exit.
@@ -101,6 +102,24 @@ async function startJobs(): Promise<void> {
     void startKalshiRecorder(stores, db);
     onShutdown(stopKalshiRecorder);
   }
+}
+
+/**
+ * The tick stores are opened (and their DDL applied) before the first request when something in
+ * this process needs them from the start: a ClickHouse server's client (cheap), or the background
+ * jobs on the embedded engine (the recorder, the archive's stats, the poll's price history). A
+ * server without background jobs on embedded chDB takes the data dir's lock now, so a second
+ * process still fails at start, and loads the engine at the first request that reads ticks: the
+ * library alone is ~150 MB resident and its first session ~45 MB more (docs/performance.md,
+ * "Memory"), which a server answering only the catalog and the pass-through never uses.
+ */
+export async function openTickStoresAtStart(): Promise<void> {
+  if (config.embeddedClickhouse && !config.backgroundJobs) {
+    lockDataDir(config.dataDir, "ch");
+    log.info("embedded chDB opens at its first use (BACKGROUND_JOBS=false)");
+    return;
+  }
+  await getTickStores();
 }
 
 function installShutdown(): void {

@@ -7,6 +7,8 @@ import { catalogVenues } from "@/lib/catalog/venues";
 
 interface CatalogSchedule {
   stop: () => void;
+  /** Settles when no poll is running (a poll started before `stop` runs to its end, follow-ups included). */
+  idle: () => Promise<void>;
   /** Settles when every venue's first poll (with its follow-ups) has ended, succeeded or not. */
   firstRound: Promise<void>;
 }
@@ -25,13 +27,20 @@ export function startCatalogSchedule(): CatalogSchedule {
   let stopped = false;
   const timers = new Map<string, NodeJS.Timeout>();
   const firstPolls = new Map<string, () => void>();
-  const poll = async (venue: string) => {
-    if (stopped) return;
+  const running = new Set<Promise<void>>();
+  const ingest = async (venue: string) => {
     try {
       await ingestCatalog(await getDb(), { venues: [venue], trigger: "schedule" });
     } catch (error) {
       log.error("catalog schedule poll failed", { venue, ...errorFields(error) });
     }
+  };
+  const poll = async (venue: string) => {
+    if (stopped) return;
+    const polling = ingest(venue);
+    running.add(polling);
+    await polling;
+    running.delete(polling);
     firstPolls.get(venue)?.();
     firstPolls.delete(venue);
     if (!stopped) timers.set(venue, setTimeout(() => void poll(venue), seconds * 1000));
@@ -45,6 +54,9 @@ export function startCatalogSchedule(): CatalogSchedule {
       for (const timer of timers.values()) clearTimeout(timer);
       for (const resolve of firstPolls.values()) resolve();
       globalStore.__brierCatalogSchedule = undefined;
+    },
+    idle: async () => {
+      await Promise.all(running);
     },
   };
   if (seconds === 0) {

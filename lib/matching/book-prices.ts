@@ -2,7 +2,6 @@ import "server-only";
 import { AuthenticationError } from "pmxt-core";
 import { withDeadline } from "@/lib/async";
 import { config } from "@/lib/config";
-import type { MarketRow } from "@/lib/db/schema";
 import { getLiveBus } from "@/lib/live/connection";
 import { errorFields, log } from "@/lib/log";
 import { passthroughPool } from "@/lib/passthrough";
@@ -98,7 +97,9 @@ function failureSource(error: unknown): PriceSource {
 }
 
 /** Best Yes bid/ask of each market (by catalog id), every market answered. */
-export async function bookPrices(rows: readonly MarketRow[]): Promise<Map<string, BookPrices>> {
+export async function bookPrices(
+  rows: ReadonlyArray<{ id: string; venue: string; outcomes: ReadonlyArray<{ outcomeId: string }> }>,
+): Promise<Map<string, BookPrices>> {
   const out = new Map<string, BookPrices>();
   const unique = [...new Map(rows.map((row) => [row.id, row])).values()];
   const deadline = Date.now() + deadlineMs();

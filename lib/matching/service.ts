@@ -2,11 +2,11 @@ import "server-only";
 import { and, desc, eq, gt, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { containsPattern } from "@/lib/catalog/list";
-import { toMarketPublic } from "@/lib/catalog/public";
+import { marketColumns, quoteOfMarket, toMarketPublic, type MarketSelection } from "@/lib/catalog/public";
 import { getEventOrThrow, getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { EventPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
-import { marketMatches, markets, matchFeatures, type MarketMatchRow, type MarketRow } from "@/lib/db/schema";
+import { marketMatches, marketQuotes, markets, matchFeatures, type MarketMatchRow } from "@/lib/db/schema";
 import { bookPrices, type BookPrices } from "./book-prices";
 import { invertDifference, type Difference } from "./compare/types";
 import { invertRelation, type Relation } from "./relations";
@@ -32,15 +32,15 @@ function validAt(asOf: Date | undefined): SQL {
   return and(lte(marketMatches.validFrom, asOf), or(isNull(marketMatches.validTo), gt(marketMatches.validTo, asOf))) as SQL;
 }
 
-const yesPrice = (row: MarketRow): number => row.outcomes[0]?.price ?? 0;
+const yesPrice = (row: MarketSelection): number => row.outcomes[0]?.price ?? 0;
 
 /** Best bid/ask per market id when `includePrices=true` was asked; undefined otherwise. */
 type Prices = Map<string, BookPrices> | undefined;
 
-const pricesFor = async (includePrices: boolean, rows: Iterable<MarketRow>): Promise<Prices> => (includePrices ? bookPrices([...rows]) : undefined);
+const pricesFor = async (includePrices: boolean, rows: Iterable<MarketSelection>): Promise<Prices> => (includePrices ? bookPrices([...rows]) : undefined);
 
 /** A catalog market in the matching endpoints' shape; with prices, the book's best Yes bid/ask and the catalog's last price. */
-function publicMarket(row: MarketRow, prices: Prices): MatchedMarketPublic {
+function publicMarket(row: MarketSelection, prices: Prices): MatchedMarketPublic {
   const base = toMarketPublic(row);
   const out: MatchedMarketPublic = { ...base, sourceExchange: base.exchange };
   if (prices !== undefined) {
@@ -53,11 +53,15 @@ function publicMarket(row: MarketRow, prices: Prices): MatchedMarketPublic {
   return out;
 }
 
-async function loadMarkets(db: Db, ids: string[]): Promise<Map<string, MarketRow>> {
-  const out = new Map<string, MarketRow>();
+async function loadMarkets(db: Db, ids: string[]): Promise<Map<string, MarketSelection>> {
+  const out = new Map<string, MarketSelection>();
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 1000) {
-    const rows = await db.select().from(markets).where(inArray(markets.id, unique.slice(i, i + 1000)));
+    const rows = await db
+      .select(marketColumns)
+      .from(markets)
+      .innerJoin(marketQuotes, quoteOfMarket)
+      .where(inArray(markets.id, unique.slice(i, i + 1000)));
     for (const row of rows) out.set(row.id, row);
   }
   return out;
@@ -213,8 +217,11 @@ export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQ
 
 const marketA = alias(markets, "market_a_row");
 const marketB = alias(markets, "market_b_row");
-const priceA = sql<number>`coalesce((${marketA.outcomes}->0->>'price')::float8, 0)`;
-const priceB = sql<number>`coalesce((${marketB.outcomes}->0->>'price')::float8, 0)`;
+const quoteA = alias(marketQuotes, "quote_a_row");
+const quoteB = alias(marketQuotes, "quote_b_row");
+// The last poll's prices (market_quotes), as every answer shows them.
+const priceA = sql<number>`coalesce((${quoteA.outcomes}->0->>'price')::float8, 0)`;
+const priceB = sql<number>`coalesce((${quoteB.outcomes}->0->>'price')::float8, 0)`;
 
 /** Current (or asOf) pairs with both markets, filtered in SQL, strongest price difference first. */
 async function pairs(
@@ -234,18 +241,26 @@ async function pairs(
   }
   if (filter.minDifference !== undefined) conditions.push(sql`${difference} >= ${filter.minDifference}`);
   if (filter.maxDifference !== undefined) conditions.push(sql`${difference} <= ${filter.maxDifference}`);
-  return db
-    .select({ match: marketMatches, a: marketA, b: marketB })
+  const rows = await db
+    .select({ match: marketMatches })
     .from(marketMatches)
     .innerJoin(marketA, eq(marketA.id, marketMatches.marketA))
     .innerJoin(marketB, eq(marketB.id, marketMatches.marketB))
+    .innerJoin(quoteA, eq(quoteA.id, marketMatches.marketA))
+    .innerJoin(quoteB, eq(quoteB.id, marketMatches.marketB))
     .where(and(...conditions))
     .orderBy(order, desc(marketMatches.confidence), marketMatches.id)
     .limit(limit);
+  // Both markets as every answer reads them (descriptive row and quote), by id.
+  const loaded = await loadMarkets(db, rows.flatMap((r) => [r.match.marketA, r.match.marketB]));
+  return rows.flatMap(({ match }) => {
+    const [a, b] = [loaded.get(match.marketA), loaded.get(match.marketB)];
+    return a === undefined || b === undefined ? [] : [{ match, a, b }];
+  });
 }
 
 /** A stored pair read in the direction the caller asked for (A is the subset side when `subset` was asked). */
-function orient<R extends { match: MarketMatchRow; a: MarketRow; b: MarketRow }>(row: R, wanted: Relation[]): R & { relation: Relation } {
+function orient<R extends { match: MarketMatchRow; a: MarketSelection; b: MarketSelection }>(row: R, wanted: Relation[]): R & { relation: Relation } {
   const relation = row.match.relation as Relation;
   if (wanted.includes(relation)) return { ...row, relation };
   return { ...row, a: row.b, b: row.a, relation: invertRelation(relation) };

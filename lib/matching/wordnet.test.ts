@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { baseForm, isCommonNoun, lemmasOf, paraphraseIn, relatedForms } from "./wordnet";
+import { baseForm, isCommonNoun, lemmasOf, paraphraseIn, relatedForms, WORDNET_CACHE_LIMITS, wordnetCacheSizes } from "./wordnet";
 
 describe("paraphrase from WordNet", () => {
   it("reads synonyms and derived forms of a word's commonest senses", () => {
@@ -23,5 +23,17 @@ describe("paraphrase from WordNet", () => {
   it("tells a common noun from a proper one", () => {
     expect(isCommonNoun("airport")).toBe(true);
     expect(isCommonNoun("ecuador")).toBe(false);
+  });
+});
+
+describe("WordNet's caches", () => {
+  it("stay within their bounds however many words the titles bring, and still answer", () => {
+    const known = relatedForms("election");
+    for (let i = 0; i <= WORDNET_CACHE_LIMITS.forms; i += 1) relatedForms(`qzx${i.toString(36)}`);
+    const sizes = wordnetCacheSizes();
+    expect(sizes.forms).toBe(WORDNET_CACHE_LIMITS.forms);
+    expect(sizes.synsets).toBeLessThanOrEqual(WORDNET_CACHE_LIMITS.synsets);
+    // The oldest entry was dropped, not the answer: asked again, it is read again.
+    expect(relatedForms("election")).toEqual(known);
   });
 });

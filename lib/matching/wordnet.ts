@@ -58,7 +58,24 @@ interface Synset {
 }
 
 const partOfLetter: Record<string, Part> = { n: "noun", v: "verb", a: "adj", s: "adj", r: "adv" };
+/**
+ * Synsets read from WordNet's data files and every title word's related forms, kept for the next
+ * poll's matching pass. Bounded (docs/performance.md, "Memory"): titles bring new words (names,
+ * numbers) for as long as the server runs, so past the limit the oldest entry is dropped.
+ */
+export const WORDNET_CACHE_LIMITS = { synsets: 50_000, forms: 50_000 } as const;
 const synsetCache = new Map<string, Synset>();
+
+/** Sets `key` in `cache`, dropping the oldest entry when it is full. */
+function remember<V>(cache: Map<string, V>, limit: number, key: string, value: V): void {
+  if (cache.size >= limit) cache.delete(cache.keys().next().value ?? "");
+  cache.set(key, value);
+}
+
+/** How many entries each cache holds (for tests and the docs' bounds). */
+export function wordnetCacheSizes(): { synsets: number; forms: number } {
+  return { synsets: synsetCache.size, forms: formsCache.size };
+}
 
 function readSynset(part: Part, offset: number): Synset {
   const key = `${part}:${offset}`;
@@ -87,7 +104,7 @@ function readSynset(part: Part, offset: number): Synset {
     derived.push({ source: parseInt((st ?? "0000").slice(0, 2), 16), offset: Number(target), part: targetPart, target: parseInt((st ?? "0000").slice(2), 16) });
   }
   const synset = { words, raw, derived };
-  synsetCache.set(key, synset);
+  remember(synsetCache, WORDNET_CACHE_LIMITS.synsets, key, synset);
   return synset;
 }
 
@@ -145,7 +162,7 @@ export function relatedForms(word: string): ReadonlySet<string> {
       }
     }
   }
-  formsCache.set(word, out);
+  remember(formsCache, WORDNET_CACHE_LIMITS.forms, word, out);
   return out;
 }
 

@@ -4,7 +4,7 @@ import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { markets, recorderIncidents, recorderRuns } from "@/lib/db/schema";
+import { marketQuotes, markets, recorderIncidents, recorderRuns } from "@/lib/db/schema";
 import { SYNTHETIC_MODE } from "./journal";
 import { normalizeFrame } from "./polymarket/normalize";
 import type { TickRow } from "./rows";
@@ -343,8 +343,9 @@ export async function recordDemoRun(db: Db, result: Pick<DemoTickResult, "since"
  */
 export async function demoMarketsFromCatalog(db: Db, exchange = "mock", limit = 5_000): Promise<DemoMarket[]> {
   const rows = await db
-    .select({ id: markets.id, contractAddress: markets.contractAddress, outcomes: markets.outcomes })
+    .select({ id: markets.id, contractAddress: markets.contractAddress, outcomes: marketQuotes.outcomes })
     .from(markets)
+    .innerJoin(marketQuotes, eq(marketQuotes.id, markets.id))
     .where(and(eq(markets.venue, exchange), eq(markets.closed, false), isNotNull(markets.contractAddress)))
     .orderBy(sql`${markets.volume24h} desc`, sql`${markets.id} desc`)
     .limit(limit);

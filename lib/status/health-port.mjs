@@ -5,7 +5,7 @@
 // background probe (written by lib/status/health.ts), laid out in ./health-state.mjs.
 import { createServer } from "node:http";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { createHealthState, dropHealthState, HEALTH_STATE, LOOP_STALE_MS, PROBE_STALE_MS, STARTUP_PHASE } from "./health-state.mjs";
+import { createHealthState, dropHealthState, HEALTH_STATE, LOOP_STALE_MS, PROBE_STALE_MS, STARTUP_PHASE, STORE_STATE } from "./health-state.mjs";
 
 const BEAT_MS = 500;
 
@@ -16,14 +16,14 @@ export function healthAnswer(path, state, now = Date.now()) {
   if (path === "/live") return { status: alive ? 200 : 503, body: { status: alive ? "ok" : "stalled", loopAgeMs } };
   if (path !== "/ready" && path !== "/v0/health") return { status: 404, body: { error: { code: "not_found", message: "The health port answers /live and /ready." } } };
   const checkedAt = state[HEALTH_STATE.checkedAt];
-  const stores = {
-    postgres: checkedAt === 0 ? "unknown" : state[HEALTH_STATE.postgres] === 1 ? "ok" : "unavailable",
-    clickhouse: checkedAt === 0 ? "unknown" : state[HEALTH_STATE.clickhouse] === 1 ? "ok" : "unavailable",
-  };
+  const storeState = (slot) => (checkedAt === 0 ? "unknown" : (Object.keys(STORE_STATE).find((name) => STORE_STATE[name] === state[slot]) ?? "unavailable"));
+  const stores = { postgres: storeState(HEALTH_STATE.postgres), clickhouse: storeState(HEALTH_STATE.clickhouse) };
+  // An engine not opened yet (opened at its first use) is not a failing one.
+  const serving = (store) => store === "ok" || store === "idle";
   const ageMs = checkedAt === 0 ? null : Math.max(0, now - checkedAt);
   // Start-up work that would stall requests still runs (lib/status/health-state.mjs, startupTask).
   const starting = state[HEALTH_STATE.startup] === STARTUP_PHASE.pending;
-  const ready = alive && !starting && ageMs !== null && ageMs <= PROBE_STALE_MS && stores.postgres === "ok" && stores.clickhouse === "ok";
+  const ready = alive && !starting && ageMs !== null && ageMs <= PROBE_STALE_MS && serving(stores.postgres) && serving(stores.clickhouse);
   return {
     status: ready ? 200 : 503,
     body: { status: ready ? "ok" : starting ? "starting" : "unavailable", stores, checkedAt: checkedAt === 0 ? null : new Date(checkedAt).toISOString(), ageMs, loopAgeMs },

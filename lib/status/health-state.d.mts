@@ -1,5 +1,6 @@
 export declare const HEALTH_STATE: { loopBeatAt: 0; checkedAt: 1; postgres: 2; clickhouse: 3; startup: 4 };
 export declare const HEALTH_STATE_SLOTS: number;
+export declare const STORE_STATE: { unavailable: 0; ok: 1; idle: 2 };
 export declare const STARTUP_PHASE: { none: 0; pending: 1; done: 2 };
 export declare const LOOP_STALE_MS: number;
 export declare const PROBE_STALE_MS: number;

@@ -8,6 +8,11 @@
  */
 export const HEALTH_STATE = { loopBeatAt: 0, checkedAt: 1, postgres: 2, clickhouse: 3, startup: 4 };
 export const HEALTH_STATE_SLOTS = 5;
+/**
+ * A store's last probe in its slot: not answering, answering, or an embedded engine not opened yet
+ * (chDB is opened at its first use when no background job needs it: lib/jobs/background.ts).
+ */
+export const STORE_STATE = { unavailable: 0, ok: 1, idle: 2 };
 /** Start-up work that would stall requests: none declared, some still running, all done. */
 export const STARTUP_PHASE = { none: 0, pending: 1, done: 2 };
 /** The request thread is not alive when it has not beaten for this long. */

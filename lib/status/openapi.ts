@@ -24,7 +24,10 @@ export const healthOpenApi: OpenApiSectionBuilder = () => ({
         summary: "Readiness (no key): the stores' last background probe, taken every 5 s, with its time and age; never waits on the stores",
         security: [],
         responses: {
-          "200": { description: "Both stores answered the last probe: `{status, stores, checkedAt, ageMs}`." },
+          "200": {
+            description:
+              "Both stores answered the last probe: `{status, stores, checkedAt, ageMs}`. A store is `ok`, or `idle` when it is an embedded engine this process has not opened yet (it opens at its first use; the probe never opens it).",
+          },
           "503": errorResponse("A store did not answer the last probe (a probe older than 15 s is taken again before answering)."),
         },
       },

@@ -262,6 +262,15 @@ export function getTickStores(): Promise<TickStores> {
   return globalStore.__brierTicks;
 }
 
+/**
+ * Whether this process has opened (or is opening) its tick stores. The embedded engine costs ~200 MB
+ * resident once loaded, so a server whose background jobs do not need it opens it at the first
+ * request that does (lib/jobs/background.ts); probes and the status page ask this first.
+ */
+export function tickStoresOpened(): boolean {
+  return globalStore.__brierTicks !== undefined;
+}
+
 export async function closeTickStores(): Promise<void> {
   const opening = globalStore.__brierTicks;
   globalStore.__brierTicks = undefined;

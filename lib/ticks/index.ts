@@ -1,2 +1,2 @@
-export { closeTickStores, getTickStores, openTickStores, readerSettings } from "./client";
+export { closeTickStores, getTickStores, openTickStores, readerSettings, tickStoresOpened } from "./client";
 export type { TickStores, TickTarget } from "./client";

@@ -1,9 +1,9 @@
 import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { toMarketPublic } from "@/lib/catalog/public";
+import { marketColumns, quoteOfMarket, toMarketPublic } from "@/lib/catalog/public";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { Db } from "@/lib/db";
-import { markets, watchlistItems } from "@/lib/db/schema";
+import { marketQuotes, markets, watchlistItems } from "@/lib/db/schema";
 import { InvalidParameterError } from "@/lib/errors";
 import { watchlistItemResponse, watchlistResponse, type WatchlistItemResponse, type WatchlistResponse } from "./shapes";
 
@@ -13,9 +13,10 @@ export const MAX_WATCHLIST = 500;
 /** GET /v0/watchlist: the account's starred markets, most recently starred first. */
 export async function listWatchlist(db: Db, accountId: string): Promise<WatchlistResponse> {
   const rows = await db
-    .select({ market: markets })
+    .select({ market: marketColumns })
     .from(watchlistItems)
     .innerJoin(markets, eq(markets.id, watchlistItems.marketId))
+    .innerJoin(marketQuotes, quoteOfMarket)
     .where(eq(watchlistItems.accountId, accountId))
     .orderBy(desc(watchlistItems.createdAt), desc(watchlistItems.marketId))
     .limit(MAX_WATCHLIST);

@@ -14,7 +14,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createBenchKey } from "./lib/keys";
 import { printTable, runLoad, type LoadResult } from "./lib/load";
-import { loadLine, memoryReport, processCpuMs } from "./lib/memory";
+import { loadLine, memoryReport, processCpuMs, processMemory } from "./lib/memory";
 import { monotonicMicros, newestProfile, summarizeProfile } from "./lib/profile";
 import { startServer } from "./lib/server";
 
@@ -91,6 +91,9 @@ async function main(): Promise<void> {
     },
   });
   const sidecar = await startSidecar();
+  // Idle: both servers up, no request served yet (issue 27's footprint target: Brier <= 2x the sidecar).
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const idle = { brier: processMemory(brier.pid ?? -1)?.rssMb, sidecar: processMemory(sidecar.pid ?? -1)?.rssMb };
   // Brier's load phases only (the sidecar's phases in between are idle time for Brier's server).
   const windows: Array<{ from: number; to: number }> = [];
   try {
@@ -141,6 +144,10 @@ async function main(): Promise<void> {
     for (const line of cpuLines) console.log(line);
     if (rows.some((r) => r.non2xx > 0 || r.errors > 0)) console.log("warning: some responses were not 2xx; the figures include them");
     console.log(memoryReport([{ label: "brier server", pid: brier.pid }, { label: "sidecar", pid: sidecar.pid }]));
+    const after = { brier: processMemory(brier.pid ?? -1)?.rssMb, sidecar: processMemory(sidecar.pid ?? -1)?.rssMb };
+    const ratio = (m: { brier: number | undefined; sidecar: number | undefined }) =>
+      m.brier === undefined || m.sidecar === undefined ? "unavailable" : `brier ${m.brier} MB / sidecar ${m.sidecar} MB = ${(m.brier / m.sidecar).toFixed(2)}x`;
+    console.log(`footprint idle (before any request): ${ratio(idle)}; after the load: ${ratio(after)} (target <= 2.0x)`);
     console.log(loadLine("at end"));
   } finally {
     await sidecar.stop();

@@ -22,10 +22,13 @@ export const events = pgTable(
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
     image: text("image"),
     url: text("url"),
+    /**
+     * Rank keys, as for markets (./markets.ts): the list orders' sort keys, rewritten only when one
+     * moved by more than a step; answers show `event_quotes` (./quotes.ts).
+     */
     volume24h: doublePrecision("volume24h").notNull().default(0),
     /** Largest absolute 24-hour price change among its markets' outcomes (`sort=change24h`). */
     absChange24h: doublePrecision("abs_change24h").notNull().default(0),
-    volume: doublePrecision("volume"),
     /** Sum of its markets' liquidity; null when none of them reports one (`sort=liquidity`). */
     liquidity: doublePrecision("liquidity"),
     /** True only once every market of the event is closed (positive evidence, never absence). */
@@ -39,10 +42,11 @@ export const events = pgTable(
     searchText: text("search_text").generatedAlwaysAs(sql`title || chr(31) || coalesce(slug, '')`),
     /** First ingestion that saw the event (`sort=newest`): set on insert, never by an update. */
     firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
-    /** Last ingestion that saw the event in the venue's listing. */
+    /** The poll that last wrote this row; `event_quotes.quoted_at` is the last volume change. */
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     /**
-     * MD5 of the row as the ingestion that last wrote it sent it (every column but last_seen_at):
+     * MD5 of the row as the ingestion that last wrote it sent it (every column but last_seen_at and
+     * the rank keys):
      * a poll sending the same row again is skipped on this alone (lib/catalog/store.ts). Null when
      * another writer changed the row since (a closure), so the next poll compares it in full.
      */
@@ -68,4 +72,5 @@ export const events = pgTable(
 );
 
 export type EventRow = typeof events.$inferSelect;
-export type NewEventRow = typeof events.$inferInsert;
+/** An event as a poll sends it: the `events` row and the volume only `event_quotes` stores. */
+export type NewEventRow = typeof events.$inferInsert & { volume?: number | null };

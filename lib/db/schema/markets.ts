@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { events } from "./events";
 
-/** One outcome as stored in `markets.outcomes` (prices are probabilities 0..1). */
+/** One outcome as a poll sends it and `market_quotes.outcomes` stores it (prices are probabilities 0..1). */
 export interface StoredOutcome {
   outcomeId: string;
   label: string;
@@ -10,8 +10,14 @@ export interface StoredOutcome {
   priceChange24h: number;
 }
 
+/** One outcome as `markets.outcomes` stores it: what describes it, not its price (that is in `market_quotes`). */
+export type OutcomeLabel = Pick<StoredOutcome, "outcomeId" | "label">;
+
 /**
- * Catalog markets, one row per (venue, venue-native market id); `id` is UUID v5 of that pair.
+ * Catalog markets, one row per (venue, venue-native market id); `id` is UUID v5 of that pair:
+ * what describes a market, which changes seldom. Its prices and volumes, which change on every
+ * poll, live in `market_quotes` (./quotes.ts), so a poll that moves only them rewrites
+ * no row here and none of the indexes below (docs/catalog.md, docs/performance.md).
  * The list order is (volume24h desc, id desc): every rank index ends with those two columns so a
  * keyset cursor walks an index.
  */
@@ -28,15 +34,21 @@ export const markets = pgTable(
     slug: text("slug"),
     description: text("description"),
     category: text("category").notNull(),
-    outcomes: jsonb("outcomes").$type<StoredOutcome[]>().notNull(),
+    /** Outcome ids and labels, in the venue's order; their prices are in `market_quotes.outcomes`. */
+    outcomes: jsonb("outcomes").$type<OutcomeLabel[]>().notNull(),
     /** `outcomes[].outcomeId`, kept as an array for the GIN lookup by outcome id. */
     outcomeIds: text("outcome_ids").array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * Rank keys: the list orders' sort keys (volume24h, change24h, liquidity). Each holds the
+     * value as of the last poll that moved it by more than a step (lib/catalog/store.ts
+     * `rankMoved`), so most polls rewrite no indexed column; answers show the current values
+     * from `market_quotes`.
+     */
     volume24h: doublePrecision("volume24h").notNull().default(0),
-    /** Largest absolute 24-hour price change among the outcomes (`sort=change24h`); written by the upsert. */
+    /** Largest absolute 24-hour price change among the outcomes (`sort=change24h`); a rank key. */
     absChange24h: doublePrecision("abs_change24h").notNull().default(0),
-    volume: doublePrecision("volume"),
+    /** A rank key (`sort=liquidity`); the current value is `market_quotes.liquidity`. */
     liquidity: doublePrecision("liquidity"),
-    openInterest: doublePrecision("open_interest"),
     /** Venue-native lifecycle status (`active`, `closed`, `archived`, `settled`, ...). */
     status: text("status"),
     /** Set only on positive evidence: the venue said closed/resolved, or a direct lookup confirmed it. */
@@ -54,9 +66,11 @@ export const markets = pgTable(
     searchText: text("search_text").generatedAlwaysAs(sql`title || chr(31) || coalesce(slug, '')`),
     /** First ingestion that saw the market (`sort=newest`): set on insert, never by an update. */
     firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The poll that last wrote this row's descriptive columns; `market_quotes.quoted_at` is the last price or volume change. */
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     /**
-     * MD5 of the row as the ingestion that last wrote it sent it (every column but last_seen_at):
+     * MD5 of the descriptive row as the ingestion that last wrote it sent it (every column but
+     * last_seen_at and the rank keys; prices and volumes are not in this table):
      * a poll sending the same row again is skipped on this alone (lib/catalog/store.ts). Null when
      * another writer changed the row since (a closure), so the next poll compares it in full.
      */
@@ -87,4 +101,12 @@ export const markets = pgTable(
 );
 
 export type MarketRow = typeof markets.$inferSelect;
-export type NewMarketRow = typeof markets.$inferInsert;
+/**
+ * A market as a poll sends it (lib/catalog/normalize.ts -> lib/catalog/store.ts `upsertCatalog`):
+ * the `markets` row with its outcomes priced, and the volumes only `market_quotes` stores.
+ */
+export type NewMarketRow = Omit<typeof markets.$inferInsert, "outcomes"> & {
+  outcomes: StoredOutcome[];
+  volume?: number | null;
+  openInterest?: number | null;
+};
