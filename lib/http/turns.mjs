@@ -29,6 +29,12 @@ export function createTurnQueue({ limit }) {
       waiting.length = 0;
       head = 0;
     } else {
+      // Under a load that never lets the queue drain, the started pieces' slots are dropped in one
+      // step once they are most of the array, so its length stays within twice what waits.
+      if (head > 1024 && head * 2 > waiting.length) {
+        waiting.splice(0, head);
+        head = 0;
+      }
       // Scheduled from a check phase, it runs in the next turn, after that turn's poll.
       scheduled = true;
       setImmediate(step);

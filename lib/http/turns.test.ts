@@ -66,6 +66,27 @@ describe("the turn queue (lib/http/turns.mjs)", () => {
     expect(ran).toEqual([1, 2, 4]);
   });
 
+  it("under a load that never lets it drain, stays first come first served and keeps its array near what waits", async () => {
+    const queue = createTurnQueue({ limit: 100 });
+    const ran: number[] = [];
+    let next = 0;
+    let largest = 0;
+    // Each piece queues a new one, so the queue never empties for 5,000 pieces.
+    const piece = (n: number) => () => {
+      ran.push(n);
+      largest = Math.max(largest, queue.stats().waiting);
+      if (next < 5_000) queue.push(piece(next++));
+    };
+    for (let i = 0; i < 50; i += 1) queue.push(piece(next++));
+    await new Promise<void>((resolve) => {
+      const check = () => (ran.length === 5_000 ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    expect(ran).toEqual(Array.from({ length: 5_000 }, (_, i) => i));
+    expect(largest).toBeLessThanOrEqual(50);
+    expect(queue.stats()).toEqual({ waiting: 0, refused: 0 });
+  });
+
   /**
    * A server whose requests hold this thread for 40 ms each, and a client in another process (so its
    * own sends do not wait on this thread) that sends 25 of them at once and, 200 ms later, a probe
