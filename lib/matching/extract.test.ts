@@ -1,41 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyPair, comparePicks, type Relation } from "./classify";
 import { canonicalTokens, extractFeatures, parseInterval, type MatchInput } from "./extract";
-
-let n = 0;
-/** A Polymarket-style market: "<event> - <question>", the group label as the Yes label. */
-function pm(eventTitle: string, question: string, label: string | null = null, extra: Partial<MatchInput> = {}): MatchInput {
-  n += 1;
-  return {
-    id: `pm-${n}`,
-    venue: "polymarket",
-    eventId: `pe-${n}`,
-    category: "Politics",
-    title: `${eventTitle} - ${question}`,
-    eventTitle,
-    yesLabel: label ?? question,
-    description: null,
-    resolutionDate: new Date("2026-12-31T12:00:00Z"),
-    ...extra,
-  };
-}
-
-/** A Kalshi-style market: the event title as title, yes_sub_title as label, the rule sentence as description. */
-function kx(eventTitle: string, label: string, rule: string, extra: Partial<MatchInput> = {}): MatchInput {
-  n += 1;
-  return {
-    id: `kx-${n}`,
-    venue: "kalshi",
-    eventId: `ke-${n}`,
-    category: "Politics",
-    title: eventTitle,
-    eventTitle,
-    yesLabel: label,
-    description: `If ${rule}, then the market resolves to Yes.`,
-    resolutionDate: new Date("2027-01-07T15:00:00Z"),
-    ...extra,
-  };
-}
+import { kxInput as kx, pmInput as pm } from "@/test/helpers/matching-markets";
 
 const idf = () => 1;
 const relate = (a: MatchInput, b: MatchInput): Relation | undefined => classifyPair(extractFeatures(a), extractFeatures(b), idf)?.relation;
