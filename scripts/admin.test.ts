@@ -1,18 +1,15 @@
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { scratchRoot } from "@/test/helpers/scratch";
+import { scratchRoot, seedMigratedDatabase } from "@/test/helpers/scratch";
 
 // The CLI end to end, as a user runs it: its own process on its own DATA_DIR (and on the test's
 // PostgreSQL database when the suite runs against PostgreSQL).
 const dataDir = mkdtempSync(path.join(scratchRoot(), "brier-cli-"));
 // The embedded database starts migrated, as the suite's own stores do (test/global-setup.ts): the
 // first command then measures the CLI, not the migrations.
-const template = process.env.BRIER_PGLITE_TEMPLATE;
-if (process.env.BRIER_TEST_DATABASE !== "postgres" && template !== undefined && existsSync(template)) {
-  cpSync(template, path.join(dataDir, "pg"), { recursive: true });
-}
+seedMigratedDatabase(dataDir);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function admin(args: string[], stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,7 +10,7 @@ import { HEALTH_STATE, STORE_STATE } from "@/lib/status/health-state.mjs";
 import { startHealthPort } from "@/lib/status/health-port.mjs";
 import { ENGINE_MEMORY_TTL_MS, engineTrackedMb, processMemory } from "@/lib/status/process";
 import { getTickStores, tickStoresOpened } from "@/lib/ticks";
-import { scratchRoot } from "./helpers/scratch";
+import { scratchRoot, seedMigratedDatabase } from "./helpers/scratch";
 
 /**
  * What a server holds in memory before any request needs it (docs/performance.md, "Memory"): the
@@ -81,8 +81,7 @@ describe("PGlite's buffer cache", () => {
   function pgliteDir(): string {
     const dir = mkdtempSync(path.join(scratchRoot(), "brier-footprint-"));
     dirs.push(dir);
-    const template = process.env.BRIER_PGLITE_TEMPLATE;
-    if (template !== undefined && existsSync(template)) cpSync(template, path.join(dir, "pg"), { recursive: true });
+    seedMigratedDatabase(dir);
     return path.join(dir, "pg");
   }
 

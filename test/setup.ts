@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import dns from "node:dns";
-import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll } from "vitest";
-import { scratchRoot } from "./helpers/scratch";
+import { scratchRoot, seedMigratedDatabase } from "./helpers/scratch";
 
 /**
  * Runs before every test file, in that file's own process: fresh embedded stores in a temp
@@ -48,10 +48,7 @@ const realPromiseLookup = dns.promises.lookup.bind(dns.promises);
     : Promise.reject(offlineError(hostname));
 
 // A migrated PGlite data dir made once per run by test/global-setup.ts.
-const template = process.env.BRIER_PGLITE_TEMPLATE;
-if (process.env.BRIER_TEST_DATABASE !== "postgres" && template !== undefined && existsSync(template)) {
-  cpSync(template, path.join(dataDir, "pg"), { recursive: true });
-}
+seedMigratedDatabase(dataDir);
 
 const adminUrl = process.env.BRIER_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 let databaseName: string | undefined;

@@ -1,5 +1,6 @@
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, cpSync, existsSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
+import path from "node:path";
 
 /**
  * Where the suite keeps its throw-away stores: `BRIER_TEST_TMPDIR` when set, else the machine's
@@ -20,4 +21,15 @@ export function scratchRoot(): string {
     // No shared memory file system here: the OS temp dir.
   }
   return tmpdir();
+}
+
+/**
+ * Gives `dataDir` the migrated embedded database that test/global-setup.ts made once for the run,
+ * so a store opened there starts migrated. Nothing on PostgreSQL runs, or when no template was made.
+ */
+export function seedMigratedDatabase(dataDir: string): void {
+  const template = process.env.BRIER_PGLITE_TEMPLATE;
+  if (process.env.BRIER_TEST_DATABASE !== "postgres" && template !== undefined && existsSync(template)) {
+    cpSync(template, path.join(dataDir, "pg"), { recursive: true });
+  }
 }
