@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db";
 import { depthHistorySql, publishedPatterns } from "@/lib/sql/patterns";
 import { BookStore } from "@/lib/books/book-state";
 import { bookRows } from "@/lib/history/ticks";
-import { demoMarketsFromTokens, writeDemoTicks, type DemoPrice, type DemoTickResult } from "@/lib/recorder/demo-ticks";
+import { demoMarketsFromTokens, writeDemoTicks, type DemoPrice, type DemoTickResult } from "@/lib/demo/ticks";
 import { recordedVenueTables } from "@/lib/ticks/published";
 import { getServiceStatus } from "@/lib/status/service-status";
 import { getTickStores } from "@/lib/ticks";

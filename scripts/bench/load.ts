@@ -35,7 +35,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { openDatabase, resultRows, type DatabaseHandle } from "@/lib/db";
 import { publicCatalogVenues } from "@/lib/catalog/venues";
 import { ingestVenues } from "@/lib/catalog/ingest";
-import { demoMarketsFromCatalog, writeDemoTicks } from "@/lib/recorder/demo-ticks";
+import { demoMarketsFromCatalog, writeDemoTicks } from "@/lib/demo/ticks";
 import { openTickStores } from "@/lib/ticks";
 import { loadLine, processMemory } from "./lib/memory";
 import { newestProfile, summarizeProfile, monotonicMicros } from "./lib/profile";
