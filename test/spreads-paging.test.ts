@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { recorderIncidents, recorderRuns } from "@/lib/db/schema";
 import { parseQuery } from "@/lib/input";
-import { prng } from "@/lib/recorder/demo-ticks";
+import { prng } from "@/lib/demo/ticks";
 import { runMode } from "@/lib/recorder/journal";
 import { KalshiNormalizer } from "@/lib/recorder/kalshi/normalize";
 import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
