@@ -101,11 +101,13 @@ export async function pairInputs(db: Db, ticks: TickReader, pair: ResolvedPair, 
   });
   const streams = replayed.length === 0 ? [] : demultiplex(mergedBookRows(ticks, replayed.map((r) => r.replay), until), replayed.length);
   const rowsOf = (i: number) => streams[replayed.findIndex((r) => r.side === i)] ?? noRows;
+  // The journal from the replay's first snapshot: a lost connection that ended before `since` but
+  // after that snapshot decides whether the snapshot still holds (series.ts, stretchesOf).
   const input = async (side: PairSide, i: number): Promise<SideInput> => ({
     outcomeId: side.outcomeId,
     fee: side,
     rows: rowsOf(i),
-    spans: await recordedSpansOf(db, side, since, until, now),
+    spans: await recordedSpansOf(db, side, Math.min(since, starts[i] ?? since), until, now),
   });
   return [await input(pair.a, 0), await input(pair.b, 1)];
 }
