@@ -4,6 +4,7 @@ import { useState } from "react";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/query-state";
 import { MarketSide, MatchConfidence, MatchReasoning } from "./match-parts";
 import { PairSpreadLink } from "@/components/spreads/pair-link";
+import { PairOutcomesNote } from "./pair-outcomes";
 import { getJson } from "@/lib/browser/api-client";
 import { categories } from "@/lib/catalog/categories";
 import { formatPrice } from "@/lib/format";
@@ -119,7 +120,7 @@ export function CompareView({ venuesWithMarkets }: { venuesWithMarkets: Array<{ 
                   <td className="num">{formatPrice(p.priceB)}</td>
                   <td className="num">{formatPrice(p.priceDifference)}</td>
                   <td>
-                    <span className="badge">{p.relation}</span> <PairSpreadLink a={p.marketA.marketId} b={p.marketB.marketId} />
+                    <span className="badge">{p.relation}</span> <PairSpreadLink a={p.marketA.marketId} b={p.marketB.marketId} /> <PairOutcomesNote outcomes={p.outcomes} relation={p.relation} />
                   </td>
                   <td className="num">
                     <MatchConfidence confidence={p.confidence} relation={p.relation} />

@@ -7,6 +7,7 @@ import { getJson } from "@/lib/browser/api-client";
 import { formatPrice } from "@/lib/format";
 import type { z } from "zod";
 import type { marketMatchesResponse } from "@/lib/matching/shapes";
+import { PairOutcomesNote } from "./pair-outcomes";
 
 type Body = z.infer<typeof marketMatchesResponse>;
 
@@ -70,7 +71,7 @@ export function SameQuestionElsewhere({ marketId }: { marketId: string }) {
                   <MarketSide market={m.market} venueLink />
                 </td>
                 <td>
-                  <span className="badge">{m.relation}</span> <PairSpreadLink a={matches.data.data.market.marketId} b={m.market.marketId} />
+                  <span className="badge">{m.relation}</span> <PairSpreadLink a={matches.data.data.market.marketId} b={m.market.marketId} /> <PairOutcomesNote outcomes={m.outcomes} relation={m.relation} />
                 </td>
                 <td className="num">
                   <MatchConfidence confidence={m.confidence} relation={m.relation} />

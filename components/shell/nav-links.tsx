@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 const links = [
   { href: "/", label: "Catalog", match: (p: string) => p === "/" || p.startsWith("/markets") || p.startsWith("/events") },
   { href: "/compare", label: "Compare", match: (p: string) => p.startsWith("/compare") },
+  { href: "/calibration", label: "Calibration", match: (p: string) => p.startsWith("/calibration") },
   { href: "/sql", label: "SQL", match: (p: string) => p.startsWith("/sql") },
   { href: "/archive", label: "Archive", match: (p: string) => p.startsWith("/archive") },
   { href: "/console", label: "Pass-through", match: (p: string) => p.startsWith("/console") },

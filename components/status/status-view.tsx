@@ -17,6 +17,7 @@ interface StatusAnswer {
   catalog?: { pollSeconds?: number; venues?: VenueCatalogStatus[] };
   recorder?: Partial<RecorderStatusSection> & Record<string, unknown>;
   kalshiRecorder?: Partial<RecorderStatusSection> & Record<string, unknown>;
+  pairs?: { resolved: number; disagreed: number };
 }
 
 function ageTone(seconds: number | null, pollSeconds: number): string {
@@ -33,7 +34,7 @@ export function StatusView() {
   });
   if (status.isPending) return <SkeletonRows rows={8} />;
   if (status.isError) return <ErrorState error={status.error} title="Status could not be loaded" onRetry={() => void status.refetch()} />;
-  const { service, catalog, recorder, kalshiRecorder } = status.data;
+  const { service, catalog, recorder, kalshiRecorder, pairs } = status.data;
   const pollSeconds = catalog?.pollSeconds ?? 60;
   return (
     <div className="stack">
@@ -144,6 +145,15 @@ export function StatusView() {
           <RecorderTable recorder={kalshiRecorder} testId="kalshi-recorder-status-table" />
         )}
       </section>
+      {pairs === undefined ? null : (
+        <section className="card" aria-labelledby="pair-outcomes">
+          <h2 id="pair-outcomes">Identity pairs audited by their outcomes</h2>
+          <p data-testid="status-pair-outcomes">
+            {pairs.resolved} pair{pairs.resolved === 1 ? "" : "s"} with both markets resolved;{" "}
+            <strong className={pairs.disagreed > 0 ? "down" : undefined}>{pairs.disagreed}</strong> resolved differently (proven false identities, read by the matching fit as negatives).
+          </p>
+        </section>
+      )}
       <RecorderIncidents />
     </div>
   );

@@ -30,7 +30,13 @@ export interface PlanTables {
 export interface PlanFilter {
   /** Restrict to these books keys (a category's markets, a set of pairs). */
   markets: boolean;
+  /** How many horizons: each is its own placeholder `{h0:UInt64}`, `{h1:UInt64}`, ... */
+  horizons: number;
 }
+
+/** The horizons' placeholders, one per horizon (the typed binds have no array of integers). */
+export const horizonName = (i: number) => `h${i}`;
+const horizonList = (n: number) => Array.from({ length: n }, (_, i) => `{${horizonName(i)}:UInt64}`).join(", ");
 
 const clip = (x: string) => `greatest(${LOG_LOSS_EPSILON}, least(${1 - LOG_LOSS_EPSILON}, ${x}))`;
 const logLoss = (f: string) => `-(y * ln(${clip(f)}) + (1 - y) * ln(1 - ${clip(f)}))`;
@@ -77,7 +83,7 @@ export function forecastsCte(tables: PlanTables, filter: PlanFilter): string {
   ),
   targets AS (
     SELECT market, venue_market_id, closed, yes, y, h, subtractMilliseconds(closed, h) AS at
-    FROM scored ARRAY JOIN {horizons:Array(UInt64)} AS h
+    FROM scored ARRAY JOIN [${horizonList(filter.horizons)}] AS h
   ),
   ${bookSide}
   snaps AS (

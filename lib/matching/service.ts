@@ -8,6 +8,7 @@ import type { EventPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
 import { marketMatches, marketQuotes, markets, matchFeatures, type MarketMatchRow } from "@/lib/db/schema";
 import { bookPrices, type BookPrices } from "./book-prices";
+import { outcomesOfPairs } from "./outcome-audit";
 import { invertDifference, type Difference } from "./compare/types";
 import { invertRelation, type Relation } from "./relations";
 import { compareRuleTerms, type RuleDifference, type RuleTermsOf } from "./rules";
@@ -128,6 +129,7 @@ export async function getMarketMatches(db: Db, ref: string, query: MarketMatches
   const self = rows.get(market.marketId);
   const prices = await pricesFor(query.includePrices, rows.values());
   const differences = await ruleDifferencesOf(db, found.map((m) => [market.marketId, m.other]));
+  const settled = await outcomesOfPairs(db, found.map((m) => [market.marketId, m.other]));
   return marketMatchesResponse.parse({
     data: {
       market: self === undefined ? { ...market, sourceExchange: market.exchange } : publicMarket(self, prices),
@@ -146,6 +148,7 @@ export async function getMarketMatches(db: Db, ref: string, query: MarketMatches
             validFrom: m.row.validFrom.toISOString(),
             validTo: m.row.validTo === null ? null : m.row.validTo.toISOString(),
             engineVersion: m.row.engineVersion,
+            outcomes: settled.get(`${market.marketId}:${m.other}`),
           },
         ];
       }),
@@ -280,6 +283,7 @@ export async function browseMatchedMarkets(db: Db, query: MatchedMarketsQuery) {
   const prices = await pricesFor(query.includePrices, rows.flatMap((r) => [r.a, r.b]));
   const oriented = rows.map((row) => orient(row, relations));
   const differences = await ruleDifferencesOf(db, oriented.map((r) => [r.a.id, r.b.id]));
+  const settled = await outcomesOfPairs(db, oriented.map((r) => [r.a.id, r.b.id]));
   const data = oriented.map(({ match, a, b, relation }) => ({
     marketA: publicMarket(a, prices),
     marketB: publicMarket(b, prices),
@@ -293,6 +297,7 @@ export async function browseMatchedMarkets(db: Db, query: MatchedMarketsQuery) {
     reasoning: match.reasoning,
     differences: differencesFrom(match, a.id),
     ruleDifferences: differences(a.id, b.id),
+    outcomes: settled.get(`${a.id}:${b.id}`),
   }));
   return matchedPairsResponse.parse({ data, meta: { count: data.length, limit: query.limit } });
 }

@@ -164,6 +164,15 @@ export const difference = z.object({
 export type DifferencePublic = z.infer<typeof difference>;
 const differencesField = z.array(difference).describe("What the two markets state differently or one side only, as the engine compared them.");
 
+/** Both markets' settlements (lib/matching/outcome-audit.ts): an identity whose two markets resolved differently is a proven false identity. */
+export const pairOutcomesField = z
+  .object({
+    verdict: z.enum(["agreed", "disagreed", "unresolved"]).describe("disagreed: both resolved and Yes settled differently (for an identity: a proven false identity); unresolved: either has not resolved."),
+    a: z.number().nullable().describe("What the requested (or A) market's Yes settled at: 1, 0, a split's value; null until resolved."),
+    b: z.number().nullable().describe("The other (or B) market's."),
+  })
+  .describe("How the two markets settled.");
+
 export const marketMatch = z.object({
   market: matchedMarketPublic,
   relation: relationField,
@@ -175,6 +184,7 @@ export const marketMatch = z.object({
   validFrom: z.iso.datetime().describe("Start of this verdict's validity."),
   validTo: z.iso.datetime().nullable().describe("End of this verdict's validity; null while current."),
   engineVersion: z.string(),
+  outcomes: pairOutcomesField,
 });
 
 export const marketMatchesResponse = z.object({
@@ -223,6 +233,7 @@ export const matchedPair = z.object({
   reasoning: reasoningField,
   differences: differencesField,
   ruleDifferences: ruleDifferencesField,
+  outcomes: pairOutcomesField,
 });
 
 export const matchedPairsResponse = z.object({

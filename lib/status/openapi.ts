@@ -6,7 +6,7 @@ export const statusOpenApi: OpenApiSectionBuilder = () => ({
     "/v0/status": {
       get: {
         operationId: "getStatus",
-        summary: "Ingestion status: per catalog venue the last run, outcome, counts, error and data age; the tick recorder",
+        summary: "Ingestion status: per catalog venue the last run, outcome, counts, error and data age; the tick recorder; identity pairs audited by outcomes (`pairs`: resolved, disagreed)",
         responses: {
           "200": { description: "Status sections by subsystem.", content: { "application/json": { schema: { type: "object" } } } },
           "401": unauthorizedResponse(),

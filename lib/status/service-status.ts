@@ -9,6 +9,7 @@ import { kalshiRecorderStatus } from "@/lib/recorder/kalshi/service";
 import { recorderStatus } from "@/lib/recorder/polymarket/service";
 import { processMemory, processStartedAt } from "./process";
 import { recorderIdleReason } from "./recorder-idle";
+import { identityPairOutcomeCounts } from "@/lib/matching/outcome-audit";
 
 /**
  * GET /v0/status: the service's ingestion status. Each ingesting subsystem (catalog poller,
@@ -36,5 +37,7 @@ export async function getServiceStatus(db: Db): Promise<Record<string, unknown>>
     recorder: { ...recorder, idleReason: await recorderIdleReason(db, recorder.subscribedAssets), heartbeat: await latestRecorderRun(db) },
     // Kalshi's recorder: without credentials `reason` says so and nothing is recorded.
     kalshiRecorder: { ...kalshiRecorderStatus(), heartbeat: await latestRecorderRun(db, "kalshi") },
+    // Identity pairs both of whose markets resolved, and those that resolved differently (proven false identities).
+    pairs: await identityPairOutcomeCounts(db),
   };
 }

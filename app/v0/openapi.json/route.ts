@@ -1,6 +1,7 @@
 import { accountOpenApi } from "@/lib/auth/openapi";
 import { catalogOpenApi } from "@/lib/catalog/openapi";
 import { archiveOpenApi } from "@/lib/archive/openapi";
+import { calibrationOpenApi } from "@/lib/calibration/openapi";
 import { historyOpenApi } from "@/lib/history/openapi";
 import { json, withRequest } from "@/lib/http";
 import { openApiDocument, openApiSelf } from "@/lib/openapi";
@@ -26,6 +27,7 @@ const sections = [
   archiveOpenApi,
   matchingOpenApi,
   spreadsOpenApi,
+  calibrationOpenApi,
   streamsOpenApi,
   watchlistOpenApi,
   openApiSelf,
