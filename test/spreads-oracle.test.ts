@@ -246,7 +246,7 @@ describe("spread of a pair recorded from both loopback venues, against an indepe
     expect(page.meta.pair.a.outcomeId).toBe(YES);
     expect(page.meta.pair.b.outcomeId).toBe(TICKER);
     expect(page.meta.pair.a.fee).toMatchObject({ known: true, basis: "upper_bound" });
-    expect(page.meta.pair.b.fee).toMatchObject({ known: true, takerRate: "0.07", basis: "exact" });
+    expect(page.meta.pair.b.fee).toMatchObject({ known: true, takerRate: "0.07", basis: "schedule" });
 
     // Every change of either venue's book is an instant of the series.
     const times = new Set(page.data.map((p) => p.t));

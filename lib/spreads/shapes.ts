@@ -81,6 +81,7 @@ export type SpreadStreamQuery = z.output<typeof spreadStreamQuery>;
 export const feesQuery = z
   .object({
     at: instant.optional().describe("The instant whose schedules to mark as in force; default now."),
+    market: pairRefParam.optional().describe("A market (anything /v0/markets/{id} accepts): also its own fee as read from its venue's fields, every dated version, and the fee a spread is priced with at `at` (its basis: market, or the schedule's fallback)."),
   })
   .strict();
 export type FeesQuery = z.output<typeof feesQuery>;
@@ -138,7 +139,7 @@ const feeInForce = z.object({
   schedule: z.string().nullable().describe("The schedule version applied (GET /v0/fees lists them)."),
   takerRate: z.string().nullable(),
   exponent: z.number().int().nullable(),
-  basis: z.enum(["exact", "upper_bound"]).nullable().describe("upper_bound: the venue charges this only on some markets of the group and Brier cannot tell which; a spread positive after it is positive after the real fee."),
+  basis: z.enum(["market", "schedule", "upper_bound"]).nullable().describe("market: read from the market's own fee fields at the venue; schedule: the venue's published schedule (the fallback where the market's fields are missing); upper_bound: the schedule charges this only on some markets of the group and Brier cannot tell which; a spread positive after it is positive after the real fee."),
   note: z.string(),
 });
 
@@ -225,7 +226,7 @@ export const feeScheduleVersionPublic = z.object({
   effectiveFrom: z.string(),
   inForce: z.boolean(),
   source: z.string(),
-  rounding: z.object({ decimals: z.number().int(), mode: z.enum(["up", "down", "half_up"]), per: z.enum(["order", "fill"]) }),
+  rounding: z.object({ decimals: z.number().int(), mode: z.enum(["up", "down", "half_up"]), per: z.enum(["order", "fill", "fill_then_balance"]), balanceDecimals: z.number().int().optional() }),
   maker: z.string(),
   rules: z.array(
     z.object({
@@ -233,10 +234,24 @@ export const feeScheduleVersionPublic = z.object({
       categories: z.array(z.string()).nullable(),
       takerRate: z.string(),
       exponent: z.number().int(),
-      basis: z.enum(["exact", "upper_bound"]),
+      basis: z.enum(["market", "schedule", "upper_bound"]),
       note: z.string(),
     }),
   ),
 });
 
-export const feesResponse = z.object({ data: z.array(feeScheduleVersionPublic) });
+export const marketFeePublic = z.object({
+  venue: z.string(),
+  venueMarketId: z.string(),
+  inForce: feeInForce.describe("The fee a spread of this market is priced with at `at`."),
+  versions: z
+    .array(z.object({ from: z.number().nullable().describe("In force from (epoch ms); null: since the market existed."), takerRate: z.string().nullable(), exponent: z.number().int(), note: z.string() }))
+    .describe("The market's own fee as read from its venue's fields, oldest first (empty: never read, or its fields were missing)."),
+  readAt: z.number().nullable().describe("When the venue's fields were last read (epoch ms)."),
+  error: z.string().nullable().describe("Why the last read failed (the earlier versions stay)."),
+});
+
+export const feesResponse = z.object({
+  data: z.array(feeScheduleVersionPublic).describe("The schedule table: each venue's published versions, the fallback for a market whose own fee fields are missing."),
+  meta: z.object({ at: z.number(), market: marketFeePublic.nullable() }),
+});

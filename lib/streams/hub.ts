@@ -9,7 +9,7 @@ import { ownerOf, StreamAccounting, StreamProtocolError, type StreamPrincipal, t
 import type { BookMessage, LiveBus, SnapshotReply, TradeMessage, Unsubscribe } from "@/lib/live/bus";
 import { getDb } from "@/lib/db";
 import { LiveSpread } from "@/lib/spreads/live";
-import { resolvePair } from "@/lib/spreads/pairs";
+import { resolvePricedPair } from "@/lib/spreads/service";
 import { SharedBody, tradeData } from "./encode";
 import { BookFanout } from "./fanout";
 import type { FirehoseFeed, TopicFeed } from "./feeds";
@@ -268,7 +268,7 @@ export class StreamHub implements SessionHost {
    * gets the newest spread, never a backlog). Counts two of the key's subscriptions (two books).
    */
   async #subscribeSpread(session: StreamSession, message: ClientMessage, key: string, args: { a: string; b: string; size: number }): Promise<void> {
-    const pair = await resolvePair(await getDb(), args.a, args.b);
+    const pair = await resolvePricedPair(await getDb(), args.a, args.b, undefined, Date.now());
     const spread = new LiveSpread(pair, args.size);
     const sides = spread.sides();
     const subscription = await this.#subscription(session, message, key, sides.map((side) => side.assetId), sides.length);
