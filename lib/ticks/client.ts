@@ -6,6 +6,7 @@ import { config } from "@/lib/config";
 import { lockDataDir } from "@/lib/db/data-dir-lock";
 import { chdbClientPool, SERVICE_READ_LIMITS } from "./chdb-clients";
 import { applyTickDdl } from "./migrate";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /**
  * ClickHouse access: one writer client that never receives per-query settings, and one reader
@@ -240,7 +241,7 @@ class ChdbStreamPool {
   }
 }
 
-const globalStore = globalThis as typeof globalThis & { __brierTicks?: Promise<TickStores> };
+const globalStore = processGlobals<{ __brierTicks?: Promise<TickStores> }>();
 
 /** The process-wide tick stores, opened (and DDL applied) on first use. */
 export function getTickStores(): Promise<TickStores> {
