@@ -202,9 +202,16 @@ export async function getPairEpisodes(db: Db, refA: string, refB: string, query:
   const folder = new EpisodeFolder(range.since, range.until, threshold);
   for await (const point of priceSeries(a, b, { since: range.since, until: range.until, size: query.size, threshold, initial: true })) folder.add(point);
   const { episodes, days } = folder.finish();
+  // Oldest first by start (then direction): a stable order for the cursor.
+  const sorted = [...episodes].sort((x, y) => x.start - y.start || x.direction.localeCompare(y.direction));
+  const cursor = query.cursor;
+  const after = cursor === undefined ? sorted : sorted.filter((e) => e.start > cursor[1] || (e.start === cursor[1] && e.direction > cursor[2]));
+  const listed = after.slice(0, query.limit);
+  const last = listed.at(-1);
+  const nextCursor = after.length > query.limit && last !== undefined ? encodeCursor(["e", last.start, last.direction]) : null;
   return episodesResponse.parse({
-    data: { episodes: episodes.slice(0, query.limit), days },
-    meta: { pair: pairPublicOf(pair, range.until), since: range.since, until: range.until, size: query.size, minSpread: threshold, count: episodes.length, limit: query.limit },
+    data: { episodes: listed, days },
+    meta: { pair: pairPublicOf(pair, range.until), since: range.since, until: range.until, size: query.size, minSpread: threshold, count: episodes.length, limit: query.limit, nextCursor },
   });
 }
 

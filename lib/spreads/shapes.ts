@@ -71,6 +71,9 @@ export const episodesQuery = z
       .describe("The threshold: an episode is a stretch in which the net spread per contract after fees, for `size`, stayed above it (default 0)."),
     pricing,
     limit: boundedInt(EPISODES_MAX_LIMIT, 100).describe(`Episodes listed (1–${EPISODES_MAX_LIMIT}, default 100, oldest first); the daily summary counts all of them.`),
+    cursor: cursorParam(z.tuple([z.literal("e"), z.number().int(), z.enum(["aToB", "bToA"])]))
+      .optional()
+      .describe("nextCursor of the previous page (same other parameters): the episodes after the last one listed."),
   })
   .strict();
 export type EpisodesQuery = z.output<typeof episodesQuery>;
@@ -195,6 +198,8 @@ export type EpisodePublic = z.output<typeof episodePublic>;
 export const episodeDay = z.object({
   day: z.string().describe("UTC day, YYYY-MM-DD."),
   knownMs: z.number().int().describe("Time both books were known that day."),
+  knownAMs: z.number().int().describe("Time book A was known that day (the pair page's coverage figures)."),
+  knownBMs: z.number().int().describe("Time book B was known that day."),
   episodes: z.number().int().describe("Episodes that started that day."),
   executableMs: z.number().int().describe("Time the net spread was above the threshold (either direction) that day."),
   longestMs: z.number().int(),
@@ -216,6 +221,7 @@ export const episodesResponse = z.object({
     minSpread: z.number(),
     count: z.number().int().describe("Episodes in the window (the list holds at most `limit`)."),
     limit: z.number().int(),
+    nextCursor: z.string().nullable().describe("Pass as `cursor` for the episodes after this page; null on the last page."),
   }),
 });
 export type EpisodesResponse = z.output<typeof episodesResponse>;

@@ -217,13 +217,14 @@ export class StreamHub implements SessionHost {
     return subscription;
   }
 
-  async #end(subscription: Subscription): Promise<void> {
+  /** Ends a subscription; `endEmpty` false leaves an emptied one-shot session open (a refusal's error event is still to be sent: the session ends after it). */
+  async #end(subscription: Subscription, endEmpty = true): Promise<void> {
     const { session } = subscription;
     if (session.subscriptions.get(subscription.key) !== subscription) return;
     session.subscriptions.delete(subscription.key);
     session.usage.ended(subscription);
     subscription.release();
-    if (session.endWhenEmpty && session.subscriptions.size === 0 && !session.closed) session.outbox.end(1000, "no subscription left");
+    if (endEmpty && session.endWhenEmpty && session.subscriptions.size === 0 && !session.closed) session.outbox.end(1000, "no subscription left");
     await subscription.lease.release();
   }
 
@@ -288,7 +289,7 @@ export class StreamHub implements SessionHost {
     await this.bus.ready();
     const replies = await Promise.all(sides.map(({ venue, assetId }) => this.#snapshot(venue, assetId)));
     if (replies.some((reply) => reply === undefined)) {
-      await this.#end(subscription);
+      await this.#end(subscription, false);
       throw new StreamProtocolError("NOT_RECORDED", "A side of this pair is not being recorded live by any recorder: its spread cannot be streamed (GET /v0/pairs/{a}/{b}/spreads serves what was recorded).");
     }
     if (!session.subscriptions.has(key)) return;
