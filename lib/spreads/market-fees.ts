@@ -3,6 +3,8 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { marketFees, type StoredFeeVersion } from "@/lib/db/schema";
 import { readKalshiMarketFees, type KalshiFeeVersion, type KalshiGet } from "@/lib/recorder/kalshi/fees";
+import { KalshiRest } from "@/lib/recorder/kalshi/rest";
+import { PolymarketRest } from "@/lib/recorder/polymarket/rest";
 import { readPolymarketMarketFee, type GammaGet, type PolymarketMarketFee } from "@/lib/recorder/polymarket/fees";
 import type { MarketFeeVersion } from "./fees";
 
@@ -22,12 +24,14 @@ export interface FeeReaders {
   kalshi?: KalshiGet;
 }
 
-/**
- * The readers of this process: none until the venues' REST clients (lib/recorder/<venue>/rest.ts)
- * are wired here; a market is then priced by the schedule table's fallback.
- */
+/** A fee read waits at most this long per request: a pair's answer never hangs on a slow venue (the table prices it meanwhile). */
+const READ_TIMEOUT_MS = 5_000;
+
+/** The readers of this process: the venues' REST clients (lib/recorder/<venue>/rest.ts, the offline redirect applied). */
 export function defaultFeeReaders(): FeeReaders {
-  return {};
+  const polymarket = new PolymarketRest({ timeoutMs: READ_TIMEOUT_MS });
+  const kalshi = new KalshiRest({ timeoutMs: READ_TIMEOUT_MS });
+  return { gamma: (path, query) => polymarket.gamma(path, query), kalshi: (path, query) => kalshi.get(path, query) };
 }
 
 export interface FeeMarket {
