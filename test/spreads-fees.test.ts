@@ -9,7 +9,7 @@ import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import { insertTickRows } from "@/lib/recorder/writer";
 import { getPairSpreads, listFeeSchedules } from "@/lib/spreads/service";
 import { spreadsQuery } from "@/lib/spreads/shapes";
-import { getTickStores } from "@/lib/ticks";
+import { getTickStores, requestTickReader } from "@/lib/ticks";
 import { recordedVenueTables } from "@/lib/ticks/published";
 import { makeEvent, seedCatalog } from "./helpers/catalog";
 import { startFakeFeeVenues, type FakeFeeVenues } from "./fakes/fee-venues";
@@ -86,7 +86,7 @@ const readers = () => ({ gamma: venues.gamma, kalshi: venues.kalshi });
 
 describe("each market's own fee, read from its venue's fields and kept dated", () => {
   it("prices every point with the fee in force at its instant: Polymarket's feeSchedule, Kalshi's series fee, then the event's override", async () => {
-    const page = await getPairSpreads(await getDb(), "fee-poly", TICKER, parseQuery(spreadsQuery, new URLSearchParams({ since: String(T0), until: String(END), size: "100", limit: "5000" })), NOW, readers());
+    const page = await getPairSpreads(await getDb(), requestTickReader(), "fee-poly", TICKER, parseQuery(spreadsQuery, new URLSearchParams({ since: String(T0), until: String(END), size: "100", limit: "5000" })), NOW, readers());
     expect(page.meta.pair.a.fee).toMatchObject({ known: true, basis: "market", takerRate: "0.05", schedule: "polymarket-market" });
     expect(page.meta.pair.b.fee).toMatchObject({ known: true, basis: "market", takerRate: "0.0175", schedule: "kalshi-market" });
     const known = page.data.filter((p) => p.known);
@@ -103,7 +103,7 @@ describe("each market's own fee, read from its venue's fields and kept dated", (
     for (const point of after) expect(point.net?.aToB.fees).toBe(1.64);
     // Read once each, then served from market_fees.
     const reads = venues.requests.length;
-    await getPairSpreads(await getDb(), "fee-poly", TICKER, parseQuery(spreadsQuery, new URLSearchParams({ since: String(T0), until: String(END) })), NOW + 1_000, readers());
+    await getPairSpreads(await getDb(), requestTickReader(), "fee-poly", TICKER, parseQuery(spreadsQuery, new URLSearchParams({ since: String(T0), until: String(END) })), NOW + 1_000, readers());
     expect(venues.requests.length).toBe(reads);
     // The event's overrides were read page by page (one a page).
     expect(venues.requests.filter((r) => r.startsWith("/kalshi/trade-api/v2/events/fee_changes")).length).toBe(2);
