@@ -11,7 +11,7 @@ import type { TickRow } from "@/lib/recorder/rows";
 import { insertTickRows } from "@/lib/recorder/writer";
 import { getPairSpreads } from "@/lib/spreads/service";
 import { spreadsQuery, type SpreadPoint } from "@/lib/spreads/shapes";
-import { getTickStores } from "@/lib/ticks";
+import { getTickStores, requestTickReader } from "@/lib/ticks";
 import { recordedVenueTables } from "@/lib/ticks/published";
 import { makeEvent, seedCatalog } from "./helpers/catalog";
 
@@ -179,7 +179,7 @@ beforeAll(async () => {
 async function page(params: Record<string, string | number | undefined>) {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value !== undefined) search.set(name, String(value));
-  return getPairSpreads(await getDb(), "paging-poly", TICKER, parseQuery(spreadsQuery, search), NOW);
+  return getPairSpreads(await getDb(), requestTickReader(), "paging-poly", TICKER, parseQuery(spreadsQuery, search), NOW);
 }
 
 async function paged(params: Record<string, string | number | undefined>, limit: number): Promise<{ points: SpreadPoint[]; pages: number }> {

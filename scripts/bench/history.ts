@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const { GET: historyRoute } = await import("@/app/v0/orderbooks/[outcomeId]/history/route");
   const { GET: pricesRoute } = await import("@/app/v0/markets/[id]/prices/route");
   const { replayBook } = await import("@/lib/books/book-state");
-  const { bookRows, historyClient } = await import("@/lib/history/ticks");
+  const { bookRows } = await import("@/lib/history/ticks");
   const { insertPriceSnapshots, recordPollPrices } = await import("@/lib/history/prices");
   const { internalDatabase } = await import("@/lib/ticks/migrate");
 
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     levels += data.bids.length + data.asks.length;
   }
   const atCpu = cpuP50();
-  const client = await historyClient();
+  const client = stores.service;
   const naiveTimes: number[] = [];
   for (let i = 0; i < 5; i += 1) {
     const t0 = performance.now();
@@ -247,7 +247,7 @@ async function main(): Promise<void> {
   const upsertMs = performance.now() - upsertStart;
   const snapStart = performance.now();
   const snapCpu0 = process.cpuUsage();
-  const written = await recordPollPrices(events, Date.now());
+  const written = await recordPollPrices(stores, events, Date.now());
   const snapMs = performance.now() - snapStart;
   const snapCpu = process.cpuUsage(snapCpu0);
   void insertPriceSnapshots;

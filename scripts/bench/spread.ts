@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   const { resolvePair } = await import("@/lib/spreads/pairs");
   const { pairInputs } = await import("@/lib/spreads/service");
   const { priceSeries } = await import("@/lib/spreads/series");
-  const { chTime } = await import("@/lib/history/ticks");
+  const { bind } = await import("@/lib/ticks");
 
   console.log(`bench:spread — ${ROWS.toLocaleString("en")} rows a book, size ${SIZE}, data dir ${dataDir}, node ${process.version}, ${loadLine("at start")}`);
   const stores = await getTickStores();
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
   };
 
   const ours = (step: number | undefined) => async () => {
-    const [a, b] = await pairInputs(db, pair, start, until, now);
+    const [a, b] = await pairInputs(db, stores.service, pair, start, until, now);
     let points = 0;
     let priced = 0;
     for await (const point of priceSeries(a, b, { since: start, until, step, size: SIZE, threshold: 0, initial: true })) {
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
       query: `WITH a AS (${bestLevels("polymarket_orderbook_rust", POLY_MARKET, POLY_YES)}), b AS (${bestLevels("kalshi_orderbook", KALSHI_TICKER, KALSHI_TICKER)}), t AS (${times})
         SELECT toUnixTimestamp64Milli(t.ts), a.bid, a.ask, b.bid, b.ask, b.bid - a.ask, a.bid - b.ask
         FROM t ASOF LEFT JOIN a ON t.k = a.k AND t.ts >= a.ts ASOF LEFT JOIN b ON t.k = b.k AND t.ts >= b.ts ORDER BY t.ts`,
-      query_params: { since: chTime(start - DAY), until: chTime(until) },
+      query_params: { since: bind.time(start - DAY).value, until: bind.time(until).value },
       format: "JSONCompactEachRow",
     });
     let points = 0;
