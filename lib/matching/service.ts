@@ -6,7 +6,9 @@ import { marketColumns, quoteOfMarket, toMarketPublic, type MarketSelection } fr
 import { getEventOrThrow, getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { EventPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
-import { marketMatches, marketQuotes, markets, matchFeatures, type MarketMatchRow } from "@/lib/db/schema";
+import { marketMatches, matchFeatures, type MarketMatchRow } from "@/lib/db/schema/market-matches";
+import { markets } from "@/lib/db/schema/markets";
+import { marketQuotes } from "@/lib/db/schema/quotes";
 import { bookPrices, type BookPrices } from "./book-prices";
 import { invertDifference, type Difference } from "./compare/types";
 import { invertRelation, type Relation } from "./relations";
