@@ -89,10 +89,10 @@ describe("the owners of tables (the layer map's owns column)", () => {
         entry.isDirectory() ? sources(path.join(dir, entry.name)) : /\.tsx?$/.test(entry.name) && !entry.name.includes(".test.") ? [path.join(dir, entry.name)] : [],
       );
     for (const { folder, table } of crossings) {
-      const module = [...modules].find(([, m]) => m.tables.includes(table))?.[0];
-      expect(module, `crossing of ${table}: no schema module defines it`).toBeDefined();
+      const schemaModule = [...modules].find(([, m]) => m.tables.includes(table))?.[0];
+      expect(schemaModule, `crossing of ${table}: no schema module defines it`).toBeDefined();
       expect(owners.get(table), `lib/${folder}/ owns ${table}: not a crossing`).not.toBe(folder);
-      const importing = sources(path.join(root, "lib", folder)).filter((file) => readFileSync(file, "utf8").includes(`db/schema/${module}"`));
+      const importing = sources(path.join(root, "lib", folder)).filter((file) => readFileSync(file, "utf8").includes(`db/schema/${schemaModule}"`));
       expect(importing, `lib/${folder}/ no longer imports ${table}: delete its crossing from docs/architecture.md`).not.toEqual([]);
     }
   });
