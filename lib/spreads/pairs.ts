@@ -4,7 +4,7 @@ import { SYNTHETIC_STATUS } from "@/lib/catalog/assets";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { MarketPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
-import { marketMatches } from "@/lib/db/schema";
+import { marketMatches } from "@/lib/db/schema/market-matches";
 import { AppError, InvalidParameterError } from "@/lib/errors";
 import { tickSourceOf, type TickSource } from "@/lib/history/outcomes";
 import { invertRelation, type Relation } from "@/lib/matching/relations";
