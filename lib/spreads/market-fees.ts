@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { marketFees, type StoredFeeVersion } from "@/lib/db/schema";
+import { marketFees, type StoredFeeVersion } from "@/lib/db/schema/market-fees";
 import { readKalshiMarketFees, type KalshiFeeVersion, type KalshiGet } from "@/lib/recorder/kalshi/fees";
 import { KalshiRest } from "@/lib/recorder/kalshi/rest";
 import { PolymarketRest } from "@/lib/recorder/polymarket/rest";

@@ -4,11 +4,12 @@ import { SYNTHETIC_STATUS } from "@/lib/catalog/assets";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { MarketPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
-import { marketMatches } from "@/lib/db/schema";
+import { marketMatches } from "@/lib/db/schema/market-matches";
 import { AppError, InvalidParameterError } from "@/lib/errors";
 import { tickSourceOf, type TickSource } from "@/lib/history/outcomes";
 import { invertRelation, type Relation } from "@/lib/matching/relations";
 import { recordedVenueTables, type RecordedVenue } from "@/lib/ticks/published";
+import type { CurrentOutcome } from "@/lib/outcomes/types";
 import type { FeeSubject } from "./fees";
 
 /** One side of a pair: an outcome whose recorded book is read. */
@@ -26,6 +27,8 @@ export interface PairSide extends FeeSubject {
   contractAddress: string | null;
   /** A synthetic demo market, which no venue lists (its fee is never read from a venue). */
   synthetic: boolean;
+  /** The market's recorded outcome (lib/outcomes), where one is. */
+  outcome?: CurrentOutcome;
 }
 
 export interface ResolvedPair {
