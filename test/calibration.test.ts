@@ -8,7 +8,7 @@ import { GET as statusRoute } from "@/app/v0/status/route";
 import type { CalibrationMarketsResponse, CalibrationResponse } from "@/lib/calibration/shapes";
 import { marketUuid } from "@/lib/catalog/ids";
 import { getDb } from "@/lib/db";
-import { marketMatches } from "@/lib/db/schema";
+import { marketMatches } from "@/lib/db/schema/market-matches";
 import { insertPriceSnapshots } from "@/lib/history/prices";
 import { provenFalseIdentities } from "@/lib/matching/outcome-audit";
 import { recordResolutions } from "@/lib/outcomes/store";

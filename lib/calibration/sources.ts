@@ -1,8 +1,7 @@
 import "server-only";
-import { inArray } from "drizzle-orm";
 import { marketUuid } from "@/lib/catalog/ids";
+import { marketLabels } from "@/lib/catalog/labels";
 import type { Db } from "@/lib/db";
-import { markets } from "@/lib/db/schema";
 import { auditIdentityPairs } from "@/lib/matching/outcome-audit";
 import { resolvedMarkets, type ResolvedMarketPosition } from "@/lib/outcomes/store";
 import { tickRows, type TickReader } from "@/lib/ticks";
@@ -35,10 +34,10 @@ export async function categoryMarketKeys(db: Db, category: string, venues: reado
     const page = await resolvedMarkets(db, { venue: venues, since, until, after, limit: PAGE });
     if (page.length === 0) break;
     const byId = new Map(page.map((m) => [marketUuid(m.venue, m.venueMarketId), m]));
-    const rows = await db.select({ id: markets.id, category: markets.category }).from(markets).where(inArray(markets.id, [...byId.keys()]));
-    for (const row of rows) {
-      const market = byId.get(row.id);
-      if (market === undefined || row.category !== category) continue;
+    const labels = await marketLabels(db, [...byId.keys()]);
+    for (const [id, label] of labels) {
+      const market = byId.get(id);
+      if (market === undefined || label.category !== category) continue;
       const list = out.get(market.venue) ?? [];
       list.push(market.market);
       out.set(market.venue, list);
@@ -53,9 +52,7 @@ export async function categoryMarketKeys(db: Db, category: string, venues: reado
 /** Catalog titles by market id. */
 export async function titlesOf(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  if (ids.length === 0) return out;
-  const rows = await db.select({ id: markets.id, title: markets.title }).from(markets).where(inArray(markets.id, [...new Set(ids)]));
-  for (const row of rows) out.set(row.id, row.title);
+  for (const [id, label] of await marketLabels(db, ids)) out.set(id, label.title);
   return out;
 }
 

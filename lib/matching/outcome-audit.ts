@@ -1,7 +1,8 @@
 import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { marketMatches, markets } from "@/lib/db/schema";
+import { marketMatches } from "@/lib/db/schema/market-matches";
+import { markets } from "@/lib/db/schema/markets";
 import { currentOutcomes, outcomeKey } from "@/lib/outcomes/store";
 import type { CurrentOutcome } from "@/lib/outcomes/types";
 
