@@ -17,6 +17,8 @@ export interface Collected {
   set: SetName;
   /** `<conditionId>|<ticker>`: the labelled sets' pair id. */
   pair: string;
+  /** Both markets by the venues' own ids (how reviews name them). */
+  venueIds?: { polymarket: string; kalshi: string };
   /** The pair's topic and fold (the labelled Polymarket market's). */
   topic: string;
   fold: number;
@@ -64,7 +66,7 @@ async function collect(name: SetName, out: string) {
     const a = byId.get(x ?? "");
     const b = byId.get(y ?? "");
     if (a === undefined || b === undefined || a.venue === b.venue) continue;
-    const verdict = classifyPair(a.features, b.features, (t) => index.idf(t));
+    const verdict = classifyPair(a.features, b.features, (t) => index.idf(t), (g, w) => index.travelsWith(g, w));
     if (verdict === null) continue;
     const [pm, kx] = a.venue === "polymarket" ? [a, b] : [b, a];
     const relation = a.venue === "polymarket" ? verdict.relation : invertRelation(verdict.relation);
@@ -76,6 +78,7 @@ async function collect(name: SetName, out: string) {
     result.push({
       set: name,
       pair: pairId(cid, kx.venueMarketId),
+      venueIds: { polymarket: pm.venueMarketId, kalshi: kx.venueMarketId },
       topic,
       fold,
       relation: verdict.identityCandidate ? "identity" : relation,
@@ -123,4 +126,23 @@ if (process.env[PART] !== undefined && require.main === module) {
       process.exit(1);
     },
   );
+}
+
+/**
+ * Operators' reviews (the JSON Lines export of the review queue, where MATCHING_REVIEWS points) as
+ * labels of the compared pairs they name: `y` of the identity decision, by the pair's id. Empty when
+ * no file is given.
+ */
+export function reviewLabels(collected: Collected[], file = process.env.MATCHING_REVIEWS): Map<string, number> {
+  const out = new Map<string, number>();
+  if (file === undefined || file === "") return out;
+  const byVenueIds = new Map(collected.flatMap((c) => (c.venueIds === undefined ? [] : [[`${c.venueIds.polymarket}|${c.venueIds.kalshi}`, c.pair] as const])));
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    const r = JSON.parse(line) as { a: { venue: string; venueMarketId: string }; b: { venue: string; venueMarketId: string }; verdict: string; relation: string };
+    const [pm, kx] = r.a.venue === "polymarket" ? [r.a, r.b] : [r.b, r.a];
+    const pair = byVenueIds.get(`${pm.venueMarketId}|${kx.venueMarketId}`);
+    if (pair !== undefined) out.set(pair, r.verdict === "confirmed" && r.relation === "identity" ? 1 : 0);
+  }
+  return out;
 }

@@ -19,8 +19,8 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { collectAll, setLabels, type Collected } from "./collect";
-import { crossValidate, fitLogistic, LAMBDA, PRECISION_TARGET, sigmoid, type Candidate, type Row } from "./folds";
+import { collectAll, reviewLabels, setLabels, type Collected } from "./collect";
+import { crossValidate, fitLogistic, LAMBDA, PRECISION_TARGET, sigmoid, withReviews, type Candidate, type Row } from "./folds";
 import { claimIsRight, FOLDS, setNames } from "./labelled";
 
 const output = path.resolve(__dirname, "../../lib/matching/data/calibration.json");
@@ -61,11 +61,17 @@ async function main() {
   const lambda = LAMBDA;
 
   // 1. The identity decision, on the pairs whose stated attributes agree: right when labelled identity.
-  const candidates: Candidate[] = collected.filter((c) => c.identityCandidate).map((c) => ({ pair: c.pair, set: c.set, fold: c.fold, x: decisionVector(c.evidence), y: c.label?.relation === "identity" ? 1 : 0 }));
+  // Operators' reviews (MATCHING_REVIEWS, the review queue's JSON Lines export) label the pairs they name; fitted on, never validated.
+  const reviews = reviewLabels(collected);
+  const { candidates, extra } = withReviews(
+    collected.filter((c) => c.identityCandidate).map((c) => ({ pair: c.pair, set: c.set, fold: c.fold, x: decisionVector(c.evidence), y: c.label?.relation === "identity" ? 1 : 0 })),
+    reviews,
+  );
   const identitiesByFold = Array.from({ length: FOLDS }, () => 0);
   for (const l of setNames.map(setLabels)) for (const p of l.pairs) if (p.label.relation === "identity") identitiesByFold[p.fold] = (identitiesByFold[p.fold] ?? 0) + 1;
-  const cv = crossValidate(candidates, identitiesByFold);
-  const decisionWeights = fitLogistic(candidates, lambda).map((v) => Number(v.toFixed(4)));
+  const cv = crossValidate(candidates, identitiesByFold, extra);
+  if (reviews.size > 0) console.log(`reviews read as labels: ${reviews.size} pairs (${extra.length} identity candidates, fitted on and kept out of validation)`);
+  const decisionWeights = fitLogistic([...candidates, ...extra], lambda).map((v) => Number(v.toFixed(4)));
   const probability = (x: number[]) => sigmoid(x.reduce((s, xi, i) => s + xi * (decisionWeights[i] ?? 0), 0));
   const target = PRECISION_TARGET;
   const threshold = cv.pooled.threshold;

@@ -104,7 +104,7 @@ export interface GridPoint {
   recall: number;
 }
 
-/** The lowest threshold at which the scored candidates' precision reaches the target (most recall), else the most precise. */
+/** The lowest threshold at which the scored candidates' precision reaches the target (most recall), else the most precise one that claims anything. */
 export function chooseThreshold(scored: Scored[], identities: number, target = PRECISION_TARGET): { threshold: number; grid: GridPoint[] } {
   const grid = thresholdGrid.map((t) => {
     const claimed = settleClaims(scored.filter((s) => s.p >= t));
@@ -112,7 +112,7 @@ export function chooseThreshold(scored: Scored[], identities: number, target = P
     return { threshold: t, claimed: claimed.length, right, precision: claimed.length === 0 ? 1 : right / claimed.length, recall: right / Math.max(1, identities) };
   });
   const meeting = grid.filter((g) => g.precision >= target && g.claimed > 0);
-  const chosen = meeting[0] ?? [...grid].sort((x, y) => y.precision - x.precision || x.threshold - y.threshold)[0];
+  const chosen = meeting[0] ?? [...grid].filter((g) => g.claimed > 0).sort((x, y) => y.precision - x.precision || x.threshold - y.threshold)[0];
   return { threshold: chosen?.threshold ?? 0.5, grid };
 }
 
@@ -120,7 +120,8 @@ export function chooseThreshold(scored: Scored[], identities: number, target = P
 function outOfFold(candidates: Candidate[], folds: number[]): Scored[] {
   const out: Scored[] = [];
   for (const f of folds) {
-    const train = candidates.filter((c) => c.fold !== f && folds.includes(c.fold));
+    // Reviewed pairs (fold -1) are fitted on in every fold.
+    const train = candidates.filter((c) => c.fold !== f && (folds.includes(c.fold) || c.fold === -1));
     const w = fitLogistic(train, LAMBDA);
     for (const c of candidates) if (c.fold === f) out.push({ ...c, p: probabilityOf(w, c.x) });
   }
@@ -212,5 +213,18 @@ export function ruleFigures(collected: Collected[], labels: SetLabels[], ruleLab
       const c = byPair.get(p.pair);
       return c !== undefined && claimIsRight(p.label, c.relation);
     }).length,
+  };
+}
+
+/**
+ * Candidates with operators' reviews applied: a reviewed pair is labelled by its review and moved to
+ * `extra` (fitted on in every fold, never scored), so no fold is validated on a pair a person
+ * labelled after seeing the engine's answer.
+ */
+export function withReviews(candidates: Candidate[], reviews: ReadonlyMap<string, number>): { candidates: Candidate[]; extra: Candidate[] } {
+  if (reviews.size === 0) return { candidates, extra: [] };
+  return {
+    candidates: candidates.filter((c) => !reviews.has(c.pair)),
+    extra: candidates.filter((c) => reviews.has(c.pair)).map((c) => ({ ...c, y: reviews.get(c.pair) ?? c.y })),
   };
 }
