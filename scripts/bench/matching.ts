@@ -22,6 +22,7 @@
  *    sides' text, to be read by hand.
  *
  *   npm run bench:matching [-- --sets template,real,real2] [-- --no-folds] [-- --no-routes]
+ *                          [-- --rows-out FILE | --rows-in FILE]   (keep, or re-score, the folds' compared pairs)
  *                          [-- --catalogs --sample 60 --seed 2025]
  *                          [-- --speed --markets 100000 --changed 1000]
  *
@@ -31,13 +32,13 @@
  * when read by hand; full <= 10 min; incremental <= 10 s.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { collectAll, setLabels } from "../matching/collect";
-import { crossValidate, mean, ruleFigures, settleClaims, spread, type Candidate } from "../matching/folds";
+import { collectAll, reviewLabels, setLabels, type Collected } from "../matching/collect";
+import { crossValidate, mean, ruleFigures, settleClaims, spread, withReviews } from "../matching/folds";
 import { catalogsDir, claimIsRight, FOLDS, loadSet, pairId, setNames, type LabelledSet, type SetName } from "../matching/labelled";
 
 const { values } = parseArgs({
@@ -45,6 +46,8 @@ const { values } = parseArgs({
     sets: { type: "string", default: setNames.join(",") },
     folds: { type: "boolean", default: true },
     routes: { type: "boolean", default: true },
+    "rows-out": { type: "string" },
+    "rows-in": { type: "string" },
     speed: { type: "boolean", default: false },
     explain: { type: "boolean", default: false },
     markets: { type: "string", default: "100000" },
@@ -196,16 +199,21 @@ async function folds(sets: SetName[]) {
   const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
   const started = Date.now();
   console.log(`\n==== cross-validation by topic: ${FOLDS} folds over ${sets.join(", ")} (load average ${load()})`);
-  const collected = collectAll(sets);
+  // --rows-in re-scores the compared pairs a run wrote with --rows-out (the decision's features read again).
+  const collected: Collected[] = values["rows-in"] !== undefined ? (JSON.parse(readFileSync(values["rows-in"], "utf8")) as Collected[]).filter((c) => (sets as string[]).includes(c.set)) : collectAll(sets);
+  if (values["rows-out"] !== undefined) writeFileSync(values["rows-out"], JSON.stringify(collected));
   const { decisionVector } = await import("@/lib/matching/decision");
   const labels = sets.map(setLabels);
-  const candidates: Candidate[] = collected.filter((c) => c.identityCandidate).map((c) => ({ pair: c.pair, set: c.set, fold: c.fold, x: decisionVector(c.evidence), y: c.label?.relation === "identity" ? 1 : 0 }));
+  const { candidates, extra } = withReviews(
+    collected.filter((c) => c.identityCandidate).map((c) => ({ pair: c.pair, set: c.set, fold: c.fold, x: decisionVector(c.evidence), y: c.label?.relation === "identity" ? 1 : 0 })),
+    reviewLabels(collected),
+  );
   const identities = (set?: string) => {
     const out = Array.from({ length: FOLDS }, () => 0);
     for (const l of labels) if (set === undefined || l.set === set) for (const p of l.pairs) if (p.label.relation === "identity") out[p.fold] = (out[p.fold] ?? 0) + 1;
     return out;
   };
-  const cv = crossValidate(candidates, identities());
+  const cv = crossValidate(candidates, identities(), extra);
   const row = (name: string, tp: number, fp: number, fn: number, extra = "") => {
     const p = tp + fp === 0 ? 1 : tp / (tp + fp);
     const r = tp + fn === 0 ? 1 : tp / (tp + fn);
