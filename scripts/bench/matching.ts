@@ -32,14 +32,15 @@
  * when read by hand; full <= 10 min; incremental <= 10 s.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { collectAll, reviewLabels, setLabels, type Collected } from "../matching/collect";
 import { crossValidate, mean, ruleFigures, settleClaims, spread, withReviews } from "../matching/folds";
 import { catalogsDir, claimIsRight, FOLDS, loadSet, pairId, setNames, type LabelledSet, type SetName } from "../matching/labelled";
+import { benchDataDir } from "./lib/harness";
+import { loadLine } from "./lib/memory";
 
 const { values } = parseArgs({
   options: {
@@ -196,9 +197,9 @@ function explain(set: LabelledSet, predictions: Map<string, Predicted>) {
  * them; per set and pooled, each fold's identity precision and recall, their mean and spread.
  */
 async function folds(sets: SetName[]) {
-  const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
+  const load = () => loadLine("now");
   const started = Date.now();
-  console.log(`\n==== cross-validation by topic: ${FOLDS} folds over ${sets.join(", ")} (load average ${load()})`);
+  console.log(`\n==== cross-validation by topic: ${FOLDS} folds over ${sets.join(", ")} (${load()})`);
   // --rows-in re-scores the compared pairs a run wrote with --rows-out (the decision's features read again).
   const collected: Collected[] = values["rows-in"] !== undefined ? (JSON.parse(readFileSync(values["rows-in"], "utf8")) as Collected[]).filter((c) => (sets as string[]).includes(c.set)) : collectAll(sets);
   if (values["rows-out"] !== undefined) writeFileSync(values["rows-out"], JSON.stringify(collected));
@@ -252,7 +253,7 @@ async function folds(sets: SetName[]) {
     console.log(`  rule differences named on pairs labelled ${[...ruleLabels].join("/")}: ${rules.rulesNamed}/${rules.rulesDiffer}${rules.rulesDiffer > 0 ? ` = ${f(rules.rulesNamed / rules.rulesDiffer)}` : ""}; on labelled identities: ${rules.identitiesNamed}/${rules.identities}`);
     console.log(`  subset/superset relation accuracy: ${rules.nestedRight}/${rules.nested}${rules.nested > 0 ? ` = ${f(rules.nestedRight / rules.nested)}` : ""}`);
   }
-  console.log(`\n  threshold chosen on the pooled out-of-fold scores (the product's): ${cv.pooled.threshold}; ${((Date.now() - started) / 1000).toFixed(0)} s (load average ${load()})`);
+  console.log(`\n  threshold chosen on the pooled out-of-fold scores (the product's): ${cv.pooled.threshold}; ${((Date.now() - started) / 1000).toFixed(0)} s (${load()})`);
 }
 
 async function quality(name: SetName) {
@@ -478,12 +479,13 @@ async function parent(): Promise<number> {
   const sets = setNames.filter((n) => (values.sets ?? "").split(",").includes(n));
   if (values.folds === true && sets.length > 0) await folds(sets);
   for (const part of parts) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "bench-matching-"));
+    console.log(`bench:matching ${part}: ${loadLine("at start")}`);
+    const { dir, remove } = benchDataDir("matching");
     const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
       stdio: "inherit",
       env: { ...process.env, DATA_DIR: dir, BRIER_BENCH_MATCHING_PART: part, LOG_LEVEL: "warn" },
     });
-    rmSync(dir, { recursive: true, force: true });
+    remove();
     if (child.status !== 0) status = child.status ?? 1;
   }
   return status;
