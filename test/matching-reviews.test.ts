@@ -49,7 +49,8 @@ describe("the review queue (verified tier)", () => {
     await clearCatalogAndMatches();
     await seedCatalog([pmTruce(), kxTruce()]);
     await runMatching(db, { full: true });
-  });
+    // The first pass of a process loads the engine's gazetteers and WordNet.
+  }, 180_000);
 
   it("lists an unreviewed identity with both rules, and a review takes it out of the queue", async () => {
     const db = await getDb();

@@ -20,7 +20,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { collectAll, reviewLabels, setLabels, type Collected } from "./collect";
-import { crossValidate, fitLogistic, LAMBDA, PRECISION_TARGET, sigmoid, withReviews, type Candidate, type Row } from "./folds";
+import { crossValidate, fitLogistic, LAMBDA, PRECISION_TARGET, sigmoid, withReviews, type Row } from "./folds";
 import { claimIsRight, FOLDS, setNames } from "./labelled";
 
 const output = path.resolve(__dirname, "../../lib/matching/data/calibration.json");
