@@ -7,7 +7,9 @@ import "server-only";
  */
 import { and, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { events, marketMatches, markets, matchFeatures } from "@/lib/db/schema";
+import { events } from "@/lib/db/schema/events";
+import { marketMatches, matchFeatures } from "@/lib/db/schema/market-matches";
+import { markets } from "@/lib/db/schema/markets";
 import type { Difference } from "./compare/types";
 import type { Features } from "./extract";
 import type { Relation } from "./relations";
