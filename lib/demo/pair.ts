@@ -76,7 +76,19 @@ function carried(next: Ladder, previous: Ladder, random: () => number): Ladder {
 
 const dollars = (cents: number, digits = 2) => (cents / 100).toFixed(digits);
 
-function catalogRows(now: number): NormalizedEvent[] {
+/** Each venue's YES quote as the catalog shows it: the mid of the book now and its change over 24 hours. */
+interface PairQuotes {
+  polymarket: { price: number; change24h: number };
+  kalshi: { price: number; change24h: number };
+}
+
+const quoteOf = (midCents: number, dayAgoCents: number) => ({ price: midCents / 100, change24h: Math.round(midCents - dayAgoCents) / 100 });
+const outcomesOf = (yes: string, no: string, quote: { price: number; change24h: number }) => [
+  { outcomeId: yes, label: "Yes", price: quote.price, priceChange24h: quote.change24h },
+  { outcomeId: no, label: "No", price: Math.round((1 - quote.price) * 10_000) / 10_000, priceChange24h: -quote.change24h },
+];
+
+function catalogRows(now: number, quotes: PairQuotes): NormalizedEvent[] {
   const common = { description: "SYNTHETIC market written by `admin demo-ticks` for offline demos; it exists on no venue.", category: "Economics", volume24h: 0, volume: null, liquidity: null, openInterest: null, status: SYNTHETIC_STATUS, closed: false, resolutionDate: new Date("2026-12-31T23:59:00Z"), url: null, image: null, lastSeenAt: new Date(now) };
   const event = (venue: string, venueEventId: string, marketId: string, row: NormalizedEvent["markets"][number]): NormalizedEvent => ({
     event: { id: eventUuid(venue, venueEventId), venue, venueEventId, title: DEMO_PAIR.eventTitle, slug: venueEventId.toLowerCase(), description: common.description, category: common.category, venueCategory: common.category, tags: [], image: null, url: null, volume24h: 0, volume: null, closed: false, resolutionDate: null, lastSeenAt: new Date(now) },
@@ -94,10 +106,7 @@ function catalogRows(now: number): NormalizedEvent[] {
       title: DEMO_PAIR.title,
       slug: poly.venueMarketId,
       contractAddress: syntheticContractAddress("polymarket", poly.venueMarketId),
-      outcomes: [
-        { outcomeId: poly.yes, label: "Yes", price: 0.5, priceChange24h: 0 },
-        { outcomeId: poly.no, label: "No", price: 0.5, priceChange24h: 0 },
-      ],
+      outcomes: outcomesOf(poly.yes, poly.no, quotes.polymarket),
       outcomeIds: [poly.yes, poly.no],
     }),
     event("kalshi", "KXSYNTHDEMO", marketUuid("kalshi", kalshi), {
@@ -109,10 +118,7 @@ function catalogRows(now: number): NormalizedEvent[] {
       title: DEMO_PAIR.title,
       slug: kalshi.toLowerCase(),
       contractAddress: null,
-      outcomes: [
-        { outcomeId: kalshi, label: "Yes", price: 0.5, priceChange24h: 0 },
-        { outcomeId: noOutcomeId(kalshi), label: "No", price: 0.5, priceChange24h: 0 },
-      ],
+      outcomes: outcomesOf(kalshi, noOutcomeId(kalshi), quotes.kalshi),
       outcomeIds: [kalshi, noOutcomeId(kalshi)],
     }),
   ];
@@ -167,7 +173,8 @@ export async function writeDemoPair(db: Db, writer: ClickHouseClient, options: D
   const now = options.now ?? Date.now();
   const start = now - days * 86_400_000;
   const random = prng(options.seed ?? 7);
-  await upsertCatalog(db, catalogRows(now));
+  // Listed first (the books' rows name these markets), priced once the books are written.
+  await upsertCatalog(db, catalogRows(now, { polymarket: { price: 0.5, change24h: 0 }, kalshi: { price: 0.5, change24h: 0 } }));
   await storeMatch(db, now);
   const gap = { start: now - 26 * 3_600_000, end: now - 26 * 3_600_000 + 30 * 60_000 };
   await writeJournal(db, start, now, gap);
@@ -280,6 +287,10 @@ export async function writeDemoPair(db: Db, writer: ClickHouseClient, options: D
 
   // One fair value (cents) walks; each venue quotes around it with a 1–3 cent spread.
   let fair = 40 + random() * 20;
+  // Each venue's YES mid (cents, x2 to stay whole) now and at the last step a day before the end: the catalog's quotes.
+  const mids = { polymarket: 0, kalshi: 0 };
+  const dayAgo = { polymarket: 0, kalshi: 0 };
+  let dayAgoSet = false;
   let nextSnapshot = start;
   let dislocationUntil = 0;
   let dislocation = 0;
@@ -297,6 +308,13 @@ export async function writeDemoPair(db: Db, writer: ClickHouseClient, options: D
     const polyAsk = polyBid + 1 + Math.floor(random() * 2);
     const kalshiBid = Math.round(fair - 0.5 - random()) + shift;
     const kalshiAsk = kalshiBid + 1 + Math.floor(random() * 2);
+    if (ts > now - 86_400_000 && !dayAgoSet) {
+      dayAgo.polymarket = mids.polymarket;
+      dayAgo.kalshi = mids.kalshi;
+      dayAgoSet = true;
+    }
+    mids.polymarket = (polyBid + polyAsk) / 2;
+    mids.kalshi = (kalshiBid + kalshiAsk) / 2;
     const newPolyBids = carried(ladder(polyBid, -1, random), polyBids, random);
     const newPolyAsks = carried(ladder(polyAsk, 1, random), polyAsks, random);
     const newYes = carried(ladder(kalshiBid, -1, random), yesBids, random);
@@ -326,5 +344,10 @@ export async function writeDemoPair(db: Db, writer: ClickHouseClient, options: D
     await flush(false);
   }
   await flush(true);
+  if (!dayAgoSet) {
+    dayAgo.polymarket = mids.polymarket;
+    dayAgo.kalshi = mids.kalshi;
+  }
+  await upsertCatalog(db, catalogRows(now, { polymarket: quoteOf(mids.polymarket, dayAgo.polymarket), kalshi: quoteOf(mids.kalshi, dayAgo.kalshi) }));
   return result;
 }

@@ -15,6 +15,8 @@ import { applyTickDdl } from "./migrate";
 
 export interface TickStores {
   writer: ClickHouseClient;
+  /** The DDL versions (lib/ticks/ddl) these stores applied when they opened; empty when none was pending. */
+  ddlApplied?: string[];
   /** The first of `readers`. */
   reader: ClickHouseClient;
   /**
@@ -141,7 +143,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
         await Promise.all([writer.close(), reader.close()]);
       },
     };
-    await applyTickDdl(writer, database);
+    stores.ddlApplied = await applyTickDdl(writer, database);
     return stores;
   }
 
@@ -157,7 +159,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
   const connect = () => createChdbConnection({ path: dataDir }) as unknown as ConnectionOption;
   // The writer inlines its parameters too (lib/ticks/chdb-clients.ts): bound ones would queue in chdb-node's one chain.
   const writer = chdbClientPool([createClient({ connection: connect() })]);
-  await applyTickDdl(writer, database);
+  const ddlApplied = await applyTickDdl(writer, database);
   const queries = chdbClientPool(
     Array.from({ length: SERVICE_READ_SLOTS }, () => createClient({ connection: connect() })),
     SERVICE_READ_LIMITS,
@@ -174,6 +176,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
   const streams = new ChdbStreamPool(() => createChdbConnection({ path: dataDir }));
   return {
     writer,
+    ddlApplied,
     queries,
     reader,
     readers,
