@@ -293,7 +293,8 @@ export async function ingestVenues(db: Db, options: IngestOptions = {}): Promise
       }
     }),
   );
-  log.info("catalog ingestion finished", {
+  // A scheduled poll is routine (every minute per venue): debug; a venue's reachability changes are logged once each (noteReachability).
+  (options.trigger === "schedule" ? log.debug : log.info)("catalog ingestion finished", {
     runs: summaries.map((s) => `${s.venue}:${s.outcome}:${s.marketsSeen}`).join(" "),
   });
   const afterIngest = options.hooks?.afterIngest;

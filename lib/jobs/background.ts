@@ -12,7 +12,7 @@ import { startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/s
 import { startRecorder, stopRecorder } from "@/lib/recorder/polymarket/service";
 import { healthMonitor } from "@/lib/status/health";
 import { BACKGROUND_JOBS_TASK, startupTask } from "@/lib/status/health-state.mjs";
-import { closeLiveBus } from "@/lib/live/connection";
+import { closeLiveBus, getLiveBus } from "@/lib/live/connection";
 import { closeStreams } from "@/lib/streams/live";
 import { flushStreamUsage } from "@/lib/streams/usage";
 import { getTickStores } from "@/lib/ticks";
@@ -95,6 +95,18 @@ async function startJobs(): Promise<void> {
   if (config.embeddedClickhouse) {
     const archive = startArchiveSchedule();
     onShutdown(async () => archive.stop());
+  }
+  // `npm run demo`: the synthetic venues tick and publish on the live bus like recorders (lib/demo/live.ts).
+  if (config.demoLive) {
+    const { startDemoTicker } = await import("@/lib/demo/live");
+    const [db, stores, bus] = await Promise.all([getDb(), getTickStores(), getLiveBus()]);
+    startupWork(
+      "synthetic demo venues",
+      startDemoTicker(db, stores, bus).then(
+        (ticker) => onShutdown(() => ticker.stop()),
+        (error: unknown) => log.error("synthetic demo venues failed to start", errorFields(error)),
+      ),
+    );
   }
   // Kalshi's recorder beside it; without credentials it records nothing and /v0/status says why.
   if (config.kalshiRecorder.enabled && config.embeddedClickhouse) {

@@ -100,7 +100,7 @@ async function demoTicks(days: number, io: AdminIo): Promise<void> {
   const poll = await pollDemoCatalog(db, quotesFromSamples(recent));
   if (poll.outcome !== "succeeded") throw new AppError("internal_error", `The demo's catalog poll failed: ${poll.error ?? poll.outcome}`);
   const { writeDemoPair } = await import("@/lib/demo/pair");
-  io.say(`SYNTHETIC cross-venue demo pair (docs/spreads.md): ${JSON.stringify(await writeDemoPair(db, stores.writer, { days }))}`);
+  io.say(`SYNTHETIC cross-venue demo pair (docs/spreads.md): ${JSON.stringify(await writeDemoPair(db, stores, { days, now }))}`);
   io.out(
     `markets=${result.markets}\trows=${result.rows}\tprices=${prices}\t${Object.entries(result.byEventType)
       .map(([type, n]) => `${type}=${n}`)
