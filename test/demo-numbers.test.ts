@@ -41,7 +41,7 @@ beforeAll(async () => {
   const [run] = await (await getDb()).select({ stoppedAt: recorderRuns.stoppedAt }).from(recorderRuns).where(eq(recorderRuns.mode, SYNTHETIC_MODE)).orderBy(desc(recorderRuns.stoppedAt)).limit(1);
   now = run?.stoppedAt?.getTime() ?? Number.NaN;
   expect(Number.isFinite(now)).toBe(true);
-}, 600_000);
+}, 1_200_000);
 
 describe("the demo's numbers agree everywhere", () => {
   it("every mock market with a history: catalog price = last recorded mid, 24h change = the history's change, sparkline ends at the price", async () => {
