@@ -50,7 +50,7 @@ describe("demo ticks (synthetic)", () => {
   });
 
   it("every book the rows imply, at every recorded instant, is uncrossed and agrees with the best prices it states", async () => {
-    const client = (await getTickStores()).writer;
+    const client = (await getTickStores()).service;
     for (const market of markets) {
       for (const asset of market.outcomeIds) {
         // The history's own reader and book state: what GET /v0/orderbooks/{id}?at= rebuilds at any instant.

@@ -1,10 +1,12 @@
 import "server-only";
 import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db";
-import { apiKeys, usage, type UsageRow } from "@/lib/db/schema";
+import { apiKeys } from "@/lib/db/schema/api-keys";
+import { usage, type UsageRow } from "@/lib/db/schema/usage";
 import { errorFields, log } from "@/lib/log";
 import { listApiKeys, type ApiKeyPublic } from "./api-keys";
 import { postgresRateLimitStore, WINDOW_MS } from "./rate-limit";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /**
  * Usage: one row per keyed request (written behind, below) and the counts the settings page reads
@@ -34,7 +36,7 @@ interface UsageState {
   lastTouchSweep?: number;
 }
 
-const globalStore = globalThis as typeof globalThis & { __brierUsage?: UsageState };
+const globalStore = processGlobals<{ __brierUsage?: UsageState }>();
 const state: UsageState = (globalStore.__brierUsage ??= {
   rows: [],
   pendingTouches: new Map(),

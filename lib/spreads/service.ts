@@ -5,10 +5,14 @@ import { InvalidParameterError } from "@/lib/errors";
 import { venueJournal } from "@/lib/history/condition";
 import { recordedSpans, union, type Span } from "@/lib/history/coverage-model";
 import { assetIncidents, journalWindow, runSpans, subscribedSpans, syntheticSpans } from "@/lib/history/journal";
-import { firstBookAfter, historyClient, lastBookAtOrBefore, mergedBookRows } from "@/lib/history/ticks";
+import { firstBookAfter, lastBookAtOrBefore, mergedBookRows } from "@/lib/history/ticks";
+import type { TickReader } from "@/lib/ticks";
 import { encodeCursor } from "@/lib/input";
 import { EpisodeFolder } from "./episodes";
-import { allScheduleVersions, marketFeeAt, scheduleAt } from "./fees";
+import { getMarketOrThrow } from "@/lib/catalog/resolve";
+import { SYNTHETIC_STATUS } from "@/lib/catalog/assets";
+import { allScheduleVersions, marketFeeAt, scheduleAt, type FeeSubject, type MarketFee } from "./fees";
+import { defaultFeeReaders, marketFeeVersions, storedMarketFees, type FeeReaders } from "./market-fees";
 import { resolvePair, type PairSide, type ResolvedPair } from "./pairs";
 import { priceSeries, type SeriesWindow, type SideInput } from "./series";
 import {
@@ -89,43 +93,56 @@ const noRows: AsyncIterable<BookRow> = { [Symbol.asyncIterator]: () => ({ next: 
  * Both sides of a pair, wired to the tick tables and the journal, for a window: each side's rows
  * from its last snapshot at or before `since` (or its first after), in one merged stream.
  */
-export async function pairInputs(db: Db, pair: ResolvedPair, since: number, until: number, now: number): Promise<[SideInput, SideInput]> {
-  const client = await historyClient();
+export async function pairInputs(db: Db, ticks: TickReader, pair: ResolvedPair, since: number, until: number, now: number): Promise<[SideInput, SideInput]> {
   const sides = [pair.a, pair.b];
   const starts = await Promise.all(
-    sides.map(async (side) => (await lastBookAtOrBefore(client, side.source, side.outcomeId, since)) ?? (await firstBookAfter(client, side.source, side.outcomeId, since, until))),
+    sides.map(async (side) => (await lastBookAtOrBefore(ticks, side.source, side.outcomeId, since)) ?? (await firstBookAfter(ticks, side.source, side.outcomeId, since, until))),
   );
   const replayed = sides.flatMap((side, i) => {
     const fromMs = starts[i];
     return fromMs === undefined ? [] : [{ side: i, replay: { source: side.source, assetId: side.outcomeId, fromMs } }];
   });
-  const streams = replayed.length === 0 ? [] : demultiplex(mergedBookRows(replayed.map((r) => r.replay), until), replayed.length);
+  const streams = replayed.length === 0 ? [] : demultiplex(mergedBookRows(ticks, replayed.map((r) => r.replay), until), replayed.length);
   const rowsOf = (i: number) => streams[replayed.findIndex((r) => r.side === i)] ?? noRows;
+  // The journal from the replay's first snapshot: a lost connection that ended before `since` but
+  // after that snapshot decides whether the snapshot still holds (series.ts, stretchesOf).
   const input = async (side: PairSide, i: number): Promise<SideInput> => ({
     outcomeId: side.outcomeId,
     fee: side,
     rows: rowsOf(i),
-    spans: await recordedSpansOf(db, side, since, until, now),
+    spans: await recordedSpansOf(db, side, Math.min(since, starts[i] ?? since), until, now),
   });
   return [await input(pair.a, 0), await input(pair.b, 1)];
 }
 
+/**
+ * The pair two path segments name, each side with its market's own fee versions (read from its
+ * venue's fields, kept dated in market_fees; the schedule table is the fallback where none apply).
+ */
+export async function resolvePricedPair(db: Db, refA: string, refB: string, pricing: "identity" | "complement" | undefined, now: number, readers: FeeReaders = defaultFeeReaders()): Promise<ResolvedPair> {
+  const pair = await resolvePair(db, refA, refB, pricing);
+  const withFees = async (side: PairSide): Promise<PairSide> => ({ ...side, marketFees: await marketFeeVersions(db, side, readers, now) });
+  const [a, b] = await Promise.all([withFees(pair.a), withFees(pair.b)]);
+  return { ...pair, a, b };
+}
+
+function feePublic(fee: MarketFee) {
+  return fee.known
+    ? { known: true, schedule: fee.schedule, takerRate: fee.rule.takerRate, exponent: fee.rule.exponent, basis: fee.rule.basis, note: fee.rule.note }
+    : { known: false, schedule: null, takerRate: null, exponent: null, basis: null, note: fee.reason };
+}
+
 export function pairPublicOf(pair: ResolvedPair, at: number): PairPublic {
-  const side = (s: PairSide) => {
-    const fee = marketFeeAt(s, at);
-    return {
-      marketId: s.marketId,
-      exchange: s.exchange,
-      venueMarketId: s.venueMarketId,
-      title: s.title,
-      category: s.category,
-      outcomeId: s.outcomeId,
-      outcomeLabel: s.outcomeLabel,
-      fee: fee.known
-        ? { known: true, schedule: fee.schedule, takerRate: fee.rule.takerRate, exponent: fee.rule.exponent, basis: fee.rule.basis, note: fee.rule.note }
-        : { known: false, schedule: null, takerRate: null, exponent: null, basis: null, note: fee.reason },
-    };
-  };
+  const side = (s: PairSide) => ({
+    marketId: s.marketId,
+    exchange: s.exchange,
+    venueMarketId: s.venueMarketId,
+    title: s.title,
+    category: s.category,
+    outcomeId: s.outcomeId,
+    outcomeLabel: s.outcomeLabel,
+    fee: feePublic(marketFeeAt(s, at)),
+  });
   return { a: side(pair.a), b: side(pair.b), relation: pair.relation, confidence: pair.confidence, pricing: pair.pricing };
 }
 
@@ -134,17 +151,17 @@ export function pairPublicOf(pair: ResolvedPair, at: number): PairPublic {
  * change of either book (or on a grid): both books' best levels, the gross spread both ways and
  * the executable spread for `size` after both venues' fees; unknown where either book is.
  */
-export async function getPairSpreads(db: Db, refA: string, refB: string, query: SpreadsQuery, now = Date.now()): Promise<SpreadsPage> {
+export async function getPairSpreads(db: Db, ticks: TickReader, refA: string, refB: string, query: SpreadsQuery, now = Date.now(), readers?: FeeReaders): Promise<SpreadsPage> {
   const range = spreadWindow(query.since, query.until, now);
   const step = query.interval === undefined ? undefined : spreadIntervals[query.interval];
   const cursorAt = query.cursor?.[1];
   if (cursorAt !== undefined && (cursorAt < range.since || cursorAt > range.until || (step !== undefined && cursorAt % step !== 0))) {
     throw new InvalidParameterError("cursor", "cursor does not belong to this since/until/interval");
   }
-  const pair = await resolvePair(db, refA, refB, query.pricing);
+  const pair = await resolvePricedPair(db, refA, refB, query.pricing, now, readers);
   const since = cursorAt ?? range.since;
   const window: SeriesWindow = { since, until: range.until, step, size: query.size, threshold: query.minSpread ?? 0, initial: cursorAt === undefined };
-  const [a, b] = await pairInputs(db, pair, since, range.until, now);
+  const [a, b] = await pairInputs(db, ticks, pair, since, range.until, now);
   const data: SpreadPoint[] = [];
   let nextCursor: string | null = null;
   for await (const point of priceSeries(a, b, window)) {
@@ -177,22 +194,54 @@ export async function getPairSpreads(db: Db, refA: string, refB: string, query: 
  * stayed above `minSpread` (default 0), and a summary per UTC day, from one pass over the window's
  * every-change series.
  */
-export async function getPairEpisodes(db: Db, refA: string, refB: string, query: EpisodesQuery, now = Date.now()): Promise<EpisodesResponse> {
+export async function getPairEpisodes(db: Db, ticks: TickReader, refA: string, refB: string, query: EpisodesQuery, now = Date.now(), readers?: FeeReaders): Promise<EpisodesResponse> {
   const range = spreadWindow(query.since, query.until, now);
   const threshold = query.minSpread ?? 0;
-  const pair = await resolvePair(db, refA, refB, query.pricing);
-  const [a, b] = await pairInputs(db, pair, range.since, range.until, now);
+  const pair = await resolvePricedPair(db, refA, refB, query.pricing, now, readers);
+  const [a, b] = await pairInputs(db, ticks, pair, range.since, range.until, now);
   const folder = new EpisodeFolder(range.since, range.until, threshold);
   for await (const point of priceSeries(a, b, { since: range.since, until: range.until, size: query.size, threshold, initial: true })) folder.add(point);
   const { episodes, days } = folder.finish();
+  // Oldest first by start (then direction): a stable order for the cursor.
+  const sorted = [...episodes].sort((x, y) => x.start - y.start || x.direction.localeCompare(y.direction));
+  const cursor = query.cursor;
+  const after = cursor === undefined ? sorted : sorted.filter((e) => e.start > cursor[1] || (e.start === cursor[1] && e.direction > cursor[2]));
+  const listed = after.slice(0, query.limit);
+  const last = listed.at(-1);
+  const nextCursor = after.length > query.limit && last !== undefined ? encodeCursor(["e", last.start, last.direction]) : null;
   return episodesResponse.parse({
-    data: { episodes: episodes.slice(0, query.limit), days },
-    meta: { pair: pairPublicOf(pair, range.until), since: range.since, until: range.until, size: query.size, minSpread: threshold, count: episodes.length, limit: query.limit },
+    data: { episodes: listed, days },
+    meta: { pair: pairPublicOf(pair, range.until), since: range.since, until: range.until, size: query.size, minSpread: threshold, count: episodes.length, limit: query.limit, nextCursor },
   });
 }
 
-/** GET /v0/fees: every version of each venue's fee schedule Brier prices spreads with, the one in force at `at` marked. */
-export function listFeeSchedules(at: number) {
+/**
+ * GET /v0/fees: every version of each venue's fee schedule (the fallback table), the one in force
+ * at `at` marked; with `market`, that market's own fee as read from its venue's fields, every dated
+ * version, and the fee a spread of it is priced with at `at`.
+ */
+export async function listFeeSchedules(db: Db, at: number, marketRef?: string, now = Date.now(), readers?: FeeReaders) {
+  let market = null;
+  if (marketRef !== undefined) {
+    const found = await getMarketOrThrow(db, marketRef);
+    const subject: FeeSubject & { contractAddress: string | null; synthetic: boolean } = {
+      venue: found.exchange,
+      venueMarketId: found.venueMarketId,
+      category: found.category,
+      contractAddress: found.contractAddress,
+      synthetic: found.status === SYNTHETIC_STATUS,
+    };
+    const versions = await marketFeeVersions(db, subject, readers ?? defaultFeeReaders(), now);
+    const stored = await storedMarketFees(db, subject.venue, subject.venueMarketId);
+    market = {
+      venue: subject.venue,
+      venueMarketId: subject.venueMarketId,
+      inForce: feePublic(marketFeeAt({ ...subject, marketFees: versions }, at)),
+      versions,
+      readAt: stored?.readAt.getTime() ?? null,
+      error: stored?.error ?? null,
+    };
+  }
   return feesResponse.parse({
     data: allScheduleVersions().map((version) => ({
       venue: version.venue,
@@ -208,5 +257,6 @@ export function listFeeSchedules(at: number) {
         ...rule,
       })),
     })),
+    meta: { at, market },
   });
 }
