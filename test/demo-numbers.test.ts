@@ -2,13 +2,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import { desc, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db";
-import { recorderRuns } from "@/lib/db/schema";
+import { recorderRuns } from "@/lib/db/schema/recorder-runs";
 import { SYNTHETIC_MODE } from "@/lib/recorder/journal";
 import { DEMO_PAIR } from "@/lib/demo/pair";
 import { demoMarketsFromCatalog } from "@/lib/demo/ticks";
 import { recordedBookAt } from "@/lib/history/orderbooks";
 import { sparklines } from "@/lib/history/prices";
 import { runAdminCommand, type AdminIo } from "@/lib/operator/commands";
+import { getTickStores } from "@/lib/ticks";
 
 /**
  * One source of truth for every demo number (README, "Quick start"): after `admin demo-ticks`,
@@ -26,7 +27,7 @@ const said: string[] = [];
 const io: AdminIo = { say: (message) => said.push(message), out: (result) => said.push(result), readInput: async () => "" };
 
 async function mid(outcomeId: string, at: number): Promise<number> {
-  const book = await recordedBookAt(await getDb(), outcomeId, { at, depth: 1 });
+  const book = await recordedBookAt(await getDb(), (await getTickStores()).service, outcomeId, { at, depth: 1 });
   const bid = book.bids[0]?.price;
   const ask = book.asks[0]?.price;
   expect(bid, `${outcomeId} has a bid at ${new Date(at).toISOString()}`).toBeDefined();
@@ -48,7 +49,7 @@ describe("the demo's numbers agree everywhere", () => {
     const db = await getDb();
     const markets = await demoMarketsFromCatalog(db, "mock");
     expect(markets.length).toBeGreaterThan(10);
-    const lines = new Map((await sparklines(db, { marketIds: markets.flatMap((m) => (m.marketId === undefined ? [] : [m.marketId])) }, now)).map((line) => [line.marketId, line]));
+    const lines = new Map((await sparklines(db, (await getTickStores()).service, { marketIds: markets.flatMap((m) => (m.marketId === undefined ? [] : [m.marketId])) }, now)).map((line) => [line.marketId, line]));
     for (const market of markets) {
       const listed = await getMarketOrThrow(db, market.marketId ?? "");
       const yes = listed.outcomes[0];

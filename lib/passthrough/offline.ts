@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, ne } from "drizzle-orm";
 import { ExchangeNotAvailable, NetworkError } from "pmxt-core";
 import type { Db } from "@/lib/db";
-import { ingestRuns } from "@/lib/db/schema";
+import { ingestRuns } from "@/lib/db/schema/ingest-runs";
 
 /**
  * The venues' public market data: reads any caller may make without a venue account. pmxt-core
