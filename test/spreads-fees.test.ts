@@ -7,6 +7,8 @@ import { runMode } from "@/lib/recorder/journal";
 import { KalshiNormalizer } from "@/lib/recorder/kalshi/normalize";
 import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import { insertTickRows } from "@/lib/recorder/writer";
+import { recordResolutions } from "@/lib/outcomes/store";
+import type { ResolutionRecord } from "@/lib/outcomes/types";
 import { getPairSpreads, listFeeSchedules } from "@/lib/spreads/service";
 import { spreadsQuery } from "@/lib/spreads/shapes";
 import { getTickStores, requestTickReader } from "@/lib/ticks";
@@ -121,6 +123,38 @@ describe("each market's own fee, read from its venue's fields and kept dated", (
     ]);
     const poly = await listFeeSchedules(db, OVERRIDE, "fee-poly", NOW, readers());
     expect(poly.meta.market?.inForce).toMatchObject({ basis: "market", takerRate: "0.05" });
+  });
+
+  it("shows both markets' recorded settlements and how the spread closed", async () => {
+    const db = await getDb();
+    const query = parseQuery(spreadsQuery, new URLSearchParams({ since: String(T0), until: String(END) }));
+    const before = await getPairSpreads(db, requestTickReader(), "fee-poly", TICKER, query, NOW, readers());
+    expect(before.meta.pair.a.settlement).toBeNull();
+    expect(before.meta.pair.closed).toBeNull();
+    const settled = (fields: Partial<ResolutionRecord> & Pick<ResolutionRecord, "venue" | "venueMarketId" | "market" | "outcomeIds">): ResolutionRecord => ({
+      state: "settled",
+      venueState: "resolved",
+      winningOutcomeId: null,
+      settlementValue: null,
+      closedAt: new Date(END),
+      venueTime: new Date(END + 3_600_000),
+      receivedAt: new Date(END + 3_600_000),
+      settledAt: new Date(END + 3_600_000),
+      source: "rest",
+      resolutionSource: null,
+      raw: "{}",
+      ...fields,
+    });
+    const { writer } = await getTickStores();
+    // Polymarket's Yes won; Kalshi's market settled No (a settlement value of 0 for its Yes).
+    await recordResolutions(db, writer, [
+      settled({ venue: "polymarket", venueMarketId: "fee-poly", market: CONDITION, outcomeIds: [YES, NO], winningOutcomeId: YES }),
+      settled({ venue: "kalshi", venueMarketId: TICKER, market: TICKER, outcomeIds: [TICKER, `${TICKER}-NO`], winningOutcomeId: `${TICKER}-NO`, settlementValue: 0 }),
+    ]);
+    const after = await getPairSpreads(db, requestTickReader(), "fee-poly", TICKER, query, NOW, readers());
+    expect(after.meta.pair.a.settlement).toMatchObject({ state: "settled", winningOutcomeId: YES, pays: 1 });
+    expect(after.meta.pair.b.settlement).toMatchObject({ state: "settled", pays: 0 });
+    expect(after.meta.pair.closed).toEqual({ aPays: 1, bPays: 0, difference: 1 });
   });
 
   it("falls back to the table's upper bound only where the market's fields are missing, and says why", async () => {

@@ -29,6 +29,13 @@ function feeText(fee: PairPublic["a"]["fee"]): string {
   return `${fee.takerRate} × C × (P(1−P))${fee.exponent === 2 ? "²" : ""} (${fee.schedule}${fee.basis === null ? "" : `, ${basisText[fee.basis]}`})`;
 }
 
+/** A side's recorded outcome in words: its state, and what its outcome pays once stated. */
+function settlementText(settlement: PairPublic["a"]["settlement"]): string {
+  if (settlement === null) return "not recorded";
+  const pays = settlement.pays === null ? "" : `, pays ${formatPrice(settlement.pays)}`;
+  return `${settlement.state}${pays}${settlement.settledAt === null ? "" : ` (${utc(settlement.settledAt)})`}`;
+}
+
 /**
  * The share of the window each side's book was known, and the stretches it was not (a gap in either
  * book is a gap in the spread). The figures come from the day summary (`days`, the every-change
@@ -160,6 +167,22 @@ export function PairView({ a, b, allowed }: { a: string; b: string; allowed: boo
             </h1>
             <p className="small">
               <span className="badge">{pair.relation ?? "not matched"}</span> priced as <b>{pair.pricing}</b>: A = {pair.a.outcomeLabel} on {pair.a.exchange}, B = {pair.b.outcomeLabel} on {pair.b.exchange}.
+            </p>
+            <p className="small" data-testid="pair-settlement">
+              {pair.a.settlement === null && pair.b.settlement === null ? (
+                <span className="muted">No outcome recorded for either market yet.</span>
+              ) : (
+                <>
+                  Outcome: A {settlementText(pair.a.settlement)}; B {settlementText(pair.b.settlement)}.
+                  {pair.closed === null ? null : (
+                    <>
+                      {" "}
+                      The spread closed at <b>{formatPrice(pair.closed.difference)}</b> a contract (A paid {formatPrice(pair.closed.aPays)}, B {formatPrice(pair.closed.bPays)}
+                      {pair.closed.difference === 0 ? ": both settled alike" : ": the two settled differently"}).
+                    </>
+                  )}
+                </>
+              )}
             </p>
             <p className="small muted" data-testid="pair-fees">
               Fees: {pair.a.exchange} {feeText(pair.a.fee)}; {pair.b.exchange} {feeText(pair.b.fee)}.

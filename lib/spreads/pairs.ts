@@ -9,6 +9,7 @@ import { AppError, InvalidParameterError } from "@/lib/errors";
 import { tickSourceOf, type TickSource } from "@/lib/history/outcomes";
 import { invertRelation, type Relation } from "@/lib/matching/relations";
 import { recordedVenueTables, type RecordedVenue } from "@/lib/ticks/published";
+import type { CurrentOutcome } from "@/lib/outcomes/types";
 import type { FeeSubject } from "./fees";
 
 /** One side of a pair: an outcome whose recorded book is read. */
@@ -26,6 +27,8 @@ export interface PairSide extends FeeSubject {
   contractAddress: string | null;
   /** A synthetic demo market, which no venue lists (its fee is never read from a venue). */
   synthetic: boolean;
+  /** The market's recorded outcome (lib/outcomes), where one is. */
+  outcome?: CurrentOutcome;
 }
 
 export interface ResolvedPair {

@@ -12,6 +12,7 @@ import { EpisodeFolder } from "./episodes";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import { SYNTHETIC_STATUS } from "@/lib/catalog/assets";
 import { allScheduleVersions, marketFeeAt, scheduleAt, type FeeSubject, type MarketFee } from "./fees";
+import { currentOutcomes, outcomeKey } from "@/lib/outcomes/store";
 import { defaultFeeReaders, marketFeeVersions, storedMarketFees, type FeeReaders } from "./market-fees";
 import { resolvePair, type PairSide, type ResolvedPair } from "./pairs";
 import { priceSeries, type SeriesWindow, type SideInput } from "./series";
@@ -121,9 +122,33 @@ export async function pairInputs(db: Db, ticks: TickReader, pair: ResolvedPair, 
  */
 export async function resolvePricedPair(db: Db, refA: string, refB: string, pricing: "identity" | "complement" | undefined, now: number, readers: FeeReaders = defaultFeeReaders()): Promise<ResolvedPair> {
   const pair = await resolvePair(db, refA, refB, pricing);
-  const withFees = async (side: PairSide): Promise<PairSide> => ({ ...side, marketFees: await marketFeeVersions(db, side, readers, now) });
+  const outcomes = await currentOutcomes(db, [pair.a, pair.b]);
+  const withFees = async (side: PairSide): Promise<PairSide> => ({
+    ...side,
+    marketFees: await marketFeeVersions(db, side, readers, now),
+    outcome: outcomes.get(outcomeKey(side.venue, side.venueMarketId)),
+  });
   const [a, b] = await Promise.all([withFees(pair.a), withFees(pair.b)]);
   return { ...pair, a, b };
+}
+
+/** What a side's outcome pays per contract, once its venue stated it (the winner, or the settlement value of the market's first outcome). */
+function paysOf(side: PairSide): number | null {
+  const outcome = side.outcome;
+  if (outcome === undefined || !["determined", "settled"].includes(outcome.state)) return null;
+  if (outcome.settlementValue !== null) {
+    const first = outcome.outcomeIds[0];
+    if (side.outcomeId === first) return outcome.settlementValue;
+    if (outcome.outcomeIds.length === 2) return Math.round((1 - outcome.settlementValue) * 1e6) / 1e6;
+  }
+  if (outcome.winningOutcomeId !== null) return side.outcomeId === outcome.winningOutcomeId ? 1 : 0;
+  return null;
+}
+
+function settlementOf(side: PairSide) {
+  const outcome = side.outcome;
+  if (outcome === undefined) return null;
+  return { state: outcome.state, winningOutcomeId: outcome.winningOutcomeId, pays: paysOf(side), closedAt: outcome.closedAt?.getTime() ?? null, settledAt: outcome.settledAt?.getTime() ?? null };
 }
 
 function feePublic(fee: MarketFee) {
@@ -142,8 +167,12 @@ export function pairPublicOf(pair: ResolvedPair, at: number): PairPublic {
     outcomeId: s.outcomeId,
     outcomeLabel: s.outcomeLabel,
     fee: feePublic(marketFeeAt(s, at)),
+    settlement: settlementOf(s),
   });
-  return { a: side(pair.a), b: side(pair.b), relation: pair.relation, confidence: pair.confidence, pricing: pair.pricing };
+  const aPays = paysOf(pair.a);
+  const bPays = paysOf(pair.b);
+  const closed = aPays === null || bPays === null ? null : { aPays, bPays, difference: Math.round((aPays - bPays) * 1e6) / 1e6 };
+  return { a: side(pair.a), b: side(pair.b), relation: pair.relation, confidence: pair.confidence, pricing: pair.pricing, closed };
 }
 
 /**

@@ -155,6 +155,16 @@ const pairSide = z.object({
   outcomeId: z.string().describe("The outcome whose book this side is."),
   outcomeLabel: z.string(),
   fee: feeInForce.describe("The fee model at the window's end."),
+  settlement: z
+    .object({
+      state: z.string().describe("Where the market stands, as its venue said (docs/outcomes.md): open, closed, proposed, disputed, determined, settled, voided, unknown."),
+      winningOutcomeId: z.string().nullable(),
+      pays: z.number().nullable().describe("What this side's outcome pays per contract (dollars), once the venue stated it; null before."),
+      closedAt: z.number().nullable(),
+      settledAt: z.number().nullable(),
+    })
+    .nullable()
+    .describe("The market's outcome as Brier recorded it (GET /v0/resolutions); null when none is recorded."),
 });
 
 export const pairPublic = z.object({
@@ -163,6 +173,10 @@ export const pairPublic = z.object({
   relation: z.string().nullable().describe("The stored match of the two markets (A to B), null when they are not matched."),
   confidence: z.number().nullable(),
   pricing: z.enum(["identity", "complement"]).describe("identity: B's outcome is A's Yes; complement: B's outcome is the No of a disjoint market (exact only when the two are true complements)."),
+  closed: z
+    .object({ aPays: z.number(), bPays: z.number(), difference: z.number().describe("aPays − bPays: what a position long A and short B (aToB's hedge) was paid at the end; 0 when the two settled alike.") })
+    .nullable()
+    .describe("How the spread closed: both sides' payouts once both venues stated them; null until then."),
 });
 export type PairPublic = z.output<typeof pairPublic>;
 
