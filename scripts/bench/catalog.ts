@@ -52,6 +52,10 @@ const { values } = parseArgs({
     // Use (and keep) this database: seeded on the first run, reused as it is by the next ones
     // (the write cases then insert 100,000 more markets, measure, and delete them again).
     database: { type: "string", default: "" },
+    // Print each case's plan (EXPLAIN ANALYZE of every statement its first page runs) before measuring.
+    plans: { type: "boolean", default: false },
+    // Only print the plans (on a kept --database): no writes, no server, no load.
+    "plans-only": { type: "boolean", default: false },
   },
 });
 const caseFilter = values.cases.split(",").map((c) => c.trim()).filter((c) => c !== "");
@@ -197,6 +201,51 @@ async function load(run: () => Promise<boolean>, warmupSeconds = 1): Promise<Sta
   return { p50: q(0.5), p95: q(0.95), p99: q(0.99), rps: latencies.length / elapsed, n: latencies.length, failures };
 }
 
+type BenchCase = [name: string, queryString: string, kind: "listing" | "search" | undefined];
+
+/**
+ * The cases: [name, query string, kind]. A listing's target is endpoint p95 <= 4 ms and <= 1.5x the
+ * database; a search's is database p95 <= 12 ms and endpoint <= 1.5x it (issue 37).
+ */
+async function benchCases(direct: postgres.Sql): Promise<BenchCase[]> {
+  // The cursor equivalent of offset=100000: the keyset position of row 100,000.
+  const [row] = await direct<{ volume24h: number; id: string }[]>`
+    select volume24h, id from markets where closed = false
+    order by volume24h desc nulls last, id desc nulls last offset 99999 limit 1`;
+  if (row === undefined) throw new Error("seed too small for offset 100000");
+  const cursor = encodeCursor({ sort: "volume24h", key: Number(row.volume24h), id: row.id });
+  const cases: BenchCase[] = [
+      ["default listing", "", "listing"],
+      ["cursor at row 100000", `cursor=${cursor}`, "listing"],
+      ["category=Sports&exchange=kalshi", "category=Sports&exchange=kalshi", "listing"],
+      ["sort=newest", "sort=newest", "listing"],
+      ["offset=100000", "offset=100000", undefined],
+      ["query=price (common, ~25%)", "query=price", "search"],
+      ["query=senate (medium, ~1%)", "query=senate", "search"],
+      ["query=sen (a prefix, ~1%)", "query=sen", "search"],
+      ["query=bitcoin 100k (two words, ~0.2%)", "query=bitcoin%20100k", "search"],
+      ["query=djokovic final january 2027 (~60 rows)", "query=djokovic%20final%20january%202027", "search"],
+      ["query=zanzibar (rare, 20 rows)", "query=zanzibar", "search"],
+      ["query=123457 (slug only, 1 row)", "query=123457", "search"],
+      ["query=senate&sort=newest", "query=senate&sort=newest", "search"],
+      ["query=senate&category=Politics (~0.1%)", "query=senate&category=Politics", "search"],
+    ];
+  return cases.filter(([name]) => caseFilter.length === 0 || caseFilter.some((c) => name.startsWith(c)));
+}
+
+/** EXPLAIN ANALYZE of every statement the first page of GET /v0/markets?`qs` runs, printed under `name`. */
+async function printPlan(direct: postgres.Sql, name: string, qs: string): Promise<void> {
+  const explained: string[] = [];
+  await marketPageRows(parseQuery(listMarketsQuery, new URLSearchParams(qs)), async (statement) => {
+    const { sql, params } = new PgDialect().sqlToQuery(statement);
+    const plan = await direct.unsafe(`explain (analyze, buffers, costs off) ${sql}`, params as never[], { prepare: false });
+    explained.push(plan.map((line) => String(line["QUERY PLAN"])).join("\n"));
+    // The page as the endpoint reads it, so a second tier's statement runs only when the first ran out.
+    return (await direct.unsafe(sql, params as never[], { prepare: false })) as unknown as Array<Record<string, unknown>>;
+  });
+  console.log(`\nplan of ${name} (${explained.length} statement${explained.length === 1 ? "" : "s"}):\n${explained.join("\n--\n")}`);
+}
+
 /** Writes `count` events (4 markets each) from `firstEvent` on through the ingestion upsert, `workers` writers at once, like concurrent venues. */
 async function ingest(db: Parameters<typeof upsertCatalog>[0], firstEvent: number, count: number, progress: boolean): Promise<number> {
   const perBatch = 2500;
@@ -258,6 +307,11 @@ async function main(): Promise<void> {
       console.log(`\nseed (insert path, empty catalog): ${Math.round(seedRate).toLocaleString("en")} markets/s  (${totalMarkets.toLocaleString("en")}, ${workers} writers, batches of 1,000)`);
     }
 
+    if (values["plans-only"]) {
+      for (const [name, qs] of await benchCases(direct)) await printPlan(direct, name, qs);
+      return;
+    }
+
     // The write cases, on 100,000 markets more (25,000 events past the base), deleted afterwards so
     // a kept database stays the same catalog. First inserts into a catalog of `totalMarkets`:
     const extra = 25_000;
@@ -304,13 +358,6 @@ async function main(): Promise<void> {
     await setPlan(handle.db, email, "enterprise");
     const { key } = await createApiKey(handle.db, account.id, "bench");
 
-    // The cursor equivalent of offset=100000: the keyset position of row 100,000.
-    const [row] = await direct<{ volume24h: number; id: string }[]>`
-      select volume24h, id from markets where closed = false
-      order by volume24h desc nulls last, id desc nulls last offset 99999 limit 1`;
-    if (row === undefined) throw new Error("seed too small for offset 100000");
-    const cursor = encodeCursor({ sort: "volume24h", key: Number(row.volume24h), id: row.id });
-
     server = await startServer({
       port,
       nodeArgs: profileDir === "" ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`],
@@ -322,24 +369,7 @@ async function main(): Promise<void> {
         RATE_LIMIT_ENTERPRISE: "1000000000",
       },
     });
-    // [name, query string, kind]: a listing's target is endpoint p95 <= 4 ms and <= 1.5x the
-    // database; a search's is database p95 <= 12 ms and endpoint <= 1.5x it (issue 37).
-    const cases: Array<[string, string, "listing" | "search" | undefined]> = [
-      ["default listing", "", "listing"],
-      ["cursor at row 100000", `cursor=${cursor}`, "listing"],
-      ["category=Sports&exchange=kalshi", "category=Sports&exchange=kalshi", "listing"],
-      ["sort=newest", "sort=newest", "listing"],
-      ["offset=100000", "offset=100000", undefined],
-      ["query=price (common, ~25%)", "query=price", "search"],
-      ["query=senate (medium, ~1%)", "query=senate", "search"],
-      ["query=sen (a prefix, ~1%)", "query=sen", "search"],
-      ["query=bitcoin 100k (two words, ~0.2%)", "query=bitcoin%20100k", "search"],
-      ["query=djokovic final january 2027 (~60 rows)", "query=djokovic%20final%20january%202027", "search"],
-      ["query=zanzibar (rare, 20 rows)", "query=zanzibar", "search"],
-      ["query=123457 (slug only, 1 row)", "query=123457", "search"],
-      ["query=senate&sort=newest", "query=senate&sort=newest", "search"],
-      ["query=senate&category=Politics (~0.1%)", "query=senate&category=Politics", "search"],
-    ];
+    const cases = await benchCases(direct);
     const rows: string[][] = [];
     const verdicts: string[] = [];
     // The server's first seconds (JIT, first connections, first totals) are not the steady state:
@@ -354,7 +384,7 @@ async function main(): Promise<void> {
     }
     const loadStarted = monotonicMicros();
     const cpuPerRequest: string[] = [];
-    for (const [name, qs, target] of cases.filter(([name]) => caseFilter.length === 0 || caseFilter.some((c) => name.startsWith(c)))) {
+    for (const [name, qs, target] of cases) {
       const cpuBefore = processCpuMs(server.pid);
       const endpoint = await load(async () => {
         const res = await fetch(`${server?.url}/v0/markets?${qs}`, { headers: { authorization: `Bearer ${key}` } });
@@ -369,6 +399,7 @@ async function main(): Promise<void> {
       if (name === "default listing" && cpuMs !== undefined) {
         verdicts.push(`${name}: server CPU ${cpuMs.toFixed(2)} ms per request ${cpuMs <= 0.5 ? "<= 0.5 ms (PASS)" : "> 0.5 ms"}`);
       }
+      if (values.plans) await printPlan(direct, name, qs);
       // The very statements the endpoint runs for this page (one, or two for a search whose title
       // matches end on it), unnamed like drizzle's: planned with their parameters on every call.
       const listQuery = parseQuery(listMarketsQuery, new URLSearchParams(qs));
