@@ -53,7 +53,7 @@ test("the Archive page lists yesterday's hours with conditions and downloadable 
   await page.getByTestId("archive-venue").selectOption("kalshi");
   await expect(page.getByRole("heading", { name: /^kalshi · / })).toBeVisible();
   await expect(table.locator("tbody tr")).toHaveCount(24);
-  // Kalshi's archive holds the synthetic demo pair's book (e2e/serve.ts, lib/spreads/demo-pair.ts): its hours link to Kalshi's own files.
+  // Kalshi's archive holds the synthetic demo pair's book (e2e/serve.ts, lib/demo/pair.ts): its hours link to Kalshi's own files.
   const kalshiFile = table.getByRole("link").first();
   await expect(kalshiFile).toBeVisible();
   expect(await kalshiFile.getAttribute("href")).toMatch(/^\/v0\/archive\/kalshi\/\d{4}-\d{2}-\d{2}\/\d{2}\.parquet$/);

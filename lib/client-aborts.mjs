@@ -4,12 +4,14 @@
 // before the bundle and records the aborts; the bundled status page (lib/status) reads the counts
 // through the same object on globalThis, as lib/status/health-state.mjs shares its state.
 
-const KEY = Symbol.for("brier.clientAborts");
+import { processGlobals } from "./process-globals.mjs";
+
+const slots = processGlobals();
 
 /** The process's counts (one object, shared by server.mjs and the bundle). */
 function counts() {
-  globalThis[KEY] ??= { total: 0, byRoute: new Map() };
-  return globalThis[KEY];
+  slots.__brierClientAborts ??= { total: 0, byRoute: new Map() };
+  return slots.__brierClientAborts;
 }
 
 /**

@@ -86,6 +86,10 @@ export const envSchema = z.object({
   /** Longest a long-polled watchOrderBook/watchTrades waits for the next update before answering 504. */
   PASSTHROUGH_WATCH_TIMEOUT_MS: positiveInt(25_000),
   POLYMARKET_WS_URL: z.url({ protocol: /^wss?$/ }).default("wss://ws-subscriptions-clob.polymarket.com/ws/market"),
+  /** The venues' REST APIs Brier reads itself (outcomes, fees: lib/recorder/<venue>/rest.ts); VENUE_REDIRECT_URL applies to them too. */
+  POLYMARKET_GAMMA_URL: z.url({ protocol: /^https?$/ }).default("https://gamma-api.polymarket.com"),
+  POLYMARKET_CLOB_URL: z.url({ protocol: /^https?$/ }).default("https://clob.polymarket.com"),
+  KALSHI_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.elections.kalshi.com/trade-api/v2"),
   /** 0 is allowed: the recorder runs and follows no asset (the status page says why). */
   RECORDER_MAX_ASSETS: z.coerce.number().int().nonnegative().default(2000),
   RECORDER_ENABLED: booleanFlag(true),
@@ -153,6 +157,8 @@ export interface Config {
   cronSecret: string | undefined;
   catalog: { venues: string[] | undefined; pollSeconds: number };
   venueTimeoutMs: number;
+  /** Base URLs of the venues' REST APIs Brier calls without pmxt-core (no trailing slash). */
+  venueRest: { polymarketGamma: string; polymarketClob: string; kalshi: string };
   venueRedirectUrl: string | undefined;
   passthrough: { maxConcurrentPerKey: number; watchTimeoutMs: number };
   recorder: { enabled: boolean; wsUrl: string; maxAssets: number };
@@ -224,6 +230,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     cronSecret: e.CRON_SECRET,
     catalog: { venues: e.CATALOG_VENUES, pollSeconds: e.CATALOG_POLL_SECONDS },
     venueTimeoutMs: e.VENUE_TIMEOUT_MS,
+    venueRest: {
+      polymarketGamma: e.POLYMARKET_GAMMA_URL.replace(/\/+$/, ""),
+      polymarketClob: e.POLYMARKET_CLOB_URL.replace(/\/+$/, ""),
+      kalshi: e.KALSHI_API_URL.replace(/\/+$/, ""),
+    },
     venueRedirectUrl: e.VENUE_REDIRECT_URL?.replace(/\/+$/, ""),
     passthrough: { maxConcurrentPerKey: e.PASSTHROUGH_MAX_CONCURRENT, watchTimeoutMs: e.PASSTHROUGH_WATCH_TIMEOUT_MS },
     recorder: { enabled: e.RECORDER_ENABLED, wsUrl: e.POLYMARKET_WS_URL, maxAssets: e.RECORDER_MAX_ASSETS },

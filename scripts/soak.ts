@@ -20,6 +20,7 @@ import postgres from "postgres";
 import WebSocket from "ws";
 import { BookStore } from "@/lib/books/book-state";
 import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
+import { percentile as benchPercentile } from "./bench/lib/harness";
 import { say } from "./lib/cli";
 import { createKey, startTopology, type Part, type SentFrame, type Topology } from "./lib/topology";
 
@@ -379,9 +380,7 @@ async function recordedRows(dataDir: string, since: number): Promise<Map<number,
 }
 
 function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
+  return values.length === 0 ? 0 : benchPercentile([...values].sort((a, b) => a - b), p);
 }
 
 function report(started: number, finalEqual: number, recorded: Map<number, number>, maxHeld: Map<string, number>, probes: Array<{ connections: number; subscriptions: number }>): void {

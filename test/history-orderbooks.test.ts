@@ -7,7 +7,7 @@ import { GET as tradesRoute } from "@/app/v0/trades/[outcomeId]/route";
 import { getDb } from "@/lib/db";
 import { recordedBookAt, recordedBookHistory } from "@/lib/history/orderbooks";
 import { HISTORY_DEFAULT_DEPTH, HISTORY_DEFAULT_LIMIT, MAX_DEPTH } from "@/lib/history/shapes";
-import { getTickStores } from "@/lib/ticks";
+import { getTickStores, requestTickReader } from "@/lib/ticks";
 import { describeKeyedRoute } from "./helpers/auth-suite";
 import { makeEvent, seedCatalog } from "./helpers/catalog";
 import { makeKey } from "./helpers/keys";
@@ -123,10 +123,10 @@ describe("order book at an instant", () => {
         const expected = independentBook(events, asset, t);
         if (t < firstBook) {
           expect(expected).toBeUndefined();
-          await expect(recordedBookAt(db, asset, { at: t, depth: MAX_DEPTH })).rejects.toMatchObject({ code: "not_found" });
+          await expect(recordedBookAt(db, requestTickReader(), asset, { at: t, depth: MAX_DEPTH })).rejects.toMatchObject({ code: "not_found" });
           continue;
         }
-        const book = await recordedBookAt(db, asset, { at: t, depth: MAX_DEPTH });
+        const book = await recordedBookAt(db, requestTickReader(), asset, { at: t, depth: MAX_DEPTH });
         expect({ bids: book.bids, asks: book.asks, timestamp: book.timestamp }, `${asset} at ${t}`).toEqual(expected);
         expect(book.source).toBe("recorded");
         expect(book.inSync).toBe(true);
@@ -141,12 +141,12 @@ describe("order book at an instant", () => {
   it("a level set to 0 disappears; a later `book` replaces both sides", async () => {
     const db = await getDb();
     // Frame 2 removes M1 YES's best ask 0.62 (size 0).
-    const before = await recordedBookAt(db, ids.M1.yes, { at: 1781352000787, depth: MAX_DEPTH });
-    const after = await recordedBookAt(db, ids.M1.yes, { at: 1781352000788, depth: MAX_DEPTH });
+    const before = await recordedBookAt(db, requestTickReader(), ids.M1.yes, { at: 1781352000787, depth: MAX_DEPTH });
+    const after = await recordedBookAt(db, requestTickReader(), ids.M1.yes, { at: 1781352000788, depth: MAX_DEPTH });
     expect(before.asks[0]).toEqual({ price: 0.62, size: 455 });
     expect(after.asks.map((l) => l.price)).not.toContain(0.62);
     // The snapshot at 1781352002203 replaced the book: the rebuild starts there.
-    const rebuilt = await recordedBookAt(db, ids.M1.yes, { at: 1781352002203, depth: MAX_DEPTH });
+    const rebuilt = await recordedBookAt(db, requestTickReader(), ids.M1.yes, { at: 1781352002203, depth: MAX_DEPTH });
     expect(rebuilt.snapshotTimestamp).toBe(1781352002203);
     expect(rebuilt.timestamp).toBe(1781352002203);
   });
@@ -198,7 +198,7 @@ describe("order book history", () => {
     const db = await getDb();
     const since = 1781351700000; // 2026-06-13T11:55:00Z, before the first book
     const until = 1781352060000;
-    const all = await recordedBookHistory(db, ids.M1.yes, { since, until, interval: "1m", limit: HISTORY_DEFAULT_LIMIT, depth: HISTORY_DEFAULT_DEPTH });
+    const all = await recordedBookHistory(db, requestTickReader(), ids.M1.yes, { since, until, interval: "1m", limit: HISTORY_DEFAULT_LIMIT, depth: HISTORY_DEFAULT_DEPTH });
     expect(all.meta.nextCursor).toBeNull();
     const grid = all.data.map((book) => book.at);
     expect(grid).toEqual([...grid].sort((a, b) => a - b));

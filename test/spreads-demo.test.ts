@@ -5,7 +5,7 @@ import { GET as matchesRoute } from "@/app/v0/markets/[id]/matches/route";
 import { topOutcomeTokens } from "@/lib/catalog/assets";
 import { getDb } from "@/lib/db";
 import { topKalshiTickers } from "@/lib/recorder/kalshi/markets";
-import { DEMO_PAIR, writeDemoPair, type DemoPairResult } from "@/lib/spreads/demo-pair";
+import { DEMO_PAIR, writeDemoPair, type DemoPairResult } from "@/lib/demo/pair";
 import type { EpisodesResponse, SpreadsPage } from "@/lib/spreads/shapes";
 import { getTickStores } from "@/lib/ticks";
 import { makeKey } from "./helpers/keys";

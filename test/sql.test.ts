@@ -239,7 +239,7 @@ describe("POST /v0/sql", () => {
     expect(describe.status).toBe(200);
     expect((describe.body as SqlBody).data.map((row) => row.name)).toEqual(["timestamp", "timestamp_received", "market", "event_type", "data"]);
     const show = await sql("SHOW TABLES");
-    expect((show.body as SqlBody).data).toEqual([{ name: "kalshi_orderbook" }, { name: "polymarket_orderbook_rust" }]);
+    expect((show.body as SqlBody).data).toEqual([{ name: "kalshi_orderbook" }, { name: "market_outcomes" }, { name: "polymarket_orderbook_rust" }]);
     const explain = await sql(`EXPLAIN SELECT count() FROM polymarket_orderbook_rust WHERE market = '${ids.M1.cond}'`);
     expect(explain.status).toBe(200);
   });

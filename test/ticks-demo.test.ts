@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db";
 import { depthHistorySql, publishedPatterns } from "@/lib/sql/patterns";
 import { BookStore } from "@/lib/books/book-state";
 import { bookRows } from "@/lib/history/ticks";
-import { demoMarketsFromTokens, writeDemoTicks, type DemoPrice, type DemoTickResult } from "@/lib/recorder/demo-ticks";
+import { demoMarketsFromTokens, writeDemoTicks, type DemoPrice, type DemoTickResult } from "@/lib/demo/ticks";
 import { recordedVenueTables } from "@/lib/ticks/published";
 import { getServiceStatus } from "@/lib/status/service-status";
 import { getTickStores } from "@/lib/ticks";
@@ -50,7 +50,7 @@ describe("demo ticks (synthetic)", () => {
   });
 
   it("every book the rows imply, at every recorded instant, is uncrossed and agrees with the best prices it states", async () => {
-    const client = (await getTickStores()).writer;
+    const client = (await getTickStores()).service;
     for (const market of markets) {
       for (const asset of market.outcomeIds) {
         // The history's own reader and book state: what GET /v0/orderbooks/{id}?at= rebuilds at any instant.

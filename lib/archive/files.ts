@@ -83,7 +83,7 @@ export async function openHourSummary(stores: TickStores, hour: ArchiveHour): Pr
 
 /** Distinct assets with rows in the hour (reads every row's JSON: only when a file is built). */
 async function hourAssets(stores: TickStores, hour: ArchiveHour): Promise<number> {
-  const result = await stores.writer.query({
+  const result = await (await stores.background.client()).query({
     query: `SELECT uniqExact(JSONExtractString(data, 'asset_id')) FROM ${hour.table} WHERE ${bounds(hour)}`,
     format: "JSONCompactEachRow",
   });
@@ -98,7 +98,7 @@ interface Fingerprint {
 
 /** The fingerprint of every hour with rows in [from, to), in one grouped read of two timestamp columns. */
 async function fingerprints(stores: TickStores, table: string, from: number, to: number): Promise<Map<number, Fingerprint>> {
-  const result = await stores.writer.query({
+  const result = await (await stores.background.client()).query({
     query: `SELECT toUnixTimestamp(toStartOfHour(timestamp, 'UTC')) AS h, count(), toUnixTimestamp64Milli(max(timestamp_received))
       FROM ${table} WHERE timestamp >= fromUnixTimestamp64Milli({from:Int64}) AND timestamp < fromUnixTimestamp64Milli({to:Int64}) GROUP BY h`,
     query_params: { from, to },
@@ -123,7 +123,7 @@ export async function fileStats(stores: TickStores, venue: ArchiveHour["venue"],
   const to = Math.max(...starts) + HOUR_MS;
   const cacheTable = `${internalDatabase(stores.database)}.${archiveFilesTable}`;
   const current = await fingerprints(stores, table, from, to);
-  const cachedResult = await stores.writer.query({
+  const cachedResult = await (await stores.background.client()).query({
     query: `SELECT toUnixTimestamp(hour), raw_rows, max_received_ms, rows, assets, checksum, bytes, sha256 FROM ${cacheTable} FINAL
       WHERE venue = {venue:String} AND hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')`,
     query_params: { venue, from: from / 1000, to: to / 1000 },

@@ -4,8 +4,7 @@ import type { Db } from "@/lib/db";
 import { InvalidParameterError } from "@/lib/errors";
 import { venueHourConditions } from "@/lib/history/condition";
 import type { HourCondition } from "@/lib/history/coverage-model";
-import { chTime, historyClient } from "@/lib/history/ticks";
-import { getTickStores, type TickStores } from "@/lib/ticks";
+import { bind, getTickStores, tickRowStream, type TickReader, type TickStores } from "@/lib/ticks";
 import { recordedVenueTables, type RecordedVenue } from "@/lib/ticks/published";
 import { ARCHIVE_ORDER, fileStats, openHourSummary } from "./files";
 import { CLOSE_AFTER_MS, HOUR_MS, archiveFilePath } from "./hours";
@@ -73,7 +72,7 @@ export function checksumLine(timestampMs: number, market: string, eventType: str
  * GET /v0/archive/manifest: per UTC hour of a day, rows, assets, a checksum a client can recompute
  * over the rows it copied, and the hour's condition. Hours after now are not listed.
  */
-export async function archiveManifest(db: Db, query: ManifestQuery, now = Date.now()) {
+export async function archiveManifest(db: Db, ticks: TickReader, query: ManifestQuery, now = Date.now()) {
   const dayStart = Date.parse(`${query.date}T00:00:00Z`);
   if (dayStart > now) throw new InvalidParameterError("date", "date is in the future");
   const venue = query.venue ?? "polymarket";
@@ -83,27 +82,23 @@ export async function archiveManifest(db: Db, query: ManifestQuery, now = Date.n
     return manifestResponse.parse({ data: { date: query.date, venue, market: null, checksum, hours } });
   }
   const dayEnd = Math.min(dayStart + 24 * HOUR_MS, Math.ceil(now / HOUR_MS) * HOUR_MS);
-  const client = await historyClient();
-  const result = await client.query({
-    query: `SELECT DISTINCT toUnixTimestamp64Milli(timestamp) AS ts, market, event_type, data FROM ${recordedVenueTables[venue]}
+  const rows = tickRowStream<[number | string, string, string, string]>(
+    ticks,
+    `SELECT DISTINCT toUnixTimestamp64Milli(timestamp) AS ts, market, event_type, data FROM ${recordedVenueTables[venue]}
       WHERE timestamp >= {from:DateTime64(3)} AND timestamp < {to:DateTime64(3)} AND market = {market:String}
       ORDER BY timestamp, market, event_type, data`,
-    query_params: { from: chTime(dayStart), to: chTime(dayEnd), market: query.market },
-    format: "JSONCompactEachRow",
-  });
+    { from: bind.time(dayStart), to: bind.time(dayEnd), market: bind.string(query.market) },
+  );
   const hours = new Map<number, { hash: ReturnType<typeof createHash>; rows: number; assets: Set<string> }>();
   for (let hour = dayStart; hour < dayEnd; hour += HOUR_MS) hours.set(hour, { hash: createHash("sha256"), rows: 0, assets: new Set() });
-  for await (const batch of result.stream<[number | string, string, string, string]>()) {
-    for (const line of batch) {
-      const [ts, market, eventType, data] = line.json();
-      const ms = Number(ts);
-      const hour = hours.get(Math.floor(ms / HOUR_MS) * HOUR_MS);
-      if (hour === undefined) continue;
-      hour.hash.update(checksumLine(ms, market, eventType, data));
-      hour.rows += 1;
-      const asset = /"asset_id":"([^"]*)"/.exec(data)?.[1];
-      if (asset !== undefined) hour.assets.add(asset);
-    }
+  for await (const [ts, market, eventType, data] of rows) {
+    const ms = Number(ts);
+    const hour = hours.get(Math.floor(ms / HOUR_MS) * HOUR_MS);
+    if (hour === undefined) continue;
+    hour.hash.update(checksumLine(ms, market, eventType, data));
+    hour.rows += 1;
+    const asset = /"asset_id":"([^"]*)"/.exec(data)?.[1];
+    if (asset !== undefined) hour.assets.add(asset);
   }
   const conditions = await venueHourConditions(db, venue, dayStart, dayEnd, now);
   const data: ManifestHour[] = [...hours].map(([hour, entry]) => ({

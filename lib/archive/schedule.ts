@@ -4,6 +4,7 @@ import { getTickStores, type TickStores } from "@/lib/ticks";
 import { recordedVenueTables, type RecordedVenue } from "@/lib/ticks/published";
 import { fileStats } from "./files";
 import { CLOSE_AFTER_MS, HOUR_MS } from "./hours";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /** How often the closed hours are checked, and how far back. */
 const EVERY_MS = 5 * 60_000;
@@ -25,7 +26,7 @@ export async function prepareRecentFiles(stores: TickStores, now = Date.now()): 
   return hours;
 }
 
-const globalStore = globalThis as typeof globalThis & { __brierArchiveSchedule?: { stop: () => void } };
+const globalStore = processGlobals<{ __brierArchiveSchedule?: { stop: () => void } }>();
 
 /** Runs prepareRecentFiles every 5 minutes in this process (the server with embedded stores). Started once. */
 export function startArchiveSchedule(): { stop: () => void } {

@@ -1,5 +1,6 @@
 import "server-only";
 import type { KeyPrincipal } from "./principal";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /**
  * Key hash -> principal, for the embedded setup only. There, one process owns the database (the
@@ -12,9 +13,9 @@ import type { KeyPrincipal } from "./principal";
 export type CachedPrincipal = KeyPrincipal;
 
 const MAX_ENTRIES = 50_000;
-const globalStore = globalThis as typeof globalThis & {
+const globalStore = processGlobals<{
   __brierPrincipals?: { entries: Map<string, CachedPrincipal>; generation: number };
-};
+}>();
 const state = (globalStore.__brierPrincipals ??= { entries: new Map(), generation: 0 });
 
 export function cachedPrincipal(keyHash: string): CachedPrincipal | undefined {

@@ -3,6 +3,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { rateLimits } from "@/lib/db/schema";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /** The outcome of counting one request against a bucket's fixed one-minute window. */
 export interface RateLimitDecision {
@@ -79,7 +80,7 @@ interface EmbeddedState {
   timer: NodeJS.Timeout | undefined;
 }
 
-const globalStore = globalThis as typeof globalThis & { __brierRateLimits?: EmbeddedState };
+const globalStore = processGlobals<{ __brierRateLimits?: EmbeddedState }>();
 const embedded: EmbeddedState = (globalStore.__brierRateLimits ??= { counters: new Map(), loading: new Map(), timer: undefined });
 const FLUSH_MS = 1_000;
 

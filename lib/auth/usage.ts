@@ -5,6 +5,7 @@ import { apiKeys, usage, type UsageRow } from "@/lib/db/schema";
 import { errorFields, log } from "@/lib/log";
 import { listApiKeys, type ApiKeyPublic } from "./api-keys";
 import { postgresRateLimitStore, WINDOW_MS } from "./rate-limit";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /**
  * Usage: one row per keyed request (written behind, below) and the counts the settings page reads
@@ -34,7 +35,7 @@ interface UsageState {
   lastTouchSweep?: number;
 }
 
-const globalStore = globalThis as typeof globalThis & { __brierUsage?: UsageState };
+const globalStore = processGlobals<{ __brierUsage?: UsageState }>();
 const state: UsageState = (globalStore.__brierUsage ??= {
   rows: [],
   pendingTouches: new Map(),

@@ -5,7 +5,7 @@ import { markets } from "@/lib/db/schema";
 
 /**
  * The `status` of catalog markets that no venue lists: the SYNTHETIC demo pair `admin demo-ticks`
- * writes (lib/spreads/demo-pair.ts). No recorder follows them (a venue would answer nothing).
+ * writes (lib/demo/pair.ts). No recorder follows them (a venue would answer nothing).
  */
 export const SYNTHETIC_STATUS = "synthetic";
 

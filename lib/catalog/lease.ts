@@ -4,6 +4,7 @@ import { and, eq, gt, like, lt, notLike, or, sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { ingestLeases } from "@/lib/db/schema";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /**
  * Per-venue ingestion leases (lib/db/schema/ingest-leases.ts): at most one poll of a venue at a
@@ -26,7 +27,7 @@ export const LEASE_HEARTBEAT_MS = 5_000;
  * apart, each with its own copy of this module, and two ids in one process made the status read a
  * live poll as a dead process's (`abandoned`) on the embedded store.
  */
-const processGlobal = globalThis as typeof globalThis & { __brierLeaseProcessId?: string };
+const processGlobal = processGlobals<{ __brierLeaseProcessId?: string }>();
 export const processLeaseId = (processGlobal.__brierLeaseProcessId ??= randomUUID());
 
 export interface VenueLease {

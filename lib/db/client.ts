@@ -6,6 +6,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { config } from "@/lib/config";
 import { lockDataDir } from "./data-dir-lock";
 import * as schema from "./schema";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /** The drizzle database every query function takes first, whichever driver is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -83,7 +84,7 @@ export function describeDatabase(): string {
   return config.embeddedPostgres ? `pglite:${path.join(config.dataDir, "pg")}` : "postgres";
 }
 
-const globalStore = globalThis as typeof globalThis & { __brierDb?: Promise<DatabaseHandle> };
+const globalStore = processGlobals<{ __brierDb?: Promise<DatabaseHandle> }>();
 
 /**
  * The process-wide database, opened and migrated on first use (docs/architecture.md, pitfall 2: never at module

@@ -7,7 +7,7 @@ import { assetIncidents, journalWindow, runSpans, subscribedSpans, syntheticSpan
 import { outcomesOfCondition, recordedOutcomeOrThrow } from "./outcomes";
 import { timeRange } from "./params";
 import { coverageResponse, type AssetCoverage, type CoverageQuery } from "./shapes";
-import { chTime, historyClient } from "./ticks";
+import { bind, tickRows, type TickReader } from "@/lib/ticks";
 import { venueJournal } from "./condition";
 
 const DAY = 86_400_000;
@@ -17,7 +17,7 @@ const DAY = 86_400_000;
  * listening (available), partly or with incidents (degraded), not at all (missing), or not at all
  * but a synthetic demo history was written (synthetic).
  */
-export async function coverage(db: Db, query: CoverageQuery, now = Date.now()) {
+export async function coverage(db: Db, ticks: TickReader, query: CoverageQuery, now = Date.now()) {
   if ((query.market === undefined) === (query.outcomeId === undefined)) throw new InvalidParameterError("market", "give exactly one of market or outcomeId");
   const range = timeRange(query.since, query.until, DAY, now);
   if (range.until - range.since > 31 * DAY) throw new InvalidParameterError("since", "since and until may be at most 31 days apart");
@@ -40,25 +40,20 @@ export async function coverage(db: Db, query: CoverageQuery, now = Date.now()) {
     }
   }
 
-  const client = await historyClient();
-  const totals = await (
-    await client.query({
-      query: `SELECT JSONExtractString(data, 'asset_id') AS asset, event_type, count() AS rows,
-          toUnixTimestamp64Milli(min(timestamp)) AS first, toUnixTimestamp64Milli(max(timestamp)) AS last
-        FROM ${table} WHERE market = {market:String} GROUP BY asset, event_type`,
-      query_params: { market },
-      format: "JSONCompactEachRow",
-    })
-  ).json<[string, string, number | string, number | string, number | string]>();
-  const hourly = await (
-    await client.query({
-      query: `SELECT JSONExtractString(data, 'asset_id') AS asset, toUnixTimestamp(toStartOfHour(timestamp, 'UTC')) * 1000 AS hour, count() AS rows
-        FROM ${table} WHERE market = {market:String} AND timestamp >= {since:DateTime64(3)} AND timestamp < {until:DateTime64(3)}
-        GROUP BY asset, hour`,
-      query_params: { market, since: chTime(Math.floor(range.since / 3_600_000) * 3_600_000), until: chTime(range.until) },
-      format: "JSONCompactEachRow",
-    })
-  ).json<[string, number | string, number | string]>();
+  const totals = await tickRows<[string, string, number | string, number | string, number | string]>(
+    ticks,
+    `SELECT JSONExtractString(data, 'asset_id') AS asset, event_type, count() AS rows,
+        toUnixTimestamp64Milli(min(timestamp)) AS first, toUnixTimestamp64Milli(max(timestamp)) AS last
+      FROM ${table} WHERE market = {market:String} GROUP BY asset, event_type`,
+    { market: bind.string(market) },
+  );
+  const hourly = await tickRows<[string, number | string, number | string]>(
+    ticks,
+    `SELECT JSONExtractString(data, 'asset_id') AS asset, toUnixTimestamp(toStartOfHour(timestamp, 'UTC')) * 1000 AS hour, count() AS rows
+      FROM ${table} WHERE market = {market:String} AND timestamp >= {since:DateTime64(3)} AND timestamp < {until:DateTime64(3)}
+      GROUP BY asset, hour`,
+    { market: bind.string(market), since: bind.time(Math.floor(range.since / 3_600_000) * 3_600_000), until: bind.time(range.until) },
+  );
 
   const assets = query.outcomeId !== undefined ? [query.outcomeId] : [...new Set([...labels.keys(), ...totals.map((row) => row[0])])].filter((a) => a !== "");
   if (assets.length === 0) throw new NotFoundError("market", market);

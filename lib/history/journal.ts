@@ -59,7 +59,7 @@ export function runSpans(window: JournalWindow, now: number): Span[] {
   return window.runs.filter((run) => !isSyntheticMode(run.mode)).map((run) => ({ start: run.startedAt.getTime(), end: runEnd(run, now) }));
 }
 
-/** The spans a synthetic demo history covers (lib/recorder/demo-ticks.ts recordDemoRun). */
+/** The spans a synthetic demo history covers (lib/demo/ticks.ts recordDemoRun). */
 export function syntheticSpans(window: JournalWindow, now: number): Span[] {
   return window.runs.filter((run) => isSyntheticMode(run.mode)).map((run) => ({ start: run.startedAt.getTime(), end: runEnd(run, now) }));
 }

@@ -5,7 +5,8 @@ import { AppError, InvalidParameterError } from "@/lib/errors";
 import { encodeCursor } from "@/lib/input";
 import { recordedOutcomeOrThrow } from "./outcomes";
 import { bookHistoryPage, historyIntervals, recordedBookPublic, type BookHistoryPage, type OrderBookHistoryQuery, type OrderBookQuery, type RecordedBook } from "./shapes";
-import { bookRows, bookRowsFromLastBook, firstBookAfter, historyClient, lastBookAtOrBefore } from "./ticks";
+import type { TickReader } from "@/lib/ticks";
+import { bookRows, bookRowsFromLastBook, firstBookAfter, lastBookAtOrBefore } from "./ticks";
 
 function present(book: AssetBook, outcomeId: string, at: number, snapshotTimestamp: number, depth: number): RecordedBook {
   const view = book.view(depth);
@@ -28,12 +29,11 @@ function present(book: AssetBook, outcomeId: string, at: number, snapshotTimesta
  * GET /v0/orderbooks/{outcomeId}?at=: the recorded L2 book at an instant, rebuilt by the shared
  * book state from the last `book` at or before `at` plus every change after it.
  */
-export async function recordedBookAt(db: Db, outcomeId: string, query: OrderBookQuery, now = Date.now()): Promise<RecordedBook> {
+export async function recordedBookAt(db: Db, ticks: TickReader, outcomeId: string, query: OrderBookQuery, now = Date.now()): Promise<RecordedBook> {
   const at = query.at ?? now;
   const outcome = await recordedOutcomeOrThrow(db, outcomeId);
-  const client = await historyClient();
   const rows = [];
-  for await (const row of bookRowsFromLastBook(client, outcome, outcomeId, at)) rows.push(row);
+  for await (const row of bookRowsFromLastBook(ticks, outcome, outcomeId, at)) rows.push(row);
   // The first row is the last book at or before `at`; none means no book was recorded by then.
   const snapshotTs = rows[0]?.timestampMs;
   if (snapshotTs === undefined) {
@@ -49,7 +49,7 @@ export async function recordedBookAt(db: Db, outcomeId: string, query: OrderBook
  * opens before the outcome's first recorded book starts at the first grid point at or after that
  * book, so a page is empty only when the window holds no book at all.
  */
-export async function recordedBookHistory(db: Db, outcomeId: string, query: OrderBookHistoryQuery, now = Date.now()): Promise<BookHistoryPage> {
+export async function recordedBookHistory(db: Db, ticks: TickReader, outcomeId: string, query: OrderBookHistoryQuery, now = Date.now()): Promise<BookHistoryPage> {
   const step = historyIntervals[query.interval];
   const until = query.until ?? now;
   if (query.since > until) throw new InvalidParameterError("since", "since must not be after until");
@@ -60,11 +60,10 @@ export async function recordedBookHistory(db: Db, outcomeId: string, query: Orde
   }
   const meta = { count: 0, limit: query.limit, interval: query.interval, since: query.since, until, nextCursor: null as string | null };
   const outcome = await recordedOutcomeOrThrow(db, outcomeId);
-  const client = await historyClient();
-  const snapshotTs = await lastBookAtOrBefore(client, outcome, outcomeId, first);
+  const snapshotTs = await lastBookAtOrBefore(ticks, outcome, outcomeId, first);
   let replayFrom = snapshotTs;
   if (replayFrom === undefined) {
-    replayFrom = await firstBookAfter(client, outcome, outcomeId, first, until);
+    replayFrom = await firstBookAfter(ticks, outcome, outcomeId, first, until);
     if (replayFrom === undefined) return bookHistoryPage.parse({ data: [], meta });
     first = Math.ceil(replayFrom / step) * step;
   }
@@ -86,7 +85,7 @@ export async function recordedBookHistory(db: Db, outcomeId: string, query: Orde
       if (book?.hasSnapshot) data.push(present(book, outcomeId, grid[index] ?? 0, snapshotAt, query.depth));
     }
   };
-  for await (const row of bookRows(client, outcome, outcomeId, replayFrom, last)) {
+  for await (const row of bookRows(ticks, outcome, outcomeId, replayFrom, last)) {
     emitUntil(row.timestampMs);
     store.apply(row);
     if (row.eventType === "book") snapshotAt = row.timestampMs;

@@ -7,13 +7,12 @@ import type { Db } from "@/lib/db";
 import { markets } from "@/lib/db/schema";
 import { InvalidParameterError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
-import { getTickStores, type TickStores } from "@/lib/ticks";
+import { bind, tickRows, type TickReader, type TickStores } from "@/lib/ticks";
 import { priceSnapshotsTable } from "@/lib/ticks/ddl/0002_catalog_price_snapshots";
 import { priceHourlyTable } from "@/lib/ticks/ddl/0003_catalog_price_hourly";
 import { internalDatabase } from "@/lib/ticks/migrate";
 import { timeRange } from "./params";
 import { marketPricesResponse, sparklinesResponse, type MarketPrices, type MarketPricesQuery, type PriceCandle, type Sparkline, type SparklinesQuery } from "./shapes";
-import { chTime } from "./ticks";
 
 /** One outcome's price at one catalog poll. */
 export interface PriceSnapshot {
@@ -32,8 +31,8 @@ function table(stores: TickStores): string {
 }
 
 /** The hourly OHLC states the materialized view keeps (lib/ticks/ddl/0003_catalog_price_hourly.ts). */
-function hourlyTable(stores: TickStores): string {
-  return `${internalDatabase(stores.database)}.${priceHourlyTable}`;
+function hourlyTable(database: string): string {
+  return `${internalDatabase(database)}.${priceHourlyTable}`;
 }
 
 /** Every outcome of every market a poll normalized, at the poll's time. */
@@ -85,10 +84,10 @@ export async function insertPriceSnapshots(stores: TickStores, snapshots: readon
  * The catalog poll's hook: appends every outcome's price to the snapshot table. Never fails the
  * poll: the catalog is already stored; a missed snapshot is a gap in price history, logged.
  */
-export async function recordPollPrices(events: readonly NormalizedEvent[], atMs: number): Promise<number> {
+export async function recordPollPrices(stores: TickStores, events: readonly NormalizedEvent[], atMs: number): Promise<number> {
   const snapshots = snapshotsOfPoll(events, atMs);
   try {
-    await insertPriceSnapshots(await getTickStores(), snapshots);
+    await insertPriceSnapshots(stores, snapshots);
     return snapshots.length;
   } catch (error) {
     log.warn("price snapshots not written", { snapshots: snapshots.length, ...errorFields(error) });
@@ -100,26 +99,24 @@ const DAY = 86_400_000;
 export const priceIntervals = { "1h": { ms: 3_600_000, fn: "toStartOfHour", defaultSpan: 7 * DAY, maxSpan: 31 * DAY }, "1d": { ms: DAY, fn: "toStartOfDay", defaultSpan: 90 * DAY, maxSpan: 366 * DAY } } as const;
 
 /** GET /v0/markets/{id}/prices: per outcome, OHLC of the catalog's price snapshots per bucket. */
-export async function marketPrices(db: Db, id: string, query: MarketPricesQuery, now = Date.now()): Promise<MarketPrices> {
+export async function marketPrices(db: Db, ticks: TickReader, id: string, query: MarketPricesQuery, now = Date.now()): Promise<MarketPrices> {
   const spec = priceIntervals[query.interval];
   const range = timeRange(query.since, query.until, spec.defaultSpan, now);
   if (range.until - range.since > spec.maxSpan) {
     throw new InvalidParameterError("since", `with interval=${query.interval} since and until may be at most ${spec.maxSpan / DAY} days apart`);
   }
   const market = await getMarketOrThrow(db, id);
-  const stores = await getTickStores();
-  const result = await stores.queries.query({
-    query: `SELECT outcome_id, toUnixTimestamp(${spec.fn}(hour, 'UTC')) * 1000 AS time,
+  const rows = await tickRows<[string, number | string, number, number, number, number, number | string, number | null]>(
+    ticks,
+    `SELECT outcome_id, toUnixTimestamp(${spec.fn}(hour, 'UTC')) * 1000 AS time,
         argMinMerge(open) AS open, max(high) AS high, min(low) AS low, argMaxMerge(close) AS close,
         sum(snapshots) AS snapshots, argMaxMerge(volume_24h) AS volume24h
-      FROM ${hourlyTable(stores)}
+      FROM ${hourlyTable(await ticks.database())}
       WHERE market_id = {market:UUID} AND hour >= {since:DateTime64(3)} AND hour < {until:DateTime64(3)}
       GROUP BY outcome_id, time ORDER BY outcome_id, time`,
     // Buckets are whole: \`since\` selects from the start of its bucket.
-    query_params: { market: market.marketId, since: chTime(Math.floor(range.since / spec.ms) * spec.ms), until: chTime(range.until) },
-    format: "JSONCompactEachRow",
-  });
-  const rows = await result.json<[string, number | string, number, number, number, number, number | string, number | null]>();
+    { market: bind.uuid(market.marketId), since: bind.time(Math.floor(range.since / spec.ms) * spec.ms), until: bind.time(range.until) },
+  );
   const byOutcome = new Map<string, PriceCandle[]>();
   for (const [outcomeId, time, open, high, low, close, snapshots, volume24h] of rows) {
     const list = byOutcome.get(outcomeId) ?? [];
@@ -140,24 +137,22 @@ export async function marketPrices(db: Db, id: string, query: MarketPricesQuery,
  * GET /v0/prices/sparklines: the last 7 days of hourly closes of each market's first outcome
  * (YES on a binary market), for a page of catalog rows in one call.
  */
-export async function sparklines(db: Db, { marketIds }: SparklinesQuery, now = Date.now()): Promise<Sparkline[]> {
+export async function sparklines(db: Db, ticks: TickReader, { marketIds }: SparklinesQuery, now = Date.now()): Promise<Sparkline[]> {
   const rows = await db.select({ id: markets.id, outcomes: markets.outcomes }).from(markets).where(inArray(markets.id, marketIds));
   const firstOutcome = new Map(rows.flatMap((row) => (row.outcomes[0] === undefined ? [] : [[row.id, row.outcomes[0].outcomeId] as const])));
   if (firstOutcome.size === 0) return [];
-  const stores = await getTickStores();
-  const result = await stores.queries.query({
-    query: `SELECT toString(market_id) AS market, outcome_id, groupArray((time, close)) AS points
+  const found = await tickRows<[string, string, Array<[number | string, number]>]>(
+    ticks,
+    `SELECT toString(market_id) AS market, outcome_id, groupArray((time, close)) AS points
       FROM (
         SELECT market_id, outcome_id, toUnixTimestamp(hour) * 1000 AS time, argMaxMerge(close) AS close
-        FROM ${hourlyTable(stores)}
+        FROM ${hourlyTable(await ticks.database())}
         WHERE market_id IN {markets:Array(UUID)} AND outcome_id IN {outcomes:Array(String)} AND hour >= {since:DateTime64(3)}
         GROUP BY market_id, outcome_id, time ORDER BY market_id, outcome_id, time
       )
       GROUP BY market_id, outcome_id`,
-    query_params: { markets: [...firstOutcome.keys()], outcomes: [...firstOutcome.values()], since: chTime(Math.floor((now - 7 * DAY) / 3_600_000) * 3_600_000) },
-    format: "JSONCompactEachRow",
-  });
-  const found = await result.json<[string, string, Array<[number | string, number]>]>();
+    { markets: bind.uuids([...firstOutcome.keys()]), outcomes: bind.strings([...firstOutcome.values()]), since: bind.time(Math.floor((now - 7 * DAY) / 3_600_000) * 3_600_000) },
+  );
   return sparklinesResponse.shape.data.parse(
     found
       .filter(([marketId, outcomeId]) => firstOutcome.get(marketId) === outcomeId)

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { admitCaller, type AdmissionPolicy, type AdmittedCall } from "@/lib/auth/admission";
 import type { Principal } from "@/lib/auth/principal";
 import { getDb, type Db } from "@/lib/db";
+import { requestTickReader, type TickReader } from "@/lib/ticks";
 import { bearerToken } from "./bearer";
 import { assertNoNulInUrl } from "./nul";
 import { clientClosedReply, errorResponse, type Surface } from "./errors";
@@ -23,6 +24,8 @@ export interface KeyedContext<P> extends RequestContext<P> {
   /** The API key the caller was admitted with; undefined for a dashboard session. */
   token: string | undefined;
   db: Db;
+  /** The ClickHouse reader of the request (lib/ticks/query.ts), opened at its first read. */
+  ticks: TickReader;
 }
 
 /** What Next passes a route handler as its second argument. */
@@ -99,6 +102,7 @@ export function withApiKey<P = Record<string, never>>(
         principal,
         token: principal.via === "key" ? (token ?? undefined) : undefined,
         db,
+        ticks: requestTickReader(),
       });
     } catch (error) {
       // The client left first (its failure is ours to ignore: the front counts and logs the abort at info).

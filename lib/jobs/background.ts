@@ -16,8 +16,9 @@ import { closeLiveBus } from "@/lib/live/connection";
 import { closeStreams } from "@/lib/streams/live";
 import { flushStreamUsage } from "@/lib/streams/usage";
 import { getTickStores } from "@/lib/ticks";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
-const globalStore = globalThis as typeof globalThis & { __brierJobs?: boolean };
+const globalStore = processGlobals<{ __brierJobs?: boolean }>();
 
 /** Work to finish before the process exits (flush buffers), registered by each subsystem. */
 const shutdownHooks: Array<() => Promise<void>> = [flushUsage, async () => flushRateLimits(await getDb())];

@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db";
 import { errorFields, log } from "@/lib/log";
 import { ingestCatalog } from "./catalog";
 import { catalogVenues } from "@/lib/catalog/venues";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 interface CatalogSchedule {
   stop: () => void;
@@ -13,7 +14,7 @@ interface CatalogSchedule {
   firstRound: Promise<void>;
 }
 
-const globalStore = globalThis as typeof globalThis & { __brierCatalogSchedule?: CatalogSchedule };
+const globalStore = processGlobals<{ __brierCatalogSchedule?: CatalogSchedule }>();
 
 /**
  * The in-process poller of self-hosted and embedded deployments. Each catalog venue has its own

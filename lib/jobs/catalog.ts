@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db";
 import { ingestVenues, type IngestHooks, type IngestOptions, type IngestRunSummary } from "@/lib/catalog/ingest";
 import { recordPollPrices } from "@/lib/history/prices";
 import { matchAfterIngest } from "@/lib/matching/engine";
+import { getTickStores } from "@/lib/ticks";
 
 /**
  * What every catalog poll is followed by, wherever it was started (the schedule, the cron route,
@@ -10,7 +11,7 @@ import { matchAfterIngest } from "@/lib/matching/engine";
  * over what the poll added or changed. Wired here so the catalog depends on neither.
  */
 export const catalogFollowUps: IngestHooks = {
-  afterUpsert: (events, polledAtMs) => recordPollPrices(events, polledAtMs),
+  afterUpsert: async (events, polledAtMs) => recordPollPrices(await getTickStores(), events, polledAtMs),
   afterIngest: (db) => matchAfterIngest(db),
 };
 

@@ -2,12 +2,13 @@ import "server-only";
 import { config } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { MemoryKeyLimits, PgKeyLimits, type KeyLimits } from "./key-limits";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 export { KeyCap } from "./cap";
 export { MemoryKeyLimits, PgKeyLimits } from "./key-limits";
 export type { KeyLimits, Lease, TakeResult } from "./key-limits";
 
-const globalStore = globalThis as typeof globalThis & { __brierKeyLimits?: Promise<KeyLimits> };
+const globalStore = processGlobals<{ __brierKeyLimits?: Promise<KeyLimits> }>();
 
 /**
  * The process's per-key limits: in memory on the embedded setup (one process serves every

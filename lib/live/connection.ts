@@ -3,13 +3,14 @@ import { config } from "@/lib/config";
 import { errorFields, log } from "@/lib/log";
 import { InProcessBus, type LiveBus } from "./bus";
 import { LivePublisher } from "./publisher";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /*
  * A process-wide singleton on globalThis: Next compiles instrumentation (where the recorder starts)
  * and each route module as separate bundles, so module-level state would not be shared between
  * the recorder and the stream servers; globalThis is.
  */
-const globalStore = globalThis as typeof globalThis & { __brierLiveBus?: Promise<LiveBus> };
+const globalStore = processGlobals<{ __brierLiveBus?: Promise<LiveBus> }>();
 
 /** The live bus: NATS when NATS_URL is set, otherwise in-process. Connected once per process. */
 export function getLiveBus(): Promise<LiveBus> {

@@ -7,6 +7,7 @@ import { errorFields, log } from "@/lib/log";
 import { passthroughPool } from "@/lib/passthrough";
 import { isRecordedVenue } from "@/lib/ticks/published";
 import type { PriceSource } from "./shapes";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /**
  * Best Yes bid and ask of matched markets (`includePrices=true`), from the freshest source there
@@ -33,7 +34,7 @@ const deadlineMs = () => Math.min(2_000, Math.floor(config.venueTimeoutMs * 0.8)
 /** Venue books one request fetches at once (a page of 500 pairs must not open 1,000 venue calls). */
 const CONCURRENCY = 8;
 
-const globalStore = globalThis as typeof globalThis & { __brierBookPriceCache?: Map<string, { at: number; prices: BookPrices }> };
+const globalStore = processGlobals<{ __brierBookPriceCache?: Map<string, { at: number; prices: BookPrices }> }>();
 const cache = (globalStore.__brierBookPriceCache ??= new Map());
 
 interface Level {

@@ -6,6 +6,7 @@ import path from "node:path";
 import { errorFields, log } from "@/lib/log";
 import { CHANNEL_FILE, readChannel, type ChannelInfo } from "./channel-client";
 import { runAdminCommand, type AdminIo } from "./commands";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /**
  * The admin channel (docs/architecture.md, "Operating the embedded stores while the server runs"):
@@ -31,7 +32,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
 
-const globalStore = globalThis as typeof globalThis & { __brierAdminChannel?: Server };
+const globalStore = processGlobals<{ __brierAdminChannel?: Server }>();
 
 /** Opens the channel for the server process that owns `dataDir`'s embedded stores. Idempotent. */
 export async function startAdminChannel(dataDir: string): Promise<void> {

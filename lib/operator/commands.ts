@@ -14,7 +14,7 @@ import { UsageError } from "./usage-error";
 // vocabularies): imported by the commands that use them, so `create-key` or `set-plan` start fast.
 const catalogJobs = () => Promise.all([import("@/lib/jobs/catalog"), import("@/lib/venues/factory")]);
 const matchingEngine = () => import("@/lib/matching/engine");
-const demoHistory = () => Promise.all([import("@/lib/recorder/demo-ticks"), import("@/lib/history/prices")]);
+const demoHistory = () => Promise.all([import("@/lib/demo/ticks"), import("@/lib/history/prices")]);
 
 /**
  * The admin commands (README, "Admin CLI"), one table for both ways they run: in the CLI's own
@@ -90,7 +90,7 @@ async function demoTicks(days: number, io: AdminIo): Promise<void> {
     },
   });
   await recordDemoRun(db, result);
-  const { writeDemoPair } = await import("@/lib/spreads/demo-pair");
+  const { writeDemoPair } = await import("@/lib/demo/pair");
   io.say(`SYNTHETIC cross-venue demo pair (docs/spreads.md): ${JSON.stringify(await writeDemoPair(db, stores.writer, { days }))}`);
   io.out(
     `markets=${result.markets}\trows=${result.rows}\tprices=${prices}\t${Object.entries(result.byEventType)

@@ -8,7 +8,7 @@ import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { recorderRuns } from "@/lib/db/schema";
 import { SYNTHETIC_MODE } from "@/lib/recorder/journal";
-import { demoMarketsFromCatalog } from "@/lib/recorder/demo-ticks";
+import { demoMarketsFromCatalog } from "@/lib/demo/ticks";
 
 /**
  * What `npm run demo` makes and reuses (README, "Quick start"): the operator account of the demo

@@ -49,7 +49,7 @@ export function runMode(mode: string, venue: "polymarket" | "kalshi"): string {
   return venue === "polymarket" ? mode : `${venue}: ${mode}`;
 }
 
-/** The synthetic history's run modes, one per venue (`synthetic`, `kalshi: synthetic`): the Kalshi one for the demo pair's Kalshi book (lib/spreads/demo-pair.ts). */
+/** The synthetic history's run modes, one per venue (`synthetic`, `kalshi: synthetic`): the Kalshi one for the demo pair's Kalshi book (lib/demo/pair.ts). */
 export const SYNTHETIC_MODES: readonly string[] = [runMode(SYNTHETIC_MODE, "polymarket"), runMode(SYNTHETIC_MODE, "kalshi")];
 
 export function isSyntheticMode(mode: string): boolean {

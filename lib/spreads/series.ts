@@ -19,9 +19,33 @@ import { availableSize, executable, walkLeg, type Leg } from "./spread-math";
 /**
  * How long before the start of a recorded span a snapshot may be stamped and still count as
  * taken for it: Polymarket stamps a snapshot with the venue's time, the journal the recorder's;
- * the recorder opens a `lag` incident past this difference (lib/recorder/journal.ts).
+ * the recorder opens a `lag` incident past this difference (lib/recorder/journal.ts). Never
+ * earlier than the moment the recording before the span stopped: see `stretchesOf`.
  */
 export const SNAPSHOT_SLACK_MS = 10_000;
+
+/** A recorded stretch of one side, and the instant after which a snapshot must be stamped to open it. */
+export interface Stretch extends Span {
+  /** The book is known in the stretch only from a snapshot stamped after this instant (exclusive). */
+  snapshotAfter: number;
+}
+
+/**
+ * The gap rule, one for both venues (docs/spreads.md, "One clock"): a book rebuilt across a gap
+ * keeps levels that may have changed during it, so a recorded stretch is known only from a
+ * snapshot stamped after the recording before it stopped (a lost connection's start, a run's or a
+ * subscription's end) and at most SNAPSHOT_SLACK_MS before the stretch began. `spans` are sorted
+ * and merged (coverage-model's `union`), and must include every stretch that ended after the
+ * replay's first snapshot: then every stretch whose rule can matter is known, whatever the window.
+ */
+export function stretchesOf(spans: readonly Span[]): Stretch[] {
+  let stoppedAt = Number.NEGATIVE_INFINITY;
+  return spans.map((span) => {
+    const stretch = { start: span.start, end: span.end, snapshotAfter: Math.max(stoppedAt, span.start - SNAPSHOT_SLACK_MS - 1) };
+    stoppedAt = span.end;
+    return stretch;
+  });
+}
 
 export interface SideInput {
   /** The outcome (asset id) whose book this side is. */
@@ -29,7 +53,10 @@ export interface SideInput {
   fee: FeeSubject;
   /** The asset's book rows in replay order, from a snapshot at or before the window's start. */
   rows: AsyncIterable<BookRow>;
-  /** When the asset was recorded (the journal's coverage), sorted, merged. */
+  /**
+   * When the asset was recorded (the journal's coverage), sorted, merged, from the journal read
+   * from the replay's first snapshot (or `since`, if earlier): see `stretchesOf`.
+   */
   spans: readonly Span[];
 }
 
@@ -81,9 +108,11 @@ class Side implements PriceableBook {
   #legs: { version: number; fee: MarketFee; buy: Leg; sell: Leg } | undefined;
   #fee: { until: number; fee: MarketFee } | undefined;
   readonly #feeChanges: number[];
+  readonly #stretches: Stretch[];
 
   constructor(input: SideInput, window: SeriesWindow) {
     this.#input = input;
+    this.#stretches = stretchesOf(input.spans);
     this.#iterator = input.rows[Symbol.asyncIterator]();
     this.#feeChanges = scheduleChanges(input.fee.venue, window.since - 1, window.until);
   }
@@ -132,7 +161,7 @@ class Side implements PriceableBook {
   /** Coverage boundaries after `t`: a point is due where the book becomes known or unknown. */
   nextBoundary(t: number): number | undefined {
     let next: number | undefined;
-    for (const span of this.#input.spans) {
+    for (const span of this.#stretches) {
       for (const edge of [span.start, span.end]) if (edge > t && (next === undefined || edge < next)) next = edge;
       if (span.start > t) break;
     }
@@ -142,12 +171,12 @@ class Side implements PriceableBook {
 
   /** Why the book is not known at `t`, or null when it is. Times only move forward. */
   unknownAt(t: number): UnknownReason | null {
-    const spans = this.#input.spans;
-    while (this.#spanIndex < spans.length && (spans[this.#spanIndex]?.end ?? 0) <= t) this.#spanIndex += 1;
-    const span = spans[this.#spanIndex];
-    if (span === undefined || span.start > t) return "not_recorded";
+    const stretches = this.#stretches;
+    while (this.#spanIndex < stretches.length && (stretches[this.#spanIndex]?.end ?? 0) <= t) this.#spanIndex += 1;
+    const stretch = stretches[this.#spanIndex];
+    if (stretch === undefined || stretch.start > t) return "not_recorded";
     if (this.#book === undefined || !this.#book.hasSnapshot) return "no_book";
-    if (this.#lastSnapshot < span.start - SNAPSHOT_SLACK_MS) return "awaiting_snapshot";
+    if (this.#lastSnapshot <= stretch.snapshotAfter) return "awaiting_snapshot";
     if (!this.#book.inSync) return "out_of_sync";
     return null;
   }

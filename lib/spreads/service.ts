@@ -5,7 +5,8 @@ import { InvalidParameterError } from "@/lib/errors";
 import { venueJournal } from "@/lib/history/condition";
 import { recordedSpans, union, type Span } from "@/lib/history/coverage-model";
 import { assetIncidents, journalWindow, runSpans, subscribedSpans, syntheticSpans } from "@/lib/history/journal";
-import { firstBookAfter, historyClient, lastBookAtOrBefore, mergedBookRows } from "@/lib/history/ticks";
+import { firstBookAfter, lastBookAtOrBefore, mergedBookRows } from "@/lib/history/ticks";
+import type { TickReader } from "@/lib/ticks";
 import { encodeCursor } from "@/lib/input";
 import { EpisodeFolder } from "./episodes";
 import { allScheduleVersions, marketFeeAt, scheduleAt } from "./fees";
@@ -89,23 +90,24 @@ const noRows: AsyncIterable<BookRow> = { [Symbol.asyncIterator]: () => ({ next: 
  * Both sides of a pair, wired to the tick tables and the journal, for a window: each side's rows
  * from its last snapshot at or before `since` (or its first after), in one merged stream.
  */
-export async function pairInputs(db: Db, pair: ResolvedPair, since: number, until: number, now: number): Promise<[SideInput, SideInput]> {
-  const client = await historyClient();
+export async function pairInputs(db: Db, ticks: TickReader, pair: ResolvedPair, since: number, until: number, now: number): Promise<[SideInput, SideInput]> {
   const sides = [pair.a, pair.b];
   const starts = await Promise.all(
-    sides.map(async (side) => (await lastBookAtOrBefore(client, side.source, side.outcomeId, since)) ?? (await firstBookAfter(client, side.source, side.outcomeId, since, until))),
+    sides.map(async (side) => (await lastBookAtOrBefore(ticks, side.source, side.outcomeId, since)) ?? (await firstBookAfter(ticks, side.source, side.outcomeId, since, until))),
   );
   const replayed = sides.flatMap((side, i) => {
     const fromMs = starts[i];
     return fromMs === undefined ? [] : [{ side: i, replay: { source: side.source, assetId: side.outcomeId, fromMs } }];
   });
-  const streams = replayed.length === 0 ? [] : demultiplex(mergedBookRows(replayed.map((r) => r.replay), until), replayed.length);
+  const streams = replayed.length === 0 ? [] : demultiplex(mergedBookRows(ticks, replayed.map((r) => r.replay), until), replayed.length);
   const rowsOf = (i: number) => streams[replayed.findIndex((r) => r.side === i)] ?? noRows;
+  // The journal from the replay's first snapshot: a lost connection that ended before `since` but
+  // after that snapshot decides whether the snapshot still holds (series.ts, stretchesOf).
   const input = async (side: PairSide, i: number): Promise<SideInput> => ({
     outcomeId: side.outcomeId,
     fee: side,
     rows: rowsOf(i),
-    spans: await recordedSpansOf(db, side, since, until, now),
+    spans: await recordedSpansOf(db, side, Math.min(since, starts[i] ?? since), until, now),
   });
   return [await input(pair.a, 0), await input(pair.b, 1)];
 }
@@ -134,7 +136,7 @@ export function pairPublicOf(pair: ResolvedPair, at: number): PairPublic {
  * change of either book (or on a grid): both books' best levels, the gross spread both ways and
  * the executable spread for `size` after both venues' fees; unknown where either book is.
  */
-export async function getPairSpreads(db: Db, refA: string, refB: string, query: SpreadsQuery, now = Date.now()): Promise<SpreadsPage> {
+export async function getPairSpreads(db: Db, ticks: TickReader, refA: string, refB: string, query: SpreadsQuery, now = Date.now()): Promise<SpreadsPage> {
   const range = spreadWindow(query.since, query.until, now);
   const step = query.interval === undefined ? undefined : spreadIntervals[query.interval];
   const cursorAt = query.cursor?.[1];
@@ -144,7 +146,7 @@ export async function getPairSpreads(db: Db, refA: string, refB: string, query: 
   const pair = await resolvePair(db, refA, refB, query.pricing);
   const since = cursorAt ?? range.since;
   const window: SeriesWindow = { since, until: range.until, step, size: query.size, threshold: query.minSpread ?? 0, initial: cursorAt === undefined };
-  const [a, b] = await pairInputs(db, pair, since, range.until, now);
+  const [a, b] = await pairInputs(db, ticks, pair, since, range.until, now);
   const data: SpreadPoint[] = [];
   let nextCursor: string | null = null;
   for await (const point of priceSeries(a, b, window)) {
@@ -177,11 +179,11 @@ export async function getPairSpreads(db: Db, refA: string, refB: string, query: 
  * stayed above `minSpread` (default 0), and a summary per UTC day, from one pass over the window's
  * every-change series.
  */
-export async function getPairEpisodes(db: Db, refA: string, refB: string, query: EpisodesQuery, now = Date.now()): Promise<EpisodesResponse> {
+export async function getPairEpisodes(db: Db, ticks: TickReader, refA: string, refB: string, query: EpisodesQuery, now = Date.now()): Promise<EpisodesResponse> {
   const range = spreadWindow(query.since, query.until, now);
   const threshold = query.minSpread ?? 0;
   const pair = await resolvePair(db, refA, refB, query.pricing);
-  const [a, b] = await pairInputs(db, pair, range.since, range.until, now);
+  const [a, b] = await pairInputs(db, ticks, pair, range.since, range.until, now);
   const folder = new EpisodeFolder(range.since, range.until, threshold);
   for await (const point of priceSeries(a, b, { since: range.since, until: range.until, size: query.size, threshold, initial: true })) folder.add(point);
   const { episodes, days } = folder.finish();

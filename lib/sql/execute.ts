@@ -216,7 +216,8 @@ export async function exportSqlQuery(
   let body: Uint8Array<ArrayBuffer>;
   if (result.meta.columns.length === 0) body = new Uint8Array();
   else {
-    const exec = await stores.writer.exec({
+    // A read: on the service's read clients (read-only), never the writer.
+    const exec = await stores.queries.exec({
       query: `SELECT * FROM format(JSONCompactEachRow, {structure:String}, {rows:String}) FORMAT ${engineFormat}`,
       query_params: { structure, rows },
     });

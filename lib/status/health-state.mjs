@@ -2,6 +2,8 @@
 // one Float64Array over a SharedArrayBuffer. Plain JavaScript so server.mjs, the worker and the
 // bundled lib/status/health.ts read the same layout; no worker code here, so bundling it is plain.
 
+import { processGlobals } from "../process-globals.mjs";
+
 /**
  * Slots of the shared state (epoch ms, or 1/0 for a store's last answer; `startup` one of
  * STARTUP_PHASE).
@@ -20,11 +22,11 @@ export const LOOP_STALE_MS = 10_000;
 /** The stores' last probe no longer vouches for them past this age (three missed 5-s probes). */
 export const PROBE_STALE_MS = 15_000;
 
-const globalKey = "__brierHealthState";
+const slots = processGlobals();
 
 /** The shared state when a health port runs in this process (lib/status/health.ts writes the probe into it). */
 export function sharedHealthState() {
-  return globalThis[globalKey];
+  return slots.__brierHealthState;
 }
 
 /** Makes the shared state and publishes it to this process. */
@@ -32,7 +34,7 @@ export function createHealthState() {
   const state = new Float64Array(new SharedArrayBuffer(HEALTH_STATE_SLOTS * Float64Array.BYTES_PER_ELEMENT));
   state[HEALTH_STATE.loopBeatAt] = Date.now();
   state[HEALTH_STATE.startup] = startupPhase();
-  globalThis[globalKey] = state;
+  slots.__brierHealthState = state;
   return state;
 }
 
@@ -41,11 +43,9 @@ export function createHealthState() {
 // recorder's start. Each is declared as a task; readiness (GET /v0/health and the health port's
 // /ready) is false while any runs, so an orchestrator sends no traffic into those stalls. Kept on
 // globalThis: server.mjs and the bundle each load their own copy of this module.
-const startupKey = "__brierStartup";
-
 function startup() {
-  globalThis[startupKey] ??= { declared: false, pending: new Set() };
-  return globalThis[startupKey];
+  slots.__brierStartup ??= { declared: false, pending: new Set() };
+  return slots.__brierStartup;
 }
 
 function startupPhase() {
@@ -87,5 +87,5 @@ export function pendingStartup() {
 
 /** Withdraws `state` from this process (the health port closed). */
 export function dropHealthState(state) {
-  if (globalThis[globalKey] === state) delete globalThis[globalKey];
+  if (slots.__brierHealthState === state) slots.__brierHealthState = undefined;
 }

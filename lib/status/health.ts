@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db";
 import { ServiceUnavailableError } from "@/lib/errors";
 import { getTickStores, tickStoresOpened } from "@/lib/ticks";
 import { HEALTH_STATE, pendingStartup, PROBE_STALE_MS, sharedHealthState, STORE_STATE } from "./health-state.mjs";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /**
  * Readiness answers from the stores' last probe, taken in the background every few seconds, and
@@ -107,7 +108,7 @@ function publishToHealthPort(snapshot: HealthSnapshot): void {
   state[HEALTH_STATE.checkedAt] = snapshot.checkedAt;
 }
 
-const globalStore = globalThis as typeof globalThis & { __brierHealth?: HealthMonitor };
+const globalStore = processGlobals<{ __brierHealth?: HealthMonitor }>();
 
 /** The process's monitor of PostgreSQL (or PGlite) and ClickHouse (or chDB). */
 export function healthMonitor(): HealthMonitor {

@@ -1,5 +1,5 @@
 import "server-only";
-import { getTickStores, tickStoresOpened } from "@/lib/ticks";
+import { getTickStores, tickRows, tickStoresOpened } from "@/lib/ticks";
 
 /**
  * When this process started: the status page's "up since". Taken from the process's own uptime,
@@ -51,8 +51,7 @@ async function readEngineTrackedMb(): Promise<number | null> {
     // Not opened yet (lib/jobs/background.ts): asking would load the engine this figure is about.
     const stores = tickStoresOpened() ? await getTickStores() : undefined;
     if (stores?.engine !== "chdb") return null;
-    const result = await stores.queries.query({ query: "SELECT value FROM system.metrics WHERE metric = 'MemoryTracking'", format: "JSONCompactEachRow" });
-    const [row] = await result.json<[number | string]>();
+    const [row] = await tickRows<[number | string]>(stores.service, "SELECT value FROM system.metrics WHERE metric = 'MemoryTracking'");
     return row === undefined ? null : Math.round(Number(row[0]) / MB);
   } catch {
     return null;

@@ -4,16 +4,17 @@ import { getLiveBus } from "@/lib/live/connection";
 import { StreamHub } from "./hub";
 import { recordStreamUsage } from "./usage";
 import { createStreamServer, type StreamServer } from "./ws-server";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /*
  * Process-wide singletons on globalThis: Next compiles instrumentation (where the recorder starts)
  * and each route module as separate bundles, so module-level state would not be shared between
  * the recorder and /ws; globalThis is (the same way lib/recorder/polymarket/service.ts keeps its recorder).
  */
-const globalStore = globalThis as typeof globalThis & {
+const globalStore = processGlobals<{
   __brierStreamHub?: Promise<StreamHub>;
   __brierStreamServer?: StreamServer;
-};
+}>();
 
 /** The process's stream hub (sessions of /ws and /v0/stream) on the live bus. */
 export function getStreamHub(): Promise<StreamHub> {

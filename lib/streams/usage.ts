@@ -5,6 +5,7 @@ import { getDb, type Db } from "@/lib/db";
 import { streamUsage, type StreamUsageRow } from "@/lib/db/schema";
 import { errorFields, log } from "@/lib/log";
 import type { StreamUsageSample } from "./usage-meter";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /**
  * Stream usage per key (stream minutes and data messages), sampled by the hub every minute and
@@ -21,7 +22,7 @@ interface State {
   flushing: Promise<void> | undefined;
 }
 
-const globalStore = globalThis as typeof globalThis & { __brierStreamUsage?: State };
+const globalStore = processGlobals<{ __brierStreamUsage?: State }>();
 const state: State = (globalStore.__brierStreamUsage ??= { rows: [], timer: undefined, flushing: undefined });
 
 export function recordStreamUsage(sample: StreamUsageSample): void {

@@ -6,6 +6,8 @@ import { config } from "@/lib/config";
 import { lockDataDir } from "@/lib/db/data-dir-lock";
 import { chdbClientPool, SERVICE_READ_LIMITS } from "./chdb-clients";
 import { applyTickDdl } from "./migrate";
+import { tickReaderOf, type TickReader } from "./query";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /**
  * ClickHouse access: one writer client that never receives per-query settings, and one reader
@@ -24,6 +26,13 @@ export interface TickStores {
    * (lib/ticks/chdb-clients.ts), so they run side by side; over HTTP the writer's client.
    */
   queries: ClickHouseClient;
+  /** `queries` as the one way in for reads (lib/ticks/query.ts). */
+  service: TickReader;
+  /**
+   * Background reads (the archive's stats): a connection of their own on chDB, so they never take
+   * a request's turn in the `queries` pool nor get refused when requests fill it; never the writer.
+   */
+  background: TickReader;
   /**
    * One client per SQL slot (lib/sql/execute.ts). On chDB each is its own connection, since a
    * connection runs one statement at a time; over HTTP they are the same client.
@@ -125,20 +134,26 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
       request_timeout: 30_000,
     };
     const writer = createClient(common);
+    // The service's reads: the same user, but readonly=2 on every request, so a read can never write.
+    const queries = createClient({ ...common, clickhouse_settings: { readonly: "2" } });
     // Over HTTP the settings travel with every request; readonly=2 lets them be sent while
     // still refusing writes. Statement-level SETTINGS are refused by the SQL guard.
     const credentials = target.reader === undefined ? {} : { username: target.reader.user, password: target.reader.password };
     const reader = createClient({ ...common, ...credentials, clickhouse_settings: { ...readerSettings, readonly: "2" } });
+    const streamQuery: TickStores["streamQuery"] = (query, format, signal) => serverStream(queries, query, format, signal);
+    const service = tickReaderOf(queries, streamQuery, database);
     const stores: TickStores = {
       writer,
-      queries: writer,
+      queries,
+      service,
+      background: service,
       reader,
       readers: Array.from({ length: SQL_READER_SLOTS }, () => reader),
       engine: "server",
       database,
-      streamQuery: (query, format, signal) => serverStream(writer, query, format, signal),
+      streamQuery,
       close: async () => {
-        await Promise.all([writer.close(), reader.close()]);
+        await Promise.all([writer.close(), queries.close(), reader.close()]);
       },
     };
     await applyTickDdl(writer, database);
@@ -158,10 +173,15 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
   // The writer inlines its parameters too (lib/ticks/chdb-clients.ts): bound ones would queue in chdb-node's one chain.
   const writer = chdbClientPool([createClient({ connection: connect() })]);
   await applyTickDdl(writer, database);
-  const queries = chdbClientPool(
-    Array.from({ length: SERVICE_READ_SLOTS }, () => createClient({ connection: connect() })),
-    SERVICE_READ_LIMITS,
-  );
+  // Read-only connections for the service's reads (settings stick to a chDB session). readonly=2:
+  // writes refused, the `format()` of a SQL export allowed (readonly=1 refuses every table function).
+  const readOnly = async () => {
+    const client = createClient({ connection: connect() });
+    await client.command({ query: "SELECT 1", clickhouse_settings: { readonly: "2" } });
+    return client;
+  };
+  const queries = chdbClientPool(await Promise.all(Array.from({ length: SERVICE_READ_SLOTS }, readOnly)), SERVICE_READ_LIMITS);
+  const background = chdbClientPool([await readOnly()]);
   const readers: ClickHouseClient[] = [];
   for (let i = 0; i < SQL_READER_SLOTS; i += 1) {
     const reader = createClient({ connection: connect() });
@@ -172,17 +192,21 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
   const [reader] = readers;
   if (reader === undefined) throw new Error("no SQL reader slots");
   const streams = new ChdbStreamPool(() => createChdbConnection({ path: dataDir }));
+  const streamQuery: TickStores["streamQuery"] = (query, format, signal) => streams.run(query, format, signal);
   return {
     writer,
     queries,
+    service: tickReaderOf(queries, streamQuery, database),
+    background: tickReaderOf(background, streamQuery, database),
     reader,
     readers,
     engine: "chdb",
     database,
-    streamQuery: (query, format, signal) => streams.run(query, format, signal),
+    streamQuery,
     close: async () => {
       for (const each of readers) await each.close();
       await queries.close();
+      await background.close();
       streams.close();
       await writer.close();
       engine.close();
@@ -240,7 +264,24 @@ class ChdbStreamPool {
   }
 }
 
-const globalStore = globalThis as typeof globalThis & { __brierTicks?: Promise<TickStores> };
+const globalStore = processGlobals<{ __brierTicks?: Promise<TickStores> }>();
+
+/**
+ * A request's reader: the process's service reads, the stores opened at its first read (a server
+ * without background jobs opens chDB at the first request that reads ticks, not at every request).
+ * Handlers get it from their context (lib/http) as they get `db`.
+ */
+export function requestTickReader(): TickReader {
+  return {
+    client: async () => (await getTickStores()).queries,
+    streamQuery: (query, format, signal) => ({
+      async *[Symbol.asyncIterator]() {
+        yield* (await getTickStores()).streamQuery(query, format, signal);
+      },
+    }),
+    database: async () => (await getTickStores()).database,
+  };
+}
 
 /** The process-wide tick stores, opened (and DDL applied) on first use. */
 export function getTickStores(): Promise<TickStores> {

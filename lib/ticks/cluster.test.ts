@@ -21,4 +21,12 @@ describe("clusterStatements", () => {
     expect(local).toContain("ORDER BY (market, timestamp, event_type, cityHash64(data))");
     expect(distributed).toContain("ENGINE = Distributed(brier, ticks, kalshi_orderbook_local, cityHash64(market))");
   });
+
+  it("gives market_outcomes a replicated MergeTree (nothing collapses) sharded by market", () => {
+    const [, , , , local, distributed] = clusterStatements("brier", "ticks");
+    expect(local).toContain("CREATE TABLE IF NOT EXISTS ticks.market_outcomes_local ON CLUSTER brier");
+    expect(local).toContain("ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/ticks/market_outcomes_local', '{replica}')");
+    expect(local).toContain("ORDER BY (venue, market, venue_time, received_time)");
+    expect(distributed).toContain("ENGINE = Distributed(brier, ticks, market_outcomes_local, cityHash64(market))");
+  });
 });

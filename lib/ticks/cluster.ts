@@ -1,10 +1,12 @@
 import { statements as polymarketStatements, tickTable } from "./ddl/0001_polymarket_orderbook";
 import { kalshiTable, statements as kalshiStatements } from "./ddl/0004_kalshi_orderbook";
+import { outcomesTable, statements as outcomesStatements } from "./ddl/0006_market_outcomes";
 
-/** The published tick tables and their single-node DDL. */
+/** The published tables (the books, the outcome changes) and their single-node DDL. */
 const tickTables: ReadonlyArray<readonly [string, readonly string[]]> = [
   [tickTable, polymarketStatements],
   [kalshiTable, kalshiStatements],
+  [outcomesTable, outcomesStatements],
 ];
 
 /**
@@ -21,8 +23,9 @@ export function clusterStatements(cluster: string, database: string): string[] {
     const localDdl = single
       .replace(`CREATE TABLE IF NOT EXISTS ${table}`, `CREATE TABLE IF NOT EXISTS ${database}.${local} ON CLUSTER ${cluster}`)
       .replace(
-        "ENGINE = ReplacingMergeTree",
-        `ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/${database}/${local}', '{replica}')`,
+        /ENGINE = (Replacing)?MergeTree/,
+        (_engine, replacing: string | undefined) =>
+          `ENGINE = Replicated${replacing ?? ""}MergeTree('/clickhouse/tables/{shard}/${database}/${local}', '{replica}')`,
       );
     const distributed = `CREATE TABLE IF NOT EXISTS ${database}.${table} ON CLUSTER ${cluster}
   AS ${database}.${local}

@@ -1,2 +1,3 @@
-export { closeTickStores, getTickStores, openTickStores, readerSettings, tickStoresOpened } from "./client";
+export { closeTickStores, getTickStores, openTickStores, readerSettings, requestTickReader, tickStoresOpened } from "./client";
+export { bind, tickRows, tickRowStream, tickStream, type Bind, type Binds, type TickReader } from "./query";
 export type { TickStores, TickTarget } from "./client";

@@ -32,9 +32,9 @@ describe("applyTickDdl", () => {
       { database: "default_brier_internal", name: "ddl_migrations" },
     ]);
     expect(await rows("SELECT version FROM default_brier_internal.ddl_migrations ORDER BY version")).toEqual(tickDdl.map((m) => ({ version: m.version })));
-    // The published database holds the published tables only (here kalshi_orderbook, whose version
-    // the legacy ledger did not list; 0001's table was not re-created).
-    expect(await rows("SELECT name FROM system.tables WHERE database = 'default'")).toEqual([{ name: "kalshi_orderbook" }]);
+    // The published database holds the published tables only (here kalshi_orderbook and
+    // market_outcomes, whose versions the legacy ledger did not list; 0001's table was not re-created).
+    expect(await rows("SELECT name FROM system.tables WHERE database = 'default' ORDER BY name")).toEqual([{ name: "kalshi_orderbook" }, { name: "market_outcomes" }]);
     expect(await applyTickDdl(writer, "default")).toEqual([]);
   });
 
@@ -50,6 +50,8 @@ describe("readerUserStatements", () => {
       "GRANT ON CLUSTER main SELECT ON ticks.polymarket_orderbook_rust_local TO brier_reader",
       "GRANT ON CLUSTER main SELECT ON ticks.kalshi_orderbook TO brier_reader",
       "GRANT ON CLUSTER main SELECT ON ticks.kalshi_orderbook_local TO brier_reader",
+      "GRANT ON CLUSTER main SELECT ON ticks.market_outcomes TO brier_reader",
+      "GRANT ON CLUSTER main SELECT ON ticks.market_outcomes_local TO brier_reader",
     ]);
     expect(text).toContain("readonly = 2");
     expect(text).toContain("max_execution_time = 5 MAX 5");

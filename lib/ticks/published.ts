@@ -1,12 +1,16 @@
 import { tickTable } from "./ddl/0001_polymarket_orderbook";
 import { kalshiTable } from "./ddl/0004_kalshi_orderbook";
+import { outcomesTable } from "./ddl/0006_market_outcomes";
 
 /**
  * Tables published to user SQL (POST /v0/sql), in the reader's database: the SQL guard resolves
  * every query against exactly these, and the ClickHouse reader user is granted SELECT on these
- * only (lib/ticks/reader-user.ts). Brier's own bookkeeping lives in another database.
+ * only (lib/ticks/reader-user.ts). Brier's own bookkeeping lives in another database. The books of
+ * each recorded venue, and every market outcome change (`market_outcomes`, lib/outcomes).
  */
-export const publishedTables: readonly string[] = [tickTable, kalshiTable];
+export const publishedTables: readonly string[] = [tickTable, kalshiTable, outcomesTable];
+
+export { outcomesTable };
 
 /** The venues whose order books Brier records, each with its published table. */
 export const recordedVenueTables = { polymarket: tickTable, kalshi: kalshiTable } as const;

@@ -12,14 +12,12 @@
  *
  *   npm run bench:archive [-- --rows 1000000 --frames 300000 --runs 4]
  */
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, get } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { parseArgs } from "node:util";
+import { benchDataDir, summarize } from "./lib/harness";
 import { loadLine, memoryReport } from "./lib/memory";
 
 const { values } = parseArgs({ options: { rows: { type: "string", default: "1000000" }, frames: { type: "string", default: "300000" }, runs: { type: "string", default: "4" } } });
@@ -27,11 +25,7 @@ const ROWS = Number(values.rows);
 const FRAMES = Number(values.frames);
 const RUNS = Number(values.runs);
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "brier-bench-archive-"));
-process.env.DATA_DIR = dataDir;
-process.env.BACKGROUND_JOBS = "false";
-process.env.LOG_LEVEL = "error";
-process.env.RATE_LIMIT_ENTERPRISE = "100000000";
+const { dir: dataDir, remove: removeDataDir } = benchDataDir("archive", { inProcess: true, env: { RATE_LIMIT_ENTERPRISE: "100000000" } });
 
 const HOUR_MS = 3_600_000;
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(0);
@@ -64,7 +58,7 @@ async function measured<T>(task: () => Promise<T>): Promise<{ ms: number; rssGro
   return { ms, rssGrowthMb: Number(mb(peak - before)), nodeGrowthMb: Number(mb(nodePeak - nodeBefore)), result };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const median = (xs: number[]) => summarize(xs).p50;
 
 async function benchFiles(): Promise<void> {
   const { getTickStores } = await import("@/lib/ticks");
@@ -249,7 +243,7 @@ async function main(): Promise<void> {
 
 /** The temp data dir goes with the run, whatever its outcome. */
 function cleanup(): void {
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDataDir();
 }
 
 main().then(

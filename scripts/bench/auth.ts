@@ -8,12 +8,10 @@
  *
  *   npm run bench:auth [-- --seconds 10 --connections 32 --port 3990]
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
+import { benchDataDir } from "./lib/harness";
 import { createBenchKey } from "./lib/keys";
-import { printTable, runLoad } from "./lib/load";
+import { printLoadTable, runLoad } from "./lib/load";
 import { loadLine, memoryReport } from "./lib/memory";
 import { startServer } from "./lib/server";
 
@@ -28,7 +26,7 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const port = Number(values.port);
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "brier-bench-auth-"));
+const { dir: dataDir, remove: removeDataDir } = benchDataDir("auth");
 const databaseUrl = process.env.DATABASE_URL;
 
 async function main(): Promise<void> {
@@ -55,7 +53,7 @@ async function main(): Promise<void> {
       seconds,
       headers: { authorization: `Bearer ${key}` },
     });
-    printTable([unkeyed, keyed]);
+    printLoadTable([unkeyed, keyed]);
     const ratio = keyed.rps / unkeyed.rps;
     console.log(`keyed/unkeyed throughput ratio: ${ratio.toFixed(2)} (target >= 0.80) ${ratio >= 0.8 ? "PASS" : "BELOW TARGET"}`);
     if (keyed.non2xx > 0 || unkeyed.non2xx > 0) console.log("warning: some responses were not 2xx; the figures include them");
@@ -63,7 +61,7 @@ async function main(): Promise<void> {
     console.log(loadLine("at end"));
   } finally {
     await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
   }
 }
 

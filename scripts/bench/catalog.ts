@@ -31,6 +31,7 @@ import { parseQuery } from "@/lib/input";
 import { upsertCatalog } from "@/lib/catalog/store";
 import { openDatabase } from "@/lib/db";
 import type { NewMarketRow } from "@/lib/db/schema";
+import { percentile, printTable } from "./lib/harness";
 import { loadLine, memoryReport, processCpuMs } from "./lib/memory";
 import { monotonicMicros, newestProfile, summarizeProfile } from "./lib/profile";
 import { startServer } from "./lib/server";
@@ -197,7 +198,7 @@ async function load(run: () => Promise<boolean>, warmupSeconds = 1): Promise<Sta
   const { latencies, failures } = await drive(seconds * 1000, true);
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
+  const q = (p: number) => percentile(latencies, p);
   return { p50: q(0.5), p95: q(0.95), p99: q(0.99), rps: latencies.length / elapsed, n: latencies.length, failures };
 }
 
@@ -451,11 +452,8 @@ async function main(): Promise<void> {
     rows.push(["floor: GET /v0/account (keyed, no catalog)", floor.p50.toFixed(1), floor.p95.toFixed(1), floor.p99.toFixed(1),
       floor.rps.toFixed(0), "", "", "", "", "", String(floor.failures)]);
     const header = ["case", "p50", "p95", "p99", "req/s", "db p50", "db p95", "db p99", "db q/s", "p95 ratio", "fail"];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-    const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
     console.log(`\nGET /v0/markets over loopback (ms) vs the same SQL on the database (baseline, same run):`);
-    console.log(fmt(header));
-    for (const r of rows) console.log(fmt(r));
+    printTable(header, rows);
     console.log(`\nserver CPU per request (user+system, load-independent): ${cpuPerRequest.join("; ")}`);
     console.log(`\n${verdicts.join("\n")}`);
     const rate = (name: string, value: number) =>

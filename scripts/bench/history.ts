@@ -14,10 +14,9 @@
  *
  *   npm run bench:history [-- --rows 3000000 --runs 40]
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
+import { benchDataDir, summarize } from "./lib/harness";
+import { loadLine } from "./lib/memory";
 import type { NormalizedEvent } from "@/lib/catalog/normalize";
 
 const { values } = parseArgs({ options: { rows: { type: "string", default: "3000000" }, runs: { type: "string", default: "40" }, markets: { type: "string", default: "100000" } } });
@@ -25,11 +24,7 @@ const totalRows = Number(values.rows);
 const runs = Number(values.runs);
 const pollMarkets = Number(values.markets);
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "brier-bench-history-"));
-process.env.DATA_DIR = dataDir;
-process.env.BACKGROUND_JOBS = "false";
-process.env.LOG_LEVEL = "error";
-process.env.RATE_LIMIT_ENTERPRISE = "100000000";
+const { dir: dataDir, remove: removeDataDir } = benchDataDir("history", { inProcess: true, env: { RATE_LIMIT_ENTERPRISE: "100000000" } });
 
 const HOT = `0x${"cd".repeat(32)}`;
 const YES = "90000000000000000000000000000000000000000000000000000000000000000000000000001";
@@ -37,11 +32,7 @@ const NO = "90000000000000000000000000000000000000000000000000000000000000000000
 const HOT_EVENTS = 1_000_000;
 const DAY = 86_400_000;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? NaN;
-const summary = (times: number[]) => {
-  const sorted = [...times].sort((a, b) => a - b);
-  return { n: sorted.length, p50: percentile(sorted, 0.5), p90: percentile(sorted, 0.9), max: sorted.at(-1) ?? NaN };
-};
+const summary = summarize;
 const ms = (value: number) => value.toFixed(1);
 
 async function main(): Promise<void> {
@@ -55,11 +46,11 @@ async function main(): Promise<void> {
   const { GET: historyRoute } = await import("@/app/v0/orderbooks/[outcomeId]/history/route");
   const { GET: pricesRoute } = await import("@/app/v0/markets/[id]/prices/route");
   const { replayBook } = await import("@/lib/books/book-state");
-  const { bookRows, historyClient } = await import("@/lib/history/ticks");
+  const { bookRows } = await import("@/lib/history/ticks");
   const { insertPriceSnapshots, recordPollPrices } = await import("@/lib/history/prices");
   const { internalDatabase } = await import("@/lib/ticks/migrate");
 
-  console.log(`bench:history — data dir ${dataDir}, node ${process.version}, load average at start ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(`bench:history — data dir ${dataDir}, node ${process.version}, ${loadLine("at start")}`);
   const stores = await getTickStores();
   const db = await getDb();
   const now = Date.now();
@@ -145,7 +136,7 @@ async function main(): Promise<void> {
     levels += data.bids.length + data.asks.length;
   }
   const atCpu = cpuP50();
-  const client = await historyClient();
+  const client = stores.service;
   const naiveTimes: number[] = [];
   for (let i = 0; i < 5; i += 1) {
     const t0 = performance.now();
@@ -256,7 +247,7 @@ async function main(): Promise<void> {
   const upsertMs = performance.now() - upsertStart;
   const snapStart = performance.now();
   const snapCpu0 = process.cpuUsage();
-  const written = await recordPollPrices(events, Date.now());
+  const written = await recordPollPrices(stores, events, Date.now());
   const snapMs = performance.now() - snapStart;
   const snapCpu = process.cpuUsage(snapCpu0);
   void insertPriceSnapshots;
@@ -264,7 +255,7 @@ async function main(): Promise<void> {
   rows.push({ case: "  baseline: the poll's catalog upsert of the same markets (PGlite)", runs: 1, "p50 ms": ms(upsertMs), "p90 ms": "", "max ms": "", target: "", note: "" });
 
   console.table(rows);
-  console.log(`peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB; load average at end ${loadavg().map((l) => l.toFixed(2)).join(" ")} (2 shared cores)`);
+  console.log(`peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB; ${loadLine("at end")}`);
 }
 
 main()
@@ -277,6 +268,6 @@ main()
     const { closeDatabase } = await import("@/lib/db");
     await closeTickStores().catch(() => undefined);
     await closeDatabase().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
     process.exit();
   });

@@ -23,7 +23,7 @@
  * plan's; BENCH_PG_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -35,8 +35,9 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { openDatabase, resultRows, type DatabaseHandle } from "@/lib/db";
 import { publicCatalogVenues } from "@/lib/catalog/venues";
 import { ingestVenues } from "@/lib/catalog/ingest";
-import { demoMarketsFromCatalog, writeDemoTicks } from "@/lib/recorder/demo-ticks";
+import { demoMarketsFromCatalog, writeDemoTicks } from "@/lib/demo/ticks";
 import { openTickStores } from "@/lib/ticks";
+import { benchDataDir, printTable, summarize } from "./lib/harness";
 import { loadLine, processMemory } from "./lib/memory";
 import { newestProfile, summarizeProfile, monotonicMicros } from "./lib/profile";
 import { startServer, type RunningServer } from "./lib/server";
@@ -122,7 +123,7 @@ async function prepare(): Promise<Prepared[]> {
   const out: Prepared[] = [];
   let ticksDir: string | undefined;
   for (const setup of setups) {
-    const dataDir = mkdtempSync(path.join(tmpdir(), `brier-bench-load-${setup}-`));
+    const dataDir = benchDataDir(`load-${setup}`).dir;
     let databaseUrl: string | undefined;
     let database: string | undefined;
     if (setup === "postgres") {
@@ -331,7 +332,6 @@ async function runRound(round: number, server: RunningServer, healthUrl: string,
   };
 }
 
-const quantile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
 const mb = (bytes: number) => `${Math.round(bytes / 1048576)}`;
 
 const reasons = (why: Map<string, number>) => (why.size === 0 ? "" : ` (${[...why.entries()].map(([k, n]) => `${k}: ${n}`).join(", ")})`);
@@ -352,13 +352,10 @@ function printRound(setup: Setup, r: RoundResult): void {
   );
   const header = ["route", "n", "p50 ms", "p99 ms", "max ms"];
   const rows = [...r.perRoute.entries()].map(([name, latencies]) => {
-    const sorted = [...latencies].sort((a, b) => a - b);
-    return [name, String(sorted.length), quantile(sorted, 0.5).toFixed(1), quantile(sorted, 0.99).toFixed(1), (sorted.at(-1) ?? Number.NaN).toFixed(0)];
+    const s = summarize(latencies);
+    return [name, String(s.n), s.p50.toFixed(1), s.p99.toFixed(1), s.max.toFixed(0)];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
-  console.log(fmt(header));
-  for (const row of rows) console.log(fmt(row));
+  printTable(header, rows);
 }
 
 async function runSetup(p: Prepared, port: number): Promise<RoundResult[]> {

@@ -30,11 +30,12 @@
  * when read by hand; full <= 10 min; incremental <= 10 s.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+import { benchDataDir } from "./lib/harness";
+import { loadLine } from "./lib/memory";
 import { catalogsDir, claimIsRight, loadSet, pairId, setNames, type LabelledSet, type SetName, type Split } from "../matching/labelled";
 
 const { values } = parseArgs({
@@ -56,12 +57,13 @@ if (process.env.BRIER_BENCH_MATCHING_PART === undefined) {
   const parts = [...(values.sets ?? "").split(",").filter((s) => s !== ""), ...(values.catalogs === true ? ["catalogs"] : []), ...(values.speed === true ? ["speed"] : [])];
   let status = 0;
   for (const part of parts) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "bench-matching-"));
+    console.log(`bench:matching ${part}: ${loadLine("at start")}`);
+    const { dir, remove } = benchDataDir("matching");
     const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
       stdio: "inherit",
       env: { ...process.env, DATA_DIR: dir, BRIER_BENCH_MATCHING_PART: part, LOG_LEVEL: "warn" },
     });
-    rmSync(dir, { recursive: true, force: true });
+    remove();
     if (child.status !== 0) status = child.status ?? 1;
   }
   process.exit(status);

@@ -8,12 +8,10 @@
  *   npm run bench:passthrough [-- --seconds 10 --connections 32 --port 3200]
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
+import { benchDataDir } from "./lib/harness";
 import { createBenchKey } from "./lib/keys";
-import { printTable, runLoad, type LoadResult } from "./lib/load";
+import { printLoadTable, runLoad, type LoadResult } from "./lib/load";
 import { loadLine, memoryReport, processCpuMs, processMemory } from "./lib/memory";
 import { monotonicMicros, newestProfile, summarizeProfile } from "./lib/profile";
 import { startServer } from "./lib/server";
@@ -33,7 +31,7 @@ const connections = Number(values.connections);
 const port = Number(values.port);
 const sidecarPort = port + 1;
 const sidecarToken = "bench-sidecar-token";
-const dataDir = mkdtempSync(path.join(tmpdir(), "brier-bench-passthrough-"));
+const { dir: dataDir, remove: removeDataDir } = benchDataDir("passthrough");
 const databaseUrl = process.env.DATABASE_URL;
 
 const cases = [
@@ -139,7 +137,7 @@ async function main(): Promise<void> {
       rows.push(baseline, ours);
       ratios.push(`${c.name}: brier/sidecar = ${(ours.rps / baseline.rps).toFixed(2)}x ${ours.rps >= baseline.rps ? "(>= 1.0 target: PASS)" : "(below the 1.0 target)"}`);
     }
-    printTable(rows);
+    printLoadTable(rows);
     for (const line of ratios) console.log(line);
     for (const line of cpuLines) console.log(line);
     if (rows.some((r) => r.non2xx > 0 || r.errors > 0)) console.log("warning: some responses were not 2xx; the figures include them");
@@ -159,7 +157,7 @@ async function main(): Promise<void> {
       // One window per case: summarise each separately.
       for (const [i, window] of windows.entries()) console.log(`\n${cases[i]?.name ?? ""}: ${summarizeProfile(file, window)}`);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
   }
 }
 

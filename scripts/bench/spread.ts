@@ -16,20 +16,16 @@
  *   npm run bench:spread -- --rows 1000000    # the issue's day of two 1M-row books
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
+import { benchDataDir } from "./lib/harness";
+import { loadLine } from "./lib/memory";
 
 const { values } = parseArgs({ options: { rows: { type: "string", default: "200000" }, size: { type: "string", default: "500" }, runs: { type: "string", default: "2" } } });
 const ROWS = Number(values.rows);
 const SIZE = Number(values.size);
 const RUNS = Number(values.runs);
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "brier-bench-spread-"));
-process.env.DATA_DIR = dataDir;
-process.env.BACKGROUND_JOBS = "false";
-process.env.LOG_LEVEL = "error";
+const { dir: dataDir, remove: removeDataDir } = benchDataDir("spread", { inProcess: true });
 
 const DAY = 86_400_000;
 const POLY_MARKET = `0x${"ab".repeat(32)}`;
@@ -71,9 +67,9 @@ async function main(): Promise<void> {
   const { resolvePair } = await import("@/lib/spreads/pairs");
   const { pairInputs } = await import("@/lib/spreads/service");
   const { priceSeries } = await import("@/lib/spreads/series");
-  const { chTime } = await import("@/lib/history/ticks");
+  const { bind } = await import("@/lib/ticks");
 
-  console.log(`bench:spread — ${ROWS.toLocaleString("en")} rows a book, size ${SIZE}, data dir ${dataDir}, node ${process.version}, load average at start ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(`bench:spread — ${ROWS.toLocaleString("en")} rows a book, size ${SIZE}, data dir ${dataDir}, node ${process.version}, ${loadLine("at start")}`);
   const stores = await getTickStores();
   const db = await getDb();
   const now = Date.now();
@@ -122,7 +118,7 @@ async function main(): Promise<void> {
   };
 
   const ours = (step: number | undefined) => async () => {
-    const [a, b] = await pairInputs(db, pair, start, until, now);
+    const [a, b] = await pairInputs(db, stores.service, pair, start, until, now);
     let points = 0;
     let priced = 0;
     for await (const point of priceSeries(a, b, { since: start, until, step, size: SIZE, threshold: 0, initial: true })) {
@@ -140,7 +136,7 @@ async function main(): Promise<void> {
       query: `WITH a AS (${bestLevels("polymarket_orderbook_rust", POLY_MARKET, POLY_YES)}), b AS (${bestLevels("kalshi_orderbook", KALSHI_TICKER, KALSHI_TICKER)}), t AS (${times})
         SELECT toUnixTimestamp64Milli(t.ts), a.bid, a.ask, b.bid, b.ask, b.bid - a.ask, a.bid - b.ask
         FROM t ASOF LEFT JOIN a ON t.k = a.k AND t.ts >= a.ts ASOF LEFT JOIN b ON t.k = b.k AND t.ts >= b.ts ORDER BY t.ts`,
-      query_params: { since: chTime(start - DAY), until: chTime(until) },
+      query_params: { since: bind.time(start - DAY).value, until: bind.time(until).value },
       format: "JSONCompactEachRow",
     });
     let points = 0;
@@ -175,16 +171,16 @@ async function main(): Promise<void> {
   console.log("\n| series | path | points | wall time (best run) | process CPU (engine in-process) | peak RSS growth (engine included) | peak Node heap + buffers growth | wall vs engine (target ≤ 1.5×) | CPU vs engine |");
   console.log("|---|---|---|---|---|---|---|---|---|");
   for (const line of table) console.log(line);
-  console.log(`\nload average at end ${loadavg().map((l) => l.toFixed(2)).join(" ")}; peak RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB now`);
+  console.log(`\n${loadLine("at end")}; peak RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB now`);
 }
 
 main()
   .then(() => {
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
     process.exit(0);
   })
   .catch((error: unknown) => {
     console.error(error);
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
     process.exit(1);
   });

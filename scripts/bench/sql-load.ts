@@ -14,13 +14,11 @@
  *   npm run bench:sql-load [-- --noisy 10 --mixed 20 --seconds 30 --warmup 6]
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { benchDataDir, summarize } from "./lib/harness";
 
 const { values } = parseArgs({
   options: {
@@ -39,21 +37,13 @@ const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);
 const baselineSeconds = Number(values.baseline);
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "brier-bench-sql-load-"));
-process.env.DATA_DIR = dataDir;
-process.env.BACKGROUND_JOBS = "false";
-process.env.LOG_LEVEL = "error";
-process.env.RATE_LIMIT_ENTERPRISE = "100000";
+const { remove: removeDataDir } = benchDataDir("sql-load", { inProcess: true, env: { RATE_LIMIT_ENTERPRISE: "100000" } });
 
 const T = "polymarket_orderbook_rust";
 const SLOW = `SELECT count() FROM ${T} AS a, ${T} AS b WHERE a.market = 'slow' AND b.market = 'slow'`;
 const SMALL = `SELECT count() AS n, max(timestamp) AS last FROM ${T} WHERE market = 'small'`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? NaN;
-}
 
 /**
  * Probes each URL once a second for `seconds` from a child process, as an orchestrator would: the
@@ -83,10 +73,7 @@ async function probeFromChild(urls: Record<string, string>, seconds: number): Pr
   return JSON.parse(text) as Record<string, { ms: number[]; failures: number }>;
 }
 
-function summary(latencies: number[]): { n: number; p50: number; p99: number; max: number } {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return { n: sorted.length, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? NaN };
-}
+const summary = summarize;
 
 async function main(): Promise<void> {
   const { getTickStores } = await import("@/lib/ticks");
@@ -261,11 +248,11 @@ async function main(): Promise<void> {
 
 main()
   .then(() => {
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
     process.exit(0);
   })
   .catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
     process.exit(1);
   });

@@ -29,6 +29,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import { histogramPercentile } from "./lib/harness";
 import { createBenchKey } from "./lib/keys";
 import { monotonicMicros, newestProfile, summarizeProfile } from "./lib/profile";
 
@@ -122,17 +123,7 @@ function merge(into: Uint32Array, sparse: Array<[number, number]>): void {
   for (const [ms, n] of sparse) into[ms] = (into[ms] ?? 0) + n;
 }
 
-function percentile(histogram: Uint32Array, p: number): number {
-  let total = 0;
-  for (const n of histogram) total += n;
-  if (total === 0) return 0;
-  let seen = 0;
-  for (let ms = 0; ms < histogram.length; ms += 1) {
-    seen += histogram[ms] ?? 0;
-    if (seen >= total * p) return ms;
-  }
-  return histogram.length - 1;
-}
+const percentile = histogramPercentile;
 
 function maximum(histogram: Uint32Array): number {
   for (let ms = histogram.length - 1; ms >= 0; ms -= 1) if ((histogram[ms] ?? 0) > 0) return ms;

@@ -9,10 +9,9 @@
  *
  *   npm run bench:ticks [-- --events 300000 --rows 10000000 --runs 15]
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { benchDataDir, percentile } from "./lib/harness";
 
 const { values } = parseArgs({
   options: {
@@ -25,17 +24,10 @@ const eventCount = Number(values.events);
 const totalRows = Number(values.rows);
 const runs = Number(values.runs);
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "brier-bench-ticks-"));
-process.env.DATA_DIR = dataDir;
-process.env.BACKGROUND_JOBS = "false";
-process.env.LOG_LEVEL = "error";
+const { dir: dataDir, remove: removeDataDir } = benchDataDir("ticks", { inProcess: true });
 
 const HOT = `0x${"ab".repeat(32)}`;
 const YES = "71321045679252212594626385532706912750332728571942532289631379312455583992563";
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? NaN;
-}
 
 async function main(): Promise<void> {
   const { openTickStores } = await import("@/lib/ticks");
@@ -243,5 +235,5 @@ main()
     const { closeDatabase } = await import("@/lib/db");
     await closeTickStores().catch(() => undefined);
     await closeDatabase().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
   });

@@ -16,6 +16,8 @@ import { spawn } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { chromium, type Page } from "playwright-core";
 import { ANALYST } from "../../e2e/env";
+import { summarize } from "./lib/harness";
+import { loadLine } from "./lib/memory";
 
 const port = Number(process.env.BENCH_PORT ?? 3410);
 const runs = Number(process.env.BENCH_RUNS ?? 7);
@@ -53,10 +55,7 @@ async function waitForHealth(): Promise<void> {
   throw new Error("the server did not become healthy in 240 s");
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
+const median = (values: number[]) => summarize(values).p50;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
 async function firstLoadJs(page: Page, path: string): Promise<{ raw: number; gzip: number; files: number }> {
@@ -121,7 +120,7 @@ async function main(): Promise<void> {
     }
 
     const own = catalog.gzip - landing.gzip;
-    console.log("Brier dashboard benchmark (server.mjs, embedded stores, Chromium; shared 2-core machine: figures are noisy)");
+    console.log(`Brier dashboard benchmark (server.mjs, embedded stores, Chromium; shared 2-core machine: figures are noisy); ${loadLine("now")}`);
     console.log("");
     console.log("First-load JS, gzip -9 of every <script src> in the page's HTML");
     console.log(`  catalog page (signed in)      ${kb(catalog.gzip).padStart(10)}  (${catalog.files} files, ${kb(catalog.raw)} raw)  budget ${BUDGET_KB} kB: ${catalog.gzip <= BUDGET_KB * 1024 ? "OK" : "OVER"}`);

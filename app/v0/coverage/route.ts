@@ -7,4 +7,4 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // GET /v0/coverage?market=|outcomeId= — per asset: first/last event, rows by type, one condition per UTC hour, gaps (every plan)
-export const GET = withApiKey(async ({ db, searchParams }) => json(await coverage(db, parseQuery(coverageQuery, searchParams))));
+export const GET = withApiKey(async ({ db, ticks, searchParams }) => json(await coverage(db, ticks, parseQuery(coverageQuery, searchParams))));

@@ -12,3 +12,4 @@ export * from "./market-matches";
 export * from "./stream-usage";
 export * from "./recorder-runs";
 export * from "./limit-leases";
+export * from "./market-outcomes";

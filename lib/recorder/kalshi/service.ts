@@ -11,8 +11,9 @@ import { RecorderJournal } from "../journal";
 import type { KalshiCredentials } from "./channel";
 import { topKalshiTickers } from "./markets";
 import { KalshiRecorder } from "./recorder";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
-const globalStore = globalThis as typeof globalThis & { __brierKalshiRecorder?: KalshiRecorder };
+const globalStore = processGlobals<{ __brierKalshiRecorder?: KalshiRecorder }>();
 
 /** Why the Kalshi recorder does not run, in words for /v0/status; undefined when it may. */
 export function kalshiRecorderBlocker(): string | undefined {

@@ -6,8 +6,9 @@ import { livePublisher } from "@/lib/live/connection";
 import type { TickStores } from "@/lib/ticks";
 import { RecorderJournal } from "../journal";
 import { Recorder, type AssetSource } from "./recorder";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
-const globalStore = globalThis as typeof globalThis & { __brierRecorder?: Recorder };
+const globalStore = processGlobals<{ __brierRecorder?: Recorder }>();
 
 /** The catalog's Polymarket outcome tokens, top markets by 24h volume first. */
 export function catalogAssetSource(db: Db, limit: number): AssetSource {

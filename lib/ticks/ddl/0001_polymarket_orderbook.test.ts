@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeDemoTicks, demoMarketsFromTokens } from "@/lib/recorder/demo-ticks";
+import { writeDemoTicks, demoMarketsFromTokens } from "@/lib/demo/ticks";
 import { publishedPatterns } from "@/lib/sql/patterns";
 import { closeTickStores, getTickStores, type TickStores } from "@/lib/ticks";
 import { tickTable } from "./0001_polymarket_orderbook";

@@ -9,6 +9,7 @@ import * as catalogPriceSnapshots from "./0002_catalog_price_snapshots";
 import * as catalogPriceHourly from "./0003_catalog_price_hourly";
 import * as kalshiOrderbook from "./0004_kalshi_orderbook";
 import * as archiveFiles from "./0005_archive_files";
+import * as marketOutcomes from "./0006_market_outcomes";
 import type { TickDdlDatabases } from "./databases";
 
 export type { TickDdlDatabases } from "./databases";
@@ -18,4 +19,4 @@ export interface TickDdlMigration {
   statements: string[] | ((databases: TickDdlDatabases) => string[]);
 }
 
-export const tickDdl: TickDdlMigration[] = [polymarketOrderbook, catalogPriceSnapshots, catalogPriceHourly, kalshiOrderbook, archiveFiles];
+export const tickDdl: TickDdlMigration[] = [polymarketOrderbook, catalogPriceSnapshots, catalogPriceHourly, kalshiOrderbook, archiveFiles, marketOutcomes];

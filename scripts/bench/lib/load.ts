@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+import { printTable } from "./harness";
 
 export interface LoadResult {
   name: string;
@@ -45,11 +46,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
-export function printTable(rows: LoadResult[]): void {
-  const header = ["case", "req/s", "p50 ms", "p99 ms", "requests", "non-2xx", "errors"];
-  const lines = rows.map((r) => [r.name, r.rps.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), String(r.requests), String(r.non2xx), String(r.errors)]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? "").length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
-  console.log(fmt(header));
-  for (const line of lines) console.log(fmt(line));
+/** The load cases' table: req/s, latency and failures per case. */
+export function printLoadTable(rows: LoadResult[]): void {
+  printTable(
+    ["case", "req/s", "p50 ms", "p99 ms", "requests", "non-2xx", "errors"],
+    rows.map((r) => [r.name, r.rps.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), String(r.requests), String(r.non2xx), String(r.errors)]),
+  );
 }

@@ -7,4 +7,4 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // GET /v0/archive/manifest?date= — per UTC hour of a day: rows, assets, checksum, condition (every plan)
-export const GET = withApiKey(async ({ db, searchParams }) => json(await archiveManifest(db, parseQuery(manifestQuery, searchParams))));
+export const GET = withApiKey(async ({ db, ticks, searchParams }) => json(await archiveManifest(db, ticks, parseQuery(manifestQuery, searchParams))));

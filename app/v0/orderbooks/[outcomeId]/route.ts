@@ -9,6 +9,6 @@ export const dynamic = "force-dynamic";
 
 // GET /v0/orderbooks/{outcomeId}?at= — the recorded L2 book at an instant (Pro and Enterprise)
 export const GET = withApiKey<{ outcomeId: string }>(
-  async ({ db, params, searchParams }) => json({ data: await recordedBookAt(db, parseInput(outcomeIdParam, params.outcomeId, "outcomeId"), parseQuery(orderBookQuery, searchParams)) }),
+  async ({ db, ticks, params, searchParams }) => json({ data: await recordedBookAt(db, ticks, parseInput(outcomeIdParam, params.outcomeId, "outcomeId"), parseQuery(orderBookQuery, searchParams)) }),
   { plan: "pro" },
 );

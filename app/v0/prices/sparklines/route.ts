@@ -7,4 +7,4 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // GET /v0/prices/sparklines?marketIds= — 7 days of hourly closes of each market's first outcome, for a page of catalog rows (every plan)
-export const GET = withApiKey(async ({ db, searchParams }) => json({ data: await sparklines(db, parseQuery(sparklinesQuery, searchParams)) }));
+export const GET = withApiKey(async ({ db, ticks, searchParams }) => json({ data: await sparklines(db, ticks, parseQuery(sparklinesQuery, searchParams)) }));

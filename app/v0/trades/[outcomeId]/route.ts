@@ -9,6 +9,6 @@ export const dynamic = "force-dynamic";
 
 // GET /v0/trades/{outcomeId} — recorded trades (last_trade_price), newest first, cursor-paged (Pro and Enterprise)
 export const GET = withApiKey<{ outcomeId: string }>(
-  async ({ db, params, searchParams }) => json(await recordedTrades(db, parseInput(outcomeIdParam, params.outcomeId, "outcomeId"), parseQuery(tradesQuery, searchParams))),
+  async ({ db, ticks, params, searchParams }) => json(await recordedTrades(db, ticks, parseInput(outcomeIdParam, params.outcomeId, "outcomeId"), parseQuery(tradesQuery, searchParams))),
   { plan: "pro" },
 );

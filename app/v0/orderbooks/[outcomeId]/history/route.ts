@@ -9,6 +9,6 @@ export const dynamic = "force-dynamic";
 
 // GET /v0/orderbooks/{outcomeId}/history — recorded books on a 1m/5m/1h grid, oldest first, cursor-paged (Pro and Enterprise)
 export const GET = withApiKey<{ outcomeId: string }>(
-  async ({ db, params, searchParams }) => json(await recordedBookHistory(db, parseInput(outcomeIdParam, params.outcomeId, "outcomeId"), parseQuery(orderBookHistoryQuery, searchParams))),
+  async ({ db, ticks, params, searchParams }) => json(await recordedBookHistory(db, ticks, parseInput(outcomeIdParam, params.outcomeId, "outcomeId"), parseQuery(orderBookHistoryQuery, searchParams))),
   { plan: "pro" },
 );

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 // GET /v0/pairs/{a}/{b}/spreads — both recorded books on one clock: best levels, gross and executable spread after fees, cursor-paged (Pro and Enterprise)
 export const GET = withApiKey<{ a: string; b: string }>(
-  async ({ db, params, searchParams }) =>
-    json(await getPairSpreads(db, parseInput(pairRefParam, params.a, "a"), parseInput(pairRefParam, params.b, "b"), parseQuery(spreadsQuery, searchParams))),
+  async ({ db, ticks, params, searchParams }) =>
+    json(await getPairSpreads(db, ticks, parseInput(pairRefParam, params.a, "a"), parseInput(pairRefParam, params.b, "b"), parseQuery(spreadsQuery, searchParams))),
   { plan: "pro" },
 );

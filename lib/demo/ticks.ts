@@ -5,10 +5,10 @@ import type { Db } from "@/lib/db";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { marketQuotes, markets, recorderIncidents, recorderRuns } from "@/lib/db/schema";
-import { SYNTHETIC_MODE } from "./journal";
-import { normalizeFrame } from "./polymarket/normalize";
-import type { TickRow } from "./rows";
-import { insertTickRows } from "./writer";
+import { SYNTHETIC_MODE } from "@/lib/recorder/journal";
+import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
+import type { TickRow } from "@/lib/recorder/rows";
+import { insertTickRows } from "@/lib/recorder/writer";
 
 /**
  * SYNTHETIC order-book history for offline demos (docs/ticks.md): one simulated L2 book per market

@@ -8,7 +8,7 @@ import type { NormalizedEvent } from "@/lib/catalog/normalize";
 import { upsertCatalog } from "@/lib/catalog/store";
 import type { Db } from "@/lib/db";
 import { marketMatches, recorderIncidents, recorderRuns } from "@/lib/db/schema";
-import { prng } from "@/lib/recorder/demo-ticks";
+import { prng } from "./ticks";
 import { runMode, SYNTHETIC_MODE } from "@/lib/recorder/journal";
 import { KalshiNormalizer, noOutcomeId } from "@/lib/recorder/kalshi/normalize";
 import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
