@@ -146,6 +146,14 @@ function page<R extends Ranked>(rows: R[], query: ListQuery): { rows: R[]; nextC
   return { rows: shown, nextCursor: encodeCursor({ sort: sortOf(query), key, id: last.id, ...(last.tier === 2 ? { tier: 2 } : {}) }) };
 }
 
+/**
+ * At most this many matches (meta.total, exact) and a search reads every match and sorts them; more,
+ * and it walks the order's index until the page is full: at 2,000 matches in 1M rows that walk
+ * passes ~25,000 index entries for a page of 51 (index-only: a few ms), and reading 2,000 matches
+ * from the heap costs about the same.
+ */
+const FEW_MATCHES = 2_000;
+
 /** Runs one list statement (the app: its Db; bench:catalog: the same SQL on its own connection). */
 export type RunStatement = (statement: SQL) => Promise<Array<Record<string, unknown>>>;
 
@@ -158,13 +166,19 @@ export type RunStatement = (statement: SQL) => Promise<Array<Record<string, unkn
  */
 async function pageRows<R extends Ranked>(
   query: ListQuery,
-  statement: (tier: SearchTier, limit: number, offset: number) => SQL,
+  statement: (tier: SearchTier, limit: number, offset: number, few: boolean) => SQL,
   countTier: (upTo: number) => SQL,
   run: RunStatement,
+  total?: ListTotal,
 ): Promise<R[]> {
   const wanted = query.limit + 1;
+  // A search with few matches reads them all and sorts them (GIN bitmap); a frequent one walks the
+  // list's order. The exact total decides, not the planner: a word absent from the column's
+  // statistics is estimated at 0.5% of rows (PostgreSQL 15), and a walk for a word with 20
+  // matches at that estimate reads the whole index (docs/catalog.md, "Search").
+  const few = query.query !== undefined && total?.total !== null && total?.total !== undefined && total.total <= FEW_MATCHES;
   const read = async (tier: SearchTier, limit: number, offset: number) =>
-    ((await run(statement(tier, limit, offset))) as R[]).map((row) => (query.query === undefined ? row : { ...row, tier }));
+    ((await run(statement(tier, limit, offset, few))) as R[]).map((row) => (query.query === undefined ? row : { ...row, tier }));
   if (query.query === undefined || query.cursor?.tier === 2) return read(query.query === undefined ? 1 : 2, wanted, query.offset);
   const first = await read(1, wanted, query.offset);
   if (first.length >= wanted) return first;
@@ -178,16 +192,30 @@ async function pageRows<R extends Ranked>(
 }
 
 /**
+ * The ids of one tier's page in the list's order (with the cursor key for events). `few`: an
+ * `offset 0` fence makes PostgreSQL read every match (the GIN index's bitmap) before it sorts, instead
+ * of walking the order's index and testing each row.
+ */
+function pageIds(table: RankedTable, query: ListQuery, tier: SearchTier, limit: number, offset: number, few: boolean): SQL {
+  const key = sortKey(table, sortOf(query));
+  const where = listConditions(table, query, key, tier);
+  const filter = where === undefined ? sql`` : sql` where ${where}`;
+  if (!few) return sql`select ${table.id} as id from ${table}${filter} order by ${sql.join(orderOf(table, key), sql`, `)} limit ${limit} offset ${offset}`;
+  const direction = key.direction === "desc" ? sql`desc nulls last` : sql`asc`;
+  return sql`select matches.id from (select ${table.id} as id, ${key.expression} as sort_key from ${table}${filter} offset 0) as matches
+    order by matches.sort_key ${direction}, matches.id ${direction} limit ${limit} offset ${offset}`;
+}
+
+/**
  * The SQL behind a page of GET /v0/markets for one tier: the page's ids from `markets` alone (an
  * index walk, index-only for a search in the default order: markets_rank_idx carries `closed` and
  * `search_vector`), then their columns and quotes by primary key, 51 rows at most.
  */
-function marketTierStatement(query: ListQuery, tier: SearchTier, limit: number, offset: number): SQL {
+function marketTierStatement(query: ListQuery, tier: SearchTier, limit: number, offset: number, few: boolean): SQL {
   const key = sortKey(markets, sortOf(query));
-  const where = listConditions(markets, query, key, tier);
   const order = sql.join(orderOf(markets, key), sql`, `);
   return sql`select ${listedColumns}, ${key.cursorValue} as "cursorKey"
-    from (select ${markets.id} from ${markets}${where === undefined ? sql`` : sql` where ${where}`} order by ${order} limit ${limit} offset ${offset}) as page
+    from (${pageIds(markets, query, tier, limit, offset, few)}) as page
     join ${markets} on ${markets.id} = page.id join ${marketQuotes} on ${quoteOfMarket}
     order by ${order}`;
 }
@@ -199,20 +227,26 @@ function tierCount(table: RankedTable, query: ListQuery, upTo: number): SQL {
 }
 
 /** The rows of one page of GET /v0/markets, through `run` (exported so bench:catalog runs the very same SQL directly). */
-export function marketPageRows(query: ListQuery, run: RunStatement) {
+export function marketPageRows(query: ListQuery, run: RunStatement, total?: ListTotal) {
   return pageRows<ListedMarketRow & Ranked>(
     query,
-    (tier, limit, offset) => marketTierStatement(query, tier, limit, offset),
+    (tier, limit, offset, few) => marketTierStatement(query, tier, limit, offset, few),
     (upTo) => tierCount(markets, query, upTo),
     run,
+    total,
   );
 }
+
+/** meta.total / meta.totalEstimate of GET /v0/markets for `query` (what picks a search's plan; bench:catalog passes it on). */
+export const marketTotal = (db: Db, query: ListQuery): Promise<ListTotal> => countMatches(db, markets, query);
 
 const runOn = (db: Db): RunStatement => async (statement) => resultRows(await db.execute(statement));
 
 /** GET /v0/markets: one flat list across venues, by 24h volume unless `sort` says otherwise. */
 export async function searchMarkets(db: Db, query: ListQuery): Promise<ListResult<MarketPublic>> {
-  const [rows, total] = await Promise.all([marketPageRows(query, runOn(db)), countMatches(db, markets, query)]);
+  // A search's page waits for its total (cached per filter set), which picks its plan (`pageRows`).
+  const total = await countMatches(db, markets, query);
+  const rows = await marketPageRows(query, runOn(db), total);
   const { rows: shown, nextCursor } = page(rows, query);
   const data = shown.map(toMarketPublic);
   return { data, meta: { count: data.length, limit: query.limit, offset: query.offset, nextCursor, ...total } };
@@ -241,15 +275,11 @@ export async function searchEvents(db: Db, query: ListQuery): Promise<ListResult
   const key = sortKey(events, sortOf(query));
   const order = sql.join(orderOf(events, key), sql`, `);
   // Each tier's ids and cursor keys in the list's order; the events' columns and quotes follow by id.
-  const tierStatement = (tier: SearchTier, limit: number, offset: number) => {
-    const where = listConditions(events, query, key, tier);
-    return sql`select ${events.id}::text as id, ${key.cursorValue} as "cursorKey" from ${events}${where === undefined ? sql`` : sql` where ${where}`}
-      order by ${order} limit ${limit} offset ${offset}`;
-  };
-  const [ranked, total] = await Promise.all([
-    pageRows<Ranked>(query, tierStatement, (upTo) => tierCount(events, query, upTo), runOn(db)),
-    countMatches(db, events, query),
-  ]);
+  const tierStatement = (tier: SearchTier, limit: number, offset: number, few: boolean) =>
+    sql`select ${events.id}::text as id, ${key.cursorValue} as "cursorKey" from (${pageIds(events, query, tier, limit, offset, few)}) as page
+      join ${events} on ${events.id} = page.id order by ${order}`;
+  const total = await countMatches(db, events, query);
+  const ranked = await pageRows<Ranked>(query, tierStatement, (upTo) => tierCount(events, query, upTo), runOn(db), total);
   const { rows: shown, nextCursor } = page(ranked, query);
   const ids = shown.map((r) => r.id);
   const [rows, nested] = await Promise.all([
