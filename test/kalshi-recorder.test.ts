@@ -140,6 +140,8 @@ describe("Kalshi recorder against the loopback channel", () => {
     expect(fake.received.filter((c) => c.cmd === "subscribe").map((c) => c.params)).toEqual([
       { channels: ["orderbook_delta"], market_tickers: tickers },
       { channels: ["trade"], market_tickers: tickers },
+      // Every market's lifecycle (outcomes): the channel takes no ticker filter.
+      { channels: ["market_lifecycle_v2"] },
     ]);
     const deltas = script.filter((e) => e.type === "delta").length;
     const trades = script.filter((e) => e.type === "trade").length;

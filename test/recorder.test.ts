@@ -100,7 +100,7 @@ describe("recorder against the fake market channel", () => {
     await recorder.stop();
 
     const subscription = JSON.parse(fake.received.find((m) => m.startsWith("{")) ?? "{}") as Obj;
-    expect(subscription).toEqual({ assets_ids: assets, type: "market", custom_feature_enabled: false });
+    expect(subscription).toEqual({ assets_ids: assets, type: "market", custom_feature_enabled: true });
 
     const stored = await storedRows(stores);
     expect(stored).toHaveLength(51);
@@ -189,7 +189,7 @@ describe("recorder against the fake market channel", () => {
     const ops = fake.received.filter((m) => m.includes('"operation"')).map((m) => JSON.parse(m) as Obj);
     expect(ops).toContainEqual({ operation: "unsubscribe", assets_ids: [ids.M1.no] });
     expect(ops).toContainEqual({ operation: "unsubscribe", assets_ids: [ids.M2.no] });
-    expect(ops).toContainEqual({ operation: "subscribe", assets_ids: ["111"] });
+    expect(ops).toContainEqual({ operation: "subscribe", assets_ids: ["111"], custom_feature_enabled: true });
     expect(recorder.subscribedAssets).toBe(3);
     await recorder.stop();
   });

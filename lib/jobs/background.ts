@@ -10,9 +10,11 @@ import { closeKeyLimits } from "@/lib/limits";
 import { errorFields, log } from "@/lib/log";
 import { startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/service";
 import { startRecorder, stopRecorder } from "@/lib/recorder/polymarket/service";
+import { startOutcomeReaders } from "@/lib/recorder/outcome-readers";
+import { ResolutionSink } from "@/lib/outcomes/sink";
 import { healthMonitor } from "@/lib/status/health";
 import { BACKGROUND_JOBS_TASK, startupTask } from "@/lib/status/health-state.mjs";
-import { closeLiveBus } from "@/lib/live/connection";
+import { closeLiveBus, getLiveBus } from "@/lib/live/connection";
 import { closeStreams } from "@/lib/streams/live";
 import { flushStreamUsage } from "@/lib/streams/usage";
 import { getTickStores } from "@/lib/ticks";
@@ -86,10 +88,12 @@ async function startJobs(): Promise<void> {
   const { stop, firstRound } = startCatalogSchedule();
   onShutdown(async () => stop());
   startupWork("first catalog poll and its follow-ups", firstRound);
+  // The outcome readers (docs/outcomes.md) run where the recorders run: their push half rides on the recorders' channels.
+  const outcomes = config.embeddedClickhouse ? await startOutcomes() : undefined;
   // The tick recorder: in this process with embedded stores; with CLICKHOUSE_URL it is `npm run recorder`.
   if (config.recorder.enabled && config.embeddedClickhouse) {
     const [db, stores] = await Promise.all([getDb(), getTickStores()]);
-    startupWork("tick recorder start", startRecorder(stores, db).catch((error: unknown) => log.error("recorder failed to start", errorFields(error))));
+    startupWork("tick recorder start", startRecorder(stores, db, "in-process", outcomes).catch((error: unknown) => log.error("recorder failed to start", errorFields(error))));
     onShutdown(stopRecorder);
   }
   // The archive's closed hours: file stats built ahead of the first download or manifest.
@@ -100,9 +104,21 @@ async function startJobs(): Promise<void> {
   // Kalshi's recorder beside it; without credentials it records nothing and /v0/status says why.
   if (config.kalshiRecorder.enabled && config.embeddedClickhouse) {
     const [db, stores] = await Promise.all([getDb(), getTickStores()]);
-    void startKalshiRecorder(stores, db);
+    void startKalshiRecorder(stores, db, "in-process", outcomes);
     onShutdown(stopKalshiRecorder);
   }
+}
+
+/** The process's outcome sink and the REST sweeps of both venues (stopped at shutdown). */
+async function startOutcomes(): Promise<ResolutionSink> {
+  const [db, stores, bus] = await Promise.all([getDb(), getTickStores(), getLiveBus().catch(() => undefined)]);
+  const sink = new ResolutionSink(db, stores.writer, bus);
+  const readers = startOutcomeReaders(sink);
+  onShutdown(async () => {
+    readers.stop();
+    await sink.flushed();
+  });
+  return sink;
 }
 
 /**

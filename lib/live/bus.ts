@@ -7,6 +7,7 @@
  *   brier.live.book.<venue>.<assetId>      every book update of a recorded asset (full book)
  *   brier.live.trade.<venue>.<assetId>     every trade (last_trade_price)
  *   brier.live.snapshot.<venue>.<assetId>  request/reply: the current book, from the recorder that records it
+ *   brier.live.resolution.<venue>          every change of a market's outcome (lib/outcomes)
  */
 
 /** One book update: the whole book after a venue frame (best level first), with its order. */
@@ -37,6 +38,26 @@ export interface TradeMessage {
   side: "buy" | "sell" | "unknown";
 }
 
+/**
+ * One change of a market's outcome (lib/outcomes/types.ts `ResolutionChange`, times as epoch ms),
+ * published by whoever recorded it: the venues' outcome readers, the demo.
+ */
+export interface ResolutionMessage {
+  venue: string;
+  market: string;
+  venueMarketId: string;
+  outcomeIds: string[];
+  state: string;
+  venueState: string | null;
+  winningOutcomeId: string | null;
+  settlementValue: number | null;
+  closedAt: number | null;
+  venueTime: number;
+  receivedAt: number;
+  source: string;
+  resolutionSource: string | null;
+}
+
 /** A recorder's answer to "what is the current book of this asset?" */
 export interface SnapshotReply {
   /** True when the answering recorder records the asset (a book may still be missing). */
@@ -50,9 +71,12 @@ export interface LiveBus {
   readonly kind: "in-process" | "nats";
   publishBook(message: BookMessage): void;
   publishTrade(message: TradeMessage): void;
+  publishResolution(message: ResolutionMessage): void;
   /** Book updates of one asset, or of every asset of `venue` (assetId undefined), or of all venues. */
   subscribeBooks(venue: string | undefined, assetId: string | undefined, handler: (message: BookMessage) => void): Unsubscribe;
   subscribeTrades(venue: string, assetId: string, handler: (message: TradeMessage) => void): Unsubscribe;
+  /** Outcome changes of one venue, or of all (venue undefined). */
+  subscribeResolutions(venue: string | undefined, handler: (message: ResolutionMessage) => void): Unsubscribe;
   /** Recorder side: answer snapshot requests for the assets `provider` knows (undefined: not mine). */
   serveSnapshots(venue: string, provider: (assetId: string) => SnapshotReply | undefined): Unsubscribe;
   /** Web side: the current book from whichever recorder records the asset; undefined when none does. */
@@ -70,6 +94,7 @@ export class InProcessBus implements LiveBus {
   readonly #books = new Map<string, Set<(message: BookMessage) => void>>();
   readonly #trades = new Map<string, Set<(message: TradeMessage) => void>>();
   readonly #snapshotProviders = new Map<string, Set<(assetId: string) => SnapshotReply | undefined>>();
+  readonly #resolutions = new Map<string, Set<(message: ResolutionMessage) => void>>();
 
   publishBook(message: BookMessage): void {
     for (const key of [`${message.venue}${SEP}${message.assetId}`, `${message.venue}${SEP}`, SEP]) {
@@ -81,6 +106,17 @@ export class InProcessBus implements LiveBus {
   publishTrade(message: TradeMessage): void {
     const handlers = this.#trades.get(`${message.venue}${SEP}${message.assetId}`);
     if (handlers !== undefined) for (const handler of handlers) handler(message);
+  }
+
+  publishResolution(message: ResolutionMessage): void {
+    for (const key of [message.venue, SEP]) {
+      const handlers = this.#resolutions.get(key);
+      if (handlers !== undefined) for (const handler of handlers) handler(message);
+    }
+  }
+
+  subscribeResolutions(venue: string | undefined, handler: (message: ResolutionMessage) => void): Unsubscribe {
+    return add(this.#resolutions, venue ?? SEP, handler);
   }
 
   subscribeBooks(venue: string | undefined, assetId: string | undefined, handler: (message: BookMessage) => void): Unsubscribe {
@@ -112,6 +148,7 @@ export class InProcessBus implements LiveBus {
     this.#books.clear();
     this.#trades.clear();
     this.#snapshotProviders.clear();
+    this.#resolutions.clear();
     return Promise.resolve();
   }
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { connect, type NatsConnection, type Subscription } from "nats";
 import { errorFields, log } from "@/lib/log";
-import type { BookMessage, LiveBus, SnapshotReply, TradeMessage, Unsubscribe } from "./bus";
+import type { BookMessage, LiveBus, ResolutionMessage, SnapshotReply, TradeMessage, Unsubscribe } from "./bus";
 
 /**
  * The live bus over NATS core subjects (at-most-once, in order per publisher, no persistence: a
@@ -50,6 +50,14 @@ export class NatsBus implements LiveBus {
 
   publishTrade(message: TradeMessage): void {
     this.#nc.publish(`${this.#prefix}.trade.${subjectToken(message.venue)}.${subjectToken(message.assetId)}`, encoder.encode(JSON.stringify(message)));
+  }
+
+  publishResolution(message: ResolutionMessage): void {
+    this.#nc.publish(`${this.#prefix}.resolution.${subjectToken(message.venue)}`, encoder.encode(JSON.stringify(message)));
+  }
+
+  subscribeResolutions(venue: string | undefined, handler: (message: ResolutionMessage) => void): Unsubscribe {
+    return this.#subscribe<ResolutionMessage>(`${this.#prefix}.resolution.${venue === undefined ? "*" : subjectToken(venue)}`, handler);
   }
 
   subscribeBooks(venue: string | undefined, assetId: string | undefined, handler: (message: BookMessage) => void): Unsubscribe {

@@ -28,7 +28,12 @@ export interface NormalizedFrame {
   malformed: number;
   /** Largest venue timestamp in the frame (ms), for lag; undefined when none. */
   latestVenueMs: number | undefined;
+  /** The frame's lifecycle messages (outcomes: Polymarket `market_resolved`, Kalshi `market_lifecycle_v2`), as received, for the outcome reader. */
+  lifecycle?: Array<Record<string, unknown>>;
 }
+
+/** Where a recorder hands its frames' lifecycle messages (`NormalizedFrame.lifecycle`): the venue's outcome reader. */
+export type LifecycleSink = (messages: Array<Record<string, unknown>>, receivedMs: number) => void;
 
 /** The columns of an insert body, in order. */
 export const insertColumns = ["timestamp", "timestamp_received", "market", "event_type", "data"] as const;

@@ -8,6 +8,9 @@ export const KALSHI_WS_URL = "wss://api.elections.kalshi.com/trade-api/ws/v2";
 /** The channels recorded: order-book snapshots and deltas, and public trades. */
 export const KALSHI_CHANNELS = ["orderbook_delta", "trade"] as const;
 
+/** The lifecycle channel (outcomes: `determined`, `settled`), subscribed for every market. */
+export const KALSHI_LIFECYCLE_CHANNEL = "market_lifecycle_v2";
+
 export interface KalshiCredentials {
   /** Kalshi API key id (KALSHI-ACCESS-KEY). */
   keyId: string;
@@ -77,6 +80,8 @@ export class KalshiChannelConnection extends VenueSocket {
 
   protected override opened(): void {
     for (const channel of KALSHI_CHANNELS) this.#subscribe(channel, [...this.#tickers]);
+    // Every market's lifecycle (determination, settlement): the channel takes no ticker filter.
+    this.#send({ cmd: "subscribe", params: { channels: [KALSHI_LIFECYCLE_CHANNEL] } });
   }
 
   #subscribe(channel: string, tickers: readonly string[]): void {

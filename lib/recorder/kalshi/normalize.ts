@@ -187,6 +187,10 @@ export class KalshiNormalizer {
           if (!isObject(msg)) throw new MalformedMessage("message without msg");
           this.#trade(msg, envelope, receivedMs, frame);
           return frame;
+        case "market_lifecycle_v2":
+          if (!isObject(msg)) throw new MalformedMessage("message without msg");
+          (frame.lifecycle ??= []).push(msg);
+          return frame;
         case "subscribed":
           if (isObject(msg) && typeof msg.channel === "string" && typeof msg.sid === "number") frame.subscribed.push({ channel: msg.channel, sid: msg.sid });
           return frame;

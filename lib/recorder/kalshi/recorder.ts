@@ -5,6 +5,7 @@ import { errorFields, log } from "@/lib/log";
 import type { LivePublisher } from "@/lib/live/publisher";
 import { kalshiTable } from "@/lib/ticks/ddl/0004_kalshi_orderbook";
 import type { RecorderJournal } from "../journal";
+import type { LifecycleSink } from "../rows";
 import { applyLiveRows } from "../live-rows";
 import { RecorderStats, statusCounters, type RecorderStatusSection } from "../stats";
 import { TickWriter, type TickWriterOptions } from "../writer";
@@ -26,6 +27,8 @@ export interface KalshiRecorderOptions {
   journal?: RecorderJournal;
   /** The live path (/ws, /v0/stream) under venue `kalshi`. */
   live?: LivePublisher;
+  /** Where `market_lifecycle_v2` messages go (the outcome reader, lib/recorder/kalshi/outcomes.ts). */
+  onLifecycle?: LifecycleSink;
 }
 
 export interface KalshiRecorderStatus extends RecorderStatusSection {
@@ -158,6 +161,7 @@ export class KalshiRecorder {
       this.#connection?.terminate();
       return;
     }
+    if (frame.lifecycle !== undefined) this.#options.onLifecycle?.(frame.lifecycle, receivedMs);
     applyLiveRows(this.books, this.#options.live, frame.rows);
     // The parsed copies served the live books; the writer keeps only the text.
     for (const row of frame.rows) row.parsed = undefined;

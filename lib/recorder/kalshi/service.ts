@@ -7,7 +7,10 @@ import { errorFields, log } from "@/lib/log";
 import { LivePublisher } from "@/lib/live/publisher";
 import { getLiveBus } from "@/lib/live/connection";
 import type { TickStores } from "@/lib/ticks";
+import type { ResolutionSink } from "@/lib/outcomes/sink";
 import { RecorderJournal } from "../journal";
+import type { LifecycleSink } from "../rows";
+import { lifecycleRecord, type KalshiLifecycleMessage } from "./outcomes";
 import type { KalshiCredentials } from "./channel";
 import { topKalshiTickers } from "./markets";
 import { KalshiRecorder } from "./recorder";
@@ -43,7 +46,12 @@ let startError: string | undefined;
  * Starts the process's Kalshi recorder (once) when credentials are configured. Without them, or
  * when the key cannot be read, it records nothing and says why in /v0/status; it never throws.
  */
-export async function startKalshiRecorder(stores: TickStores, db: Db, mode: "in-process" | "separate process" = "in-process"): Promise<KalshiRecorder | undefined> {
+export async function startKalshiRecorder(
+  stores: TickStores,
+  db: Db,
+  mode: "in-process" | "separate process" = "in-process",
+  outcomes?: ResolutionSink,
+): Promise<KalshiRecorder | undefined> {
   if (globalStore.__brierKalshiRecorder !== undefined) return globalStore.__brierKalshiRecorder;
   if (kalshiRecorderBlocker() !== undefined) return undefined;
   try {
@@ -65,6 +73,7 @@ export async function startKalshiRecorder(stores: TickStores, db: Db, mode: "in-
       tickers: () => topKalshiTickers(db, settings.maxMarkets),
       journal: new RecorderJournal(db, { mode, venue: "kalshi" }),
       ...(live !== undefined ? { live } : {}),
+      ...(outcomes !== undefined ? { onLifecycle: lifecycleSink(outcomes) } : {}),
     });
     globalStore.__brierKalshiRecorder = recorder;
     startError = undefined;
@@ -75,6 +84,15 @@ export async function startKalshiRecorder(stores: TickStores, db: Db, mode: "in-
     log.error("kalshi recorder failed to start", errorFields(error));
     return undefined;
   }
+}
+
+/** The push half of Kalshi's outcome reader: each `market_lifecycle_v2` determination or settlement to `sink`. */
+export function lifecycleSink(sink: ResolutionSink): LifecycleSink {
+  return (messages, receivedMs) => {
+    const receivedAt = new Date(receivedMs);
+    const records = messages.flatMap((message) => lifecycleRecord(message as KalshiLifecycleMessage, receivedAt) ?? []);
+    if (records.length > 0) sink.record(records).catch((error: unknown) => log.error("kalshi lifecycle not recorded", errorFields(error)));
+  };
 }
 
 export async function stopKalshiRecorder(): Promise<void> {

@@ -39,12 +39,12 @@ export class MarketChannelConnection extends VenueSocket {
     for (const asset of added) this.#assets.add(asset);
     for (const asset of removed) this.#assets.delete(asset);
     if (removed.length > 0) this.send(JSON.stringify({ operation: "unsubscribe", assets_ids: removed }));
-    if (added.length > 0) this.send(JSON.stringify({ operation: "subscribe", assets_ids: added }));
+    if (added.length > 0) this.send(JSON.stringify({ operation: "subscribe", assets_ids: added, custom_feature_enabled: true }));
   }
 
   protected override opened(socket: WebSocket, reconnect: boolean): void {
     if (reconnect) this.#onReconnect?.();
-    if (this.#assets.size > 0) this.send(JSON.stringify({ assets_ids: [...this.#assets], type: "market", custom_feature_enabled: false }));
+    if (this.#assets.size > 0) this.send(JSON.stringify({ assets_ids: [...this.#assets], type: "market", custom_feature_enabled: true }));
     this.#ping = setInterval(() => {
       if (socket.readyState === socket.OPEN) socket.send("PING");
     }, this.#pingIntervalMs);

@@ -140,6 +140,10 @@ export function normalizeFrame(text: string, receivedMs: number): NormalizedFram
       result.malformed += 1;
       continue;
     }
+    if (event.event_type === "market_resolved") {
+      (result.lifecycle ??= []).push(event);
+      continue;
+    }
     try {
       const rows = eventRows(event, receivedMs);
       const type = str(event, "event_type");

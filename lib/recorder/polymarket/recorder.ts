@@ -4,6 +4,7 @@ import { BookStore } from "@/lib/books/book-state";
 import { errorFields, log } from "@/lib/log";
 import type { LivePublisher } from "@/lib/live/publisher";
 import type { RecorderJournal } from "../journal";
+import type { LifecycleSink } from "../rows";
 import { MAX_ASSETS_PER_CONNECTION, MarketChannelConnection } from "./channel";
 import { normalizeFrame } from "./normalize";
 import { applyLiveRows } from "../live-rows";
@@ -27,6 +28,8 @@ export interface RecorderOptions {
   journal?: RecorderJournal;
   /** The live path (/ws, /v0/stream): every touched book and every trade is published to it. */
   live?: LivePublisher;
+  /** Where `market_resolved` events go (the outcome reader, lib/recorder/polymarket/outcomes.ts). */
+  onLifecycle?: LifecycleSink;
 }
 
 /**
@@ -162,6 +165,7 @@ export class Recorder {
       this.stats.errors += 1;
       log.warn("malformed market-channel frame", { malformed: frame.malformed, sample: text.slice(0, 200) });
     }
+    if (frame.lifecycle !== undefined) this.#options.onLifecycle?.(frame.lifecycle, receivedMs);
     if (frame.rows.length > 0) this.writer.push(frame.rows);
     applyLiveRows(this.books, this.#options.live, frame.rows);
   }

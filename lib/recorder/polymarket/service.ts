@@ -4,7 +4,12 @@ import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { livePublisher } from "@/lib/live/connection";
 import type { TickStores } from "@/lib/ticks";
+import { getMarketOrThrow } from "@/lib/catalog/resolve";
+import { errorFields, log } from "@/lib/log";
+import type { ResolutionSink } from "@/lib/outcomes/sink";
 import { RecorderJournal } from "../journal";
+import type { LifecycleSink } from "../rows";
+import { marketResolvedRecord, type MarketResolvedEvent } from "./outcomes";
 import { Recorder, type AssetSource } from "./recorder";
 import { processGlobals } from "@/lib/process-globals.mjs";
 
@@ -19,7 +24,7 @@ export function catalogAssetSource(db: Db, limit: number): AssetSource {
  * Starts the process's recorder (once) on the configured market channel and the catalog's top
  * tokens, publishing live books and trades to the live bus (in-process, or NATS with NATS_URL).
  */
-export async function startRecorder(stores: TickStores, db: Db, mode: "in-process" | "separate process" = "in-process"): Promise<Recorder> {
+export async function startRecorder(stores: TickStores, db: Db, mode: "in-process" | "separate process" = "in-process", outcomes?: ResolutionSink): Promise<Recorder> {
   if (globalStore.__brierRecorder !== undefined) return globalStore.__brierRecorder;
   const live = await livePublisher();
   if (globalStore.__brierRecorder !== undefined) return globalStore.__brierRecorder;
@@ -30,10 +35,31 @@ export async function startRecorder(stores: TickStores, db: Db, mode: "in-proces
     assets: catalogAssetSource(db, config.recorder.maxAssets),
     journal: new RecorderJournal(db, { mode }),
     ...(live !== undefined ? { live } : {}),
+    ...(outcomes !== undefined ? { onLifecycle: marketResolvedSink(db, outcomes) } : {}),
   });
   globalStore.__brierRecorder = recorder;
   await recorder.start();
   return recorder;
+}
+
+/**
+ * The push half of Polymarket's outcome reader: each `market_resolved` event to `sink`, its Gamma
+ * id looked up in the catalog (by condition id) when the event does not carry one.
+ */
+export function marketResolvedSink(db: Db, sink: ResolutionSink): LifecycleSink {
+  return (messages, receivedMs) => {
+    const receivedAt = new Date(receivedMs);
+    void (async () => {
+      const records = [];
+      for (const message of messages) {
+        const event = message as MarketResolvedEvent;
+        const known = typeof event.id === "string" || typeof event.market !== "string" ? undefined : await getMarketOrThrow(db, event.market).then((m) => m.venueMarketId, () => undefined);
+        const record = marketResolvedRecord(event, receivedAt, known);
+        if (record !== undefined) records.push(record);
+      }
+      if (records.length > 0) await sink.record(records);
+    })().catch((error: unknown) => log.error("market_resolved not recorded", errorFields(error)));
+  };
 }
 
 export async function stopRecorder(): Promise<void> {
