@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { events, markets } from "@/lib/db/schema";
+import type { events } from "@/lib/db/schema/events";
+import type { markets } from "@/lib/db/schema/markets";
 
 /*
  * `query=` of GET /v0/markets and /v0/events: what matches and in which tier (docs/catalog.md, "Search").

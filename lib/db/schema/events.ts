@@ -60,7 +60,7 @@ export const events = pgTable(
   },
   (t) => [
     uniqueIndex("events_venue_event_id_venue_idx").on(t.venueEventId, t.venue),
-    // Also carries `closed` and `search_vector` (INCLUDE, drizzle/0018), as markets_rank_idx does.
+    // Also carries `closed` and `search_vector` (INCLUDE, drizzle/0019), as markets_rank_idx does.
     index("events_rank_idx").on(t.volume24h.desc(), t.id.desc()),
     index("events_venue_rank_idx").on(t.venue, t.volume24h.desc(), t.id.desc()),
     index("events_category_rank_idx").on(t.category, t.volume24h.desc(), t.id.desc()),

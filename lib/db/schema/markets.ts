@@ -79,7 +79,7 @@ export const markets = pgTable(
   },
   (t) => [
     uniqueIndex("markets_venue_market_id_venue_idx").on(t.venueMarketId, t.venue),
-    // Also carries `closed` and `search_vector` (INCLUDE, drizzle/0018): a search for a frequent word
+    // Also carries `closed` and `search_vector` (INCLUDE, drizzle/0019): a search for a frequent word
     // walks it in volume order without visiting the table (lib/catalog/search.ts).
     index("markets_rank_idx").on(t.volume24h.desc(), t.id.desc()),
     index("markets_venue_rank_idx").on(t.venue, t.volume24h.desc(), t.id.desc()),
