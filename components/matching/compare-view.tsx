@@ -120,7 +120,7 @@ export function CompareView({ venuesWithMarkets }: { venuesWithMarkets: Array<{ 
                   <td className="num">{formatPrice(p.priceB)}</td>
                   <td className="num">{formatPrice(p.priceDifference)}</td>
                   <td>
-                    <span className="badge">{p.relation}</span> <PairSpreadLink a={p.marketA.marketId} b={p.marketB.marketId} /> <PairOutcomesNote outcomes={p.outcomes} relation={p.relation} />
+                    <span className="badge">{p.relation}</span> <PairSpreadLink {...polymarketFirst(p.marketA, p.marketB)} /> <PairOutcomesNote outcomes={p.outcomes} relation={p.relation} />
                   </td>
                   <td className="num">
                     <MatchConfidence confidence={p.confidence} relation={p.relation} />
@@ -138,4 +138,9 @@ export function CompareView({ venuesWithMarkets }: { venuesWithMarkets: Array<{ 
       )}
     </div>
   );
+}
+
+/** The pair page's sides in the order the docs use (docs/spreads.md): Polymarket as A, whichever side the match stored first. */
+function polymarketFirst(a: { marketId: string; exchange: string }, b: { marketId: string; exchange: string }): { a: string; b: string } {
+  return b.exchange === "polymarket" && a.exchange !== "polymarket" ? { a: b.marketId, b: a.marketId } : { a: a.marketId, b: b.marketId };
 }
