@@ -5,6 +5,7 @@ import { historyOpenApi } from "@/lib/history/openapi";
 import { json, withRequest } from "@/lib/http";
 import { openApiDocument, openApiSelf } from "@/lib/openapi";
 import { matchingOpenApi } from "@/lib/matching/openapi";
+import { outcomesOpenApi } from "@/lib/outcomes/openapi";
 import { spreadsOpenApi } from "@/lib/spreads/openapi";
 import { sqlOpenApi } from "@/lib/sql/openapi";
 import { healthOpenApi, statusOpenApi } from "@/lib/status/openapi";
@@ -26,6 +27,7 @@ const sections = [
   archiveOpenApi,
   matchingOpenApi,
   spreadsOpenApi,
+  outcomesOpenApi,
   streamsOpenApi,
   watchlistOpenApi,
   openApiSelf,
