@@ -27,7 +27,7 @@ test("Compare links the demo pair to its pair page: both books, the spread after
   await pair.getByTestId("pair-spread-link").click();
   await expect(page).toHaveURL(/\/pairs\//);
   await expect(page.getByTestId("pair-title")).toContainText("SYNTHETIC DEMO");
-  await expect(page.getByTestId("pair-fees")).toContainText("kalshi-2025-07-01");
+  await expect(page.getByTestId("pair-fees")).toContainText("kalshi-2026-03");
 
   const books = page.getByTestId("pair-books-chart");
   await expect(books.locator("canvas").first()).toBeVisible();

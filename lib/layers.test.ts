@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -8,8 +8,13 @@ import { describe, expect, it } from "vitest";
 // The map of lib/ in docs/architecture.md ("Layers and folders") checked against the tree; the
 // same parser feeds the lint rules (.dependency-cruiser.cjs), so the map is also what is enforced.
 const require = createRequire(import.meta.url);
-const { readLayerMap, LAYERS } = require("../scripts/lint/layer-map.cjs") as {
-  readLayerMap: (root?: string) => { folders: Map<string, { layer: string; imports: string[] }> };
+const { readLayerMap, readTableOwners, LAYERS } = require("../scripts/lint/layer-map.cjs") as {
+  readLayerMap: (root?: string) => { folders: Map<string, { layer: string; imports: string[]; owns: string[] }> };
+  readTableOwners: (root?: string) => {
+    modules: Map<string, { owner: string | undefined; tables: string[] }>;
+    owners: Map<string, string>;
+    crossings: Array<{ folder: string; table: string }>;
+  };
   LAYERS: string[];
 };
 const root = path.resolve(__dirname, "..");
@@ -66,6 +71,33 @@ describe("the layer map of lib/ (docs/architecture.md)", () => {
   });
 });
 
+describe("the owners of tables (the layer map's owns column)", () => {
+  const { modules, owners, crossings } = readTableOwners(root);
+
+  it("names one owning folder for every table of lib/db/schema, and owns only tables that exist", () => {
+    for (const [file, { owner, tables }] of modules) {
+      expect(tables.length, `lib/db/schema/${file}.ts defines no table`).toBeGreaterThan(0);
+      expect(owner, `lib/db/schema/${file}.ts (${tables.join(", ")}) has no owner in the owns column`).toBeDefined();
+    }
+    const defined = new Set([...modules.values()].flatMap((m) => m.tables));
+    for (const [table, folder] of owners) expect(defined.has(table), `lib/${folder}/ owns ${table}, which no schema module defines`).toBe(true);
+  });
+
+  it("lists only crossings that still exist (a moved one must leave the list)", () => {
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? sources(path.join(dir, entry.name)) : /\.tsx?$/.test(entry.name) && !entry.name.includes(".test.") ? [path.join(dir, entry.name)] : [],
+      );
+    for (const { folder, table } of crossings) {
+      const schemaModule = [...modules].find(([, m]) => m.tables.includes(table))?.[0];
+      expect(schemaModule, `crossing of ${table}: no schema module defines it`).toBeDefined();
+      expect(owners.get(table), `lib/${folder}/ owns ${table}: not a crossing`).not.toBe(folder);
+      const importing = sources(path.join(root, "lib", folder)).filter((file) => readFileSync(file, "utf8").includes(`db/schema/${schemaModule}"`));
+      expect(importing, `lib/${folder}/ no longer imports ${table}: delete its crossing from docs/architecture.md`).not.toEqual([]);
+    }
+  });
+});
+
 describe("npm run deps:check (dependency-cruiser with the layer map)", () => {
   const depcruise = path.join(root, "node_modules", ".bin", "depcruise");
   const config = path.join(root, ".dependency-cruiser.cjs");
@@ -113,5 +145,19 @@ describe("npm run deps:check (dependency-cruiser with the layer map)", () => {
     expect(run.status).not.toBe(0);
     expect(run.report).toMatch(/not-in-layer-map: lib\/catalog\/list\.ts → lib\/passthrough\/pool\.ts/);
     expect(run.report).toMatch(/no-circular/);
+  }, 60_000);
+
+  it("fails on a planted import of another owner's table, and of the schema barrel; passes the owner's own", () => {
+    const run = cruise({
+      "lib/db/schema/accounts.ts": "export const accounts = 1;\n",
+      "lib/db/schema/index.ts": 'export * from "./accounts";\n',
+      "lib/auth/accounts.ts": 'import { accounts } from "../db/schema/accounts";\nexport const mine = accounts;\n',
+      "lib/streams/usage.ts": 'import { accounts } from "../db/schema/accounts";\nexport const theirs = accounts;\n',
+      "lib/watchlist/list.ts": 'import { accounts } from "../db/schema/index";\nexport const barrel = accounts;\n',
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.report).toMatch(/table-owner: lib\/streams\/usage\.ts → lib\/db\/schema\/accounts\.ts/);
+    expect(run.report).toMatch(/schema-barrel: lib\/watchlist\/list\.ts → lib\/db\/schema\/index\.ts/);
+    expect(run.report).not.toMatch(/lib\/auth\/accounts\.ts →/);
   }, 60_000);
 });

@@ -91,6 +91,31 @@ describe("the SYNTHETIC demo pair", () => {
     expect(Math.max(...page.data.map((p) => p.best ?? -1))).toBe(episode.peak);
   });
 
+  it("pages the episodes with a cursor: the pages together are the whole list, the day summary the same on each", async () => {
+    const path = `/v0/pairs/${params.a}/${params.b}/episodes?since=${now - 86_400_000}&until=${now}&size=50`;
+    const whole = (await callRoute(episodesRoute, { path: `${path}&limit=1000`, key, params })).body as EpisodesResponse;
+    expect(whole.meta.count).toBeGreaterThan(2);
+    expect(whole.meta.nextCursor).toBeNull();
+    const limit = Math.ceil(whole.meta.count / 3);
+    const listed: EpisodesResponse["data"]["episodes"] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await callRoute(episodesRoute, { path: `${path}&limit=${limit}${cursor === null ? "" : `&cursor=${cursor}`}`, key, params });
+      expect(res.status, res.text).toBe(200);
+      const body = res.body as EpisodesResponse;
+      expect(body.data.days).toEqual(whole.data.days);
+      expect(body.meta.count).toBe(whole.meta.count);
+      listed.push(...body.data.episodes);
+      cursor = body.meta.nextCursor;
+      pages += 1;
+    } while (cursor !== null && pages < 10);
+    expect(listed).toEqual(whole.data.episodes);
+    expect(pages).toBe(Math.ceil(whole.meta.count / limit));
+    const bad = await callRoute(episodesRoute, { path: `${path}&cursor=not-a-cursor`, key, params });
+    expect(bad.status).toBe(400);
+  }, 180_000);
+
   it("pages the series with a cursor, without repeating or skipping an instant", async () => {
     const since = now - 3_600_000;
     const whole = await spreads(`since=${since}&until=${now}&limit=5000`);

@@ -31,6 +31,8 @@ beforeAll(async () => {
   await seedCatalog([
     makeEvent({ venue: "polymarket", category: "Economics" }, [{ venueMarketId: "live-m1", contractAddress: ids.M1.cond, outcomes: [{ outcomeId: ids.M1.yes, label: "Yes", price: 0.5, priceChange24h: 0 }, { outcomeId: ids.M1.no, label: "No", price: 0.5, priceChange24h: 0 }] }]),
     makeEvent({ venue: "polymarket", category: "Crypto" }, [{ venueMarketId: "live-m2", contractAddress: ids.M2.cond, outcomes: [{ outcomeId: ids.M2.yes, label: "Yes", price: 0.5, priceChange24h: 0 }, { outcomeId: ids.M2.no, label: "No", price: 0.5, priceChange24h: 0 }] }]),
+    // On Polymarket, but no recorder follows it.
+    makeEvent({ venue: "polymarket", category: "Crypto" }, [{ venueMarketId: "live-unrecorded", contractAddress: `0x${"9f".repeat(32)}`, outcomes: [{ outcomeId: "unrecorded-yes", label: "Yes", price: 0.5, priceChange24h: 0 }, { outcomeId: "unrecorded-no", label: "No", price: 0.5, priceChange24h: 0 }] }]),
   ]);
   fake = await startFakeMarketChannel();
   const live = await livePublisher();
@@ -107,6 +109,24 @@ describe("GET /v0/pairs/{a}/{b}/spreads/stream", () => {
     const gross = (bid: number | null, ask: number | null) => (bid === null || ask === null ? null : Math.round((bid - ask) * 1e6) / 1e6);
     expect(live.gross).toEqual({ aToB: gross(b.bid, a.ask), bToA: gross(a.bid, b.ask) });
     expect(live.net?.aToB.fillable).toBeGreaterThan(0);
+  });
+
+  it("answers a pair a recorder does not follow with an error event naming why, then ends the stream", async () => {
+    const { key } = await makeKey("pro");
+    const headers = new Headers({ authorization: `Bearer ${key}` });
+    const response = await streamRoute(new Request("http://localhost:3000/v0/pairs/live-m1/live-unrecorded/spreads/stream?size=100", { headers }), { params: Promise.resolve({ a: "live-m1", b: "live-unrecorded" }) });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const events = text
+      .split("\n\n")
+      .map((block) => block.split("\n").find((line) => line.startsWith("data: ")))
+      .filter((line): line is string => line !== undefined)
+      .map((line) => JSON.parse(line.slice(6)) as { event?: string; error?: { code: string; message: string } });
+    const error = events.find((event) => event.event === "error");
+    expect(error?.error?.code).toBe("NOT_RECORDED");
+    expect(error?.error?.message).toMatch(/not being recorded live/);
+    // The error comes before the stream's end, not a bare "no subscription left".
+    expect(text.indexOf("NOT_RECORDED")).toBeLessThan(text.indexOf("event: close"));
   });
 
   it("answers 400 for a bad size before any stream opens", async () => {

@@ -137,8 +137,8 @@ function kalshiBookAt(frames: readonly string[], t: number): Book {
 
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
 
-/** Walks `levels` ([price, size] units, best first) for SIZE contracts: filled (units), notional (price × size units), fills. */
-function walk(levels: Array<[number, number]>, fee: MarketFee): { filled: number; notional: number; fee: number | null } {
+/** Walks `levels` ([price, size] units, best first) for SIZE contracts, buying or selling (a sale's revenue is positive: Kalshi floors the balance it brings). */
+function walk(levels: Array<[number, number]>, fee: MarketFee, side: "buy" | "sell"): { filled: number; notional: number; fee: number | null } {
   let filled = 0;
   let notional = 0;
   const fills: Fill[] = [];
@@ -149,7 +149,7 @@ function walk(levels: Array<[number, number]>, fee: MarketFee): { filled: number
     notional += price * take;
     fills.push({ price: price / 1e4, size: take / 100 });
   }
-  return { filled, notional, fee: fee.known ? takerFee(fee, fills) : null };
+  return { filled, notional, fee: fee.known ? takerFee(fee, fills, side) : null };
 }
 
 function oraclePoint(t: number, poly: Book, kalshi: Book, feeA: MarketFee, feeB: MarketFee): Pick<SpreadPoint, "a" | "b" | "gross" | "net"> {
@@ -162,8 +162,8 @@ function oraclePoint(t: number, poly: Book, kalshi: Book, feeA: MarketFee, feeB:
   const a = quote(poly);
   const b = quote(kalshi);
   const direction = (buyBook: Book, buyFee: MarketFee, sellBook: Book, sellFee: MarketFee) => {
-    const buy = walk(sorted(buyBook.asks, false), buyFee);
-    const sell = walk(sorted(sellBook.bids, true), sellFee);
+    const buy = walk(sorted(buyBook.asks, false), buyFee, "buy");
+    const sell = walk(sorted(sellBook.bids, true), sellFee, "sell");
     const fees = buy.fee === null || sell.fee === null ? null : round6(buy.fee + sell.fee);
     const complete = buy.filled >= SIZE * 100 && sell.filled >= SIZE * 100;
     const total = complete && fees !== null ? round6((sell.notional - buy.notional) / 1e6 - fees) : null;
@@ -246,7 +246,7 @@ describe("spread of a pair recorded from both loopback venues, against an indepe
     expect(page.meta.pair.a.outcomeId).toBe(YES);
     expect(page.meta.pair.b.outcomeId).toBe(TICKER);
     expect(page.meta.pair.a.fee).toMatchObject({ known: true, basis: "upper_bound" });
-    expect(page.meta.pair.b.fee).toMatchObject({ known: true, takerRate: "0.07", basis: "exact" });
+    expect(page.meta.pair.b.fee).toMatchObject({ known: true, takerRate: "0.07", basis: "schedule" });
 
     // Every change of either venue's book is an instant of the series.
     const times = new Set(page.data.map((p) => p.t));

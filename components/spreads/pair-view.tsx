@@ -1,11 +1,11 @@
 "use client";
 import Link from "next/link";
-import { useState } from "react";
-import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/query-state";
 import { getJson } from "@/lib/browser/api-client";
 import { formatInteger, formatPrice } from "@/lib/format";
-import type { EpisodesResponse, PairPublic, SpreadPoint, SpreadsPage } from "@/lib/spreads/shapes";
+import type { EpisodeDay, EpisodesResponse, PairPublic, SpreadPoint, SpreadsPage } from "@/lib/spreads/shapes";
 import { BooksChart, NetSpreadChart } from "./spread-charts";
 
 /** Windows the page offers, each with a grid fine enough to see an episode of a few minutes and at most 5,000 points. */
@@ -21,9 +21,29 @@ const duration = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : m
 const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 const direction = (pair: PairPublic, d: "aToB" | "bToA") => (d === "aToB" ? `buy on ${pair.a.exchange}, sell on ${pair.b.exchange}` : `buy on ${pair.b.exchange}, sell on ${pair.a.exchange}`);
 
-/** The share of the window each side's book was known, and the stretches it was not (a gap in either book is a gap in the spread). */
-function Coverage({ points, since, until }: { points: SpreadPoint[]; since: number; until: number }) {
+const basisText = { market: "the market's own fee", schedule: "the venue's schedule", upper_bound: "an upper bound" } as const;
+
+/** A side's fee as the answer states it: the formula, the version and where it comes from. */
+function feeText(fee: PairPublic["a"]["fee"]): string {
+  if (!fee.known) return `unknown: ${fee.note}`;
+  return `${fee.takerRate} × C × (P(1−P))${fee.exponent === 2 ? "²" : ""} (${fee.schedule}${fee.basis === null ? "" : `, ${basisText[fee.basis]}`})`;
+}
+
+/** A side's recorded outcome in words: its state, and what its outcome pays once stated. */
+function settlementText(settlement: PairPublic["a"]["settlement"]): string {
+  if (settlement === null) return "not recorded";
+  const pays = settlement.pays === null ? "" : `, pays ${formatPrice(settlement.pays)}`;
+  return `${settlement.state}${pays}${settlement.settledAt === null ? "" : ` (${utc(settlement.settledAt)})`}`;
+}
+
+/**
+ * The share of the window each side's book was known, and the stretches it was not (a gap in either
+ * book is a gap in the spread). The figures come from the day summary (`days`, the every-change
+ * series, the same as the day table); the strips from the grid the charts show.
+ */
+function Coverage({ points, since, until, days }: { points: SpreadPoint[]; since: number; until: number; days: EpisodeDay[] | undefined }) {
   const span = Math.max(1, until - since);
+  const knownOf = (side: "a" | "b") => (days === undefined ? undefined : days.reduce((total, d) => total + (side === "a" ? d.knownAMs : d.knownBMs), 0));
   const strip = (side: "a" | "b") => {
     const segments: Array<{ start: number; end: number; known: boolean; reason: string | null }> = [];
     points.forEach((point, i) => {
@@ -39,10 +59,12 @@ function Coverage({ points, since, until }: { points: SpreadPoint[]; since: numb
     <div data-testid="pair-coverage">
       {(["a", "b"] as const).map((side) => {
         const segments = strip(side);
-        const known = segments.filter((s) => s.known).reduce((total, s) => total + (s.end - s.start), 0);
+        const known = knownOf(side);
         return (
           <div key={side} className="small" style={{ margin: "0.25rem 0" }}>
-            <span className="muted">Book {side.toUpperCase()} known {Math.round((100 * known) / span)}% of the window</span>
+            <span className="muted" data-testid={`pair-coverage-${side}-figure`}>
+              Book {side.toUpperCase()} {known === undefined ? "coverage loading" : `known ${duration(known)} of ${duration(span)} (${((100 * known) / span).toFixed(1)}%)`}
+            </span>
             <div style={{ display: "flex", height: 8, borderRadius: 2, overflow: "hidden", background: "var(--border)" }} data-testid={`pair-coverage-${side}`}>
               {segments.map((s) => (
                 <span
@@ -61,14 +83,46 @@ function Coverage({ points, since, until }: { points: SpreadPoint[]; since: numb
 }
 
 /**
+ * The pair's live value from its Server-Sent Events stream (GET /v0/pairs/{a}/{b}/spreads/stream,
+ * priced from both recorders' live books at every change): the newest point, or why there is none
+ * (the stream's error event, e.g. a side no recorder follows).
+ */
+function useLiveSpread(base: string, size: number, enabled: boolean): { point: SpreadPoint | undefined; error: string | undefined } {
+  const url = `${base}/spreads/stream?size=${size}`;
+  // What the stream of `url` said last; a stream of another size says nothing yet.
+  const [state, setState] = useState<{ url: string; point: SpreadPoint | undefined; error: string | undefined }>({ url, point: undefined, error: undefined });
+  useEffect(() => {
+    if (!enabled) return;
+    const source = new EventSource(url);
+    source.onmessage = (message: MessageEvent<string>) => {
+      const event = JSON.parse(message.data) as { event?: string; data?: SpreadPoint; error?: { message: string } };
+      if (event.event === "data" && event.data !== undefined) setState({ url, point: event.data, error: undefined });
+      if (event.event === "error") {
+        setState({ url, point: undefined, error: event.error?.message ?? "the live stream failed" });
+        source.close();
+      }
+    };
+    source.addEventListener("close", () => source.close());
+    return () => source.close();
+  }, [url, enabled]);
+  return state.url === url ? { point: state.point, error: state.error } : { point: undefined, error: undefined };
+}
+
+/**
  * The pair page: both recorded books' best bid and ask on one time axis, the executable spread
  * after both venues' fees for a chosen size beneath with its episodes marked, each venue's
- * recording coverage, the episodes and the daily summary, and the latest value (refreshed every 5 s).
+ * recording coverage, the episodes and the daily summary, and the live value (the pair's SSE stream).
  * Everything comes from /v0/pairs/{a}/{b}/spreads and /episodes, the API a keyed client uses.
  */
 export function PairView({ a, b, allowed }: { a: string; b: string; allowed: boolean }) {
   const [windowKey, setWindowKey] = useState<WindowKey>("24h");
+  // The size box as typed, and the size asked for: 400 ms after the last keystroke, one request.
+  const [sizeText, setSizeText] = useState("100");
   const [size, setSize] = useState(100);
+  useEffect(() => {
+    const timer = setTimeout(() => setSize(Math.max(1, Math.min(100_000, Math.round(Number(sizeText)) || 1))), 400);
+    return () => clearTimeout(timer);
+  }, [sizeText]);
   const [minSpread, setMinSpread] = useState(0);
   const [until] = useState(() => Math.floor(Date.now() / 60_000) * 60_000);
   const since = until - windows[windowKey].ms;
@@ -77,21 +131,16 @@ export function PairView({ a, b, allowed }: { a: string; b: string; allowed: boo
     queryKey: ["pair-spreads", a, b, windowKey, size, until],
     queryFn: ({ signal }) => getJson<SpreadsPage>(`${base}/spreads?since=${since}&until=${until}&interval=${windows[windowKey].interval}&size=${size}&limit=5000`, signal),
     enabled: allowed,
+    // The previous answer stays on screen (header, title, charts) while a new window or size loads.
+    placeholderData: keepPreviousData,
   });
   const episodes = useQuery({
     queryKey: ["pair-episodes", a, b, windowKey, size, minSpread, until],
     queryFn: ({ signal }) => getJson<EpisodesResponse>(`${base}/episodes?since=${since}&until=${until}&size=${size}&minSpread=${minSpread}&limit=200`, signal),
     enabled: allowed,
+    placeholderData: keepPreviousData,
   });
-  const latest = useQuery({
-    queryKey: ["pair-latest", a, b, size],
-    queryFn: ({ signal }) => {
-      const now = Date.now();
-      return getJson<SpreadsPage>(`${base}/spreads?since=${now - 60_000}&until=${now}&size=${size}&limit=5000`, signal);
-    },
-    enabled: allowed,
-    refetchInterval: 5_000,
-  });
+  const live = useLiveSpread(base, size, allowed);
 
   if (!allowed) {
     return (
@@ -103,7 +152,8 @@ export function PairView({ a, b, allowed }: { a: string; b: string; allowed: boo
     );
   }
   const pair = series.data?.meta.pair ?? episodes.data?.meta.pair;
-  const now = latest.data?.data.at(-1);
+  const now = live.point;
+  const loading = series.isPlaceholderData || episodes.isPlaceholderData;
   return (
     <div className="page" data-testid="pair-page">
       <header className="card">
@@ -118,9 +168,24 @@ export function PairView({ a, b, allowed }: { a: string; b: string; allowed: boo
             <p className="small">
               <span className="badge">{pair.relation ?? "not matched"}</span> priced as <b>{pair.pricing}</b>: A = {pair.a.outcomeLabel} on {pair.a.exchange}, B = {pair.b.outcomeLabel} on {pair.b.exchange}.
             </p>
+            <p className="small" data-testid="pair-settlement">
+              {pair.a.settlement === null && pair.b.settlement === null ? (
+                <span className="muted">No outcome recorded for either market yet.</span>
+              ) : (
+                <>
+                  Outcome: A {settlementText(pair.a.settlement)}; B {settlementText(pair.b.settlement)}.
+                  {pair.closed === null ? null : (
+                    <>
+                      {" "}
+                      The spread closed at <b>{formatPrice(pair.closed.difference)}</b> a contract (A paid {formatPrice(pair.closed.aPays)}, B {formatPrice(pair.closed.bPays)}
+                      {pair.closed.difference === 0 ? ": both settled alike" : ": the two settled differently"}).
+                    </>
+                  )}
+                </>
+              )}
+            </p>
             <p className="small muted" data-testid="pair-fees">
-              Fees: {pair.a.exchange} {pair.a.fee.known ? `${pair.a.fee.takerRate} × C × (P(1−P))${pair.a.fee.exponent === 2 ? "²" : ""} (${pair.a.fee.schedule}${pair.a.fee.basis === "upper_bound" ? ", an upper bound" : ""})` : `unknown: ${pair.a.fee.note}`}; {pair.b.exchange}{" "}
-              {pair.b.fee.known ? `${pair.b.fee.takerRate} × C × (P(1−P))${pair.b.fee.exponent === 2 ? "²" : ""} (${pair.b.fee.schedule}${pair.b.fee.basis === "upper_bound" ? ", an upper bound" : ""})` : `unknown: ${pair.b.fee.note}`}.
+              Fees: {pair.a.exchange} {feeText(pair.a.fee)}; {pair.b.exchange} {feeText(pair.b.fee)}.
             </p>
           </>
         )}
@@ -137,7 +202,7 @@ export function PairView({ a, b, allowed }: { a: string; b: string; allowed: boo
           </label>
           <label>
             Size (contracts){" "}
-            <input type="number" min={1} max={100000} value={size} onChange={(e) => setSize(Math.max(1, Math.min(100_000, Number(e.target.value) || 1)))} data-testid="pair-size" style={{ width: "7rem" }} />
+            <input type="number" min={1} max={100000} value={sizeText} onChange={(e) => setSizeText(e.target.value)} data-testid="pair-size" style={{ width: "7rem" }} />
           </label>
           <label>
             Episode threshold (¢){" "}
@@ -145,16 +210,23 @@ export function PairView({ a, b, allowed }: { a: string; b: string; allowed: boo
           </label>
           <span data-testid="pair-live" className="small">
             Now:{" "}
-            {now === undefined ? (
-              <span className="muted">no change in the last minute</span>
+            {live.error !== undefined ? (
+              <span className="muted">{live.error}</span>
+            ) : now === undefined ? (
+              <span className="muted">waiting for the live books…</span>
             ) : now.known ? (
               <>
                 net <b className={now.best !== null && now.best > 0 ? "up" : ""}>{cents(now.best)}</b> a contract for {size} ({utc(now.t)})
               </>
             ) : (
-              <span className="down">unknown: a book is not recorded or awaits its snapshot</span>
+              <span className="down">unknown: {[now.unknown?.a, now.unknown?.b].filter((r) => r !== null && r !== undefined).map((r) => r.replaceAll("_", " ")).join(", ")}</span>
             )}
           </span>
+          {loading ? (
+            <span className="small muted" data-testid="pair-loading">
+              loading…
+            </span>
+          ) : null}
         </div>
       </header>
 
@@ -172,7 +244,7 @@ export function PairView({ a, b, allowed }: { a: string; b: string; allowed: boo
             <h2>Executable spread after fees, {formatInteger(size)} contracts</h2>
             <NetSpreadChart points={series.data.data} episodes={episodes.data?.data.episodes ?? []} threshold={minSpread} />
             <p className="small muted">The better of the two directions, per contract, both books walked for the size and each venue&apos;s taker fee subtracted; green above the threshold. A gap is an instant where either book was not known: it is never interpolated.</p>
-            <Coverage points={series.data.data} since={series.data.meta.since} until={series.data.meta.until} />
+            <Coverage points={series.data.data} since={series.data.meta.since} until={series.data.meta.until} days={episodes.data?.meta.since === series.data.meta.since ? episodes.data.data.days : undefined} />
           </>
         )}
       </section>

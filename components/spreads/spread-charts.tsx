@@ -44,6 +44,37 @@ export function BooksChart({ points, labelA, labelB }: { points: SpreadPoint[]; 
   return <div ref={ref} className={styles.frame} role="img" aria-label={`Best bid and ask of ${labelA} and ${labelB}`} data-testid="pair-books-chart" data-points={points.length} />;
 }
 
+/** Room a peak label takes on the time axis, in pixels: a label closer than this to the previous one is left out (its arrow stays). */
+const LABEL_PX = 56;
+
+/**
+ * Episode markers: each on a point of the series (the first at or after the episode's start),
+ * episodes on the same point merged into one marker with the highest peak, and a peak label only
+ * where it has room: never two labels closer than LABEL_PX at the chart's width, so labels never
+ * overlap ("2.0¢2.0¢"); the episodes table lists every one.
+ */
+export function episodeMarkers(data: ReadonlyArray<{ time: Time }>, episodes: readonly EpisodePublic[], widthPx: number, color: string): SeriesMarker<Time>[] {
+  const peaks = new Map<number, number>();
+  for (const episode of episodes) {
+    const at = data.find((d) => (d.time as number) >= seconds(episode.start));
+    if (at === undefined || (at.time as number) > seconds(episode.end)) continue;
+    const time = at.time as number;
+    peaks.set(time, Math.max(peaks.get(time) ?? Number.NEGATIVE_INFINITY, episode.peak));
+  }
+  const first = data[0]?.time as number | undefined;
+  const last = data.at(-1)?.time as number | undefined;
+  const secondsPerPx = first === undefined || last === undefined || widthPx <= 0 ? 0 : (last - first) / widthPx;
+  const room = LABEL_PX * secondsPerPx;
+  let labelled = Number.NEGATIVE_INFINITY;
+  return [...peaks]
+    .sort((x, y) => x[0] - y[0])
+    .map(([time, peak]) => {
+      const label = time - labelled >= room;
+      if (label) labelled = time;
+      return { time: time as Time, position: "aboveBar" as const, color, shape: "arrowDown" as const, text: label ? `${(peak * 100).toFixed(1)}¢` : "" };
+    });
+}
+
 /** The net spread after fees (the better direction) beneath, a line at the threshold, episodes marked where they start. */
 export function NetSpreadChart({ points, episodes, threshold }: { points: SpreadPoint[]; episodes: EpisodePublic[]; threshold: number }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -65,14 +96,7 @@ export function NetSpreadChart({ points, episodes, threshold }: { points: Spread
       });
       const data = perSecond(points, (p) => p.best);
       series.setData(data);
-      // A marker sits on a point of the series: the first one at or after the episode's start.
-      const markers: SeriesMarker<Time>[] = [];
-      for (const episode of episodes) {
-        const at = data.find((d) => d.time >= seconds(episode.start));
-        if (at === undefined || at.time > seconds(episode.end)) continue;
-        markers.push({ time: at.time, position: "aboveBar", color: colors.up, shape: "arrowDown", text: `${(episode.peak * 100).toFixed(1)}¢` });
-      }
-      charts.createSeriesMarkers(series, markers);
+      charts.createSeriesMarkers(series, episodeMarkers(data, episodes, element.clientWidth, colors.up));
       chart.timeScale().fitContent();
       return () => chart.remove();
     },

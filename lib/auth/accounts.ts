@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { accounts, type AccountRow } from "@/lib/db/schema";
+import { accounts, type AccountRow } from "@/lib/db/schema/accounts";
 import { AppError, NotFoundError } from "@/lib/errors";
 import { parseInput } from "@/lib/input";
 import type { Plan } from "./plans";

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, inArray, isNull, like } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { apiKeys } from "@/lib/db/schema";
+import { apiKeys } from "@/lib/db/schema/api-keys";
 import { InvalidParameterError, NotFoundError } from "@/lib/errors";
 import { parseInput } from "@/lib/input";
 import { invalidatePrincipals } from "./principal-cache";

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { rateLimits } from "@/lib/db/schema";
+import { rateLimits } from "@/lib/db/schema/rate-limits";
 import { processGlobals } from "@/lib/process-globals.mjs";
 
 /** The outcome of counting one request against a bucket's fixed one-minute window. */

@@ -1,7 +1,8 @@
 import "server-only";
 import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db";
-import { apiKeys, usage, type UsageRow } from "@/lib/db/schema";
+import { apiKeys } from "@/lib/db/schema/api-keys";
+import { usage, type UsageRow } from "@/lib/db/schema/usage";
 import { errorFields, log } from "@/lib/log";
 import { listApiKeys, type ApiKeyPublic } from "./api-keys";
 import { postgresRateLimitStore, WINDOW_MS } from "./rate-limit";

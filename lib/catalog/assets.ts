@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { markets } from "@/lib/db/schema";
+import { markets } from "@/lib/db/schema/markets";
 
 /**
  * The `status` of catalog markets that no venue lists: the SYNTHETIC demo pair `admin demo-ticks`

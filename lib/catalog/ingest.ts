@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { UnifiedEvent, UnifiedMarket } from "pmxt-core";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { ingestRuns } from "@/lib/db/schema";
+import { ingestRuns } from "@/lib/db/schema/ingest-runs";
 import { errorFields, log } from "@/lib/log";
 import { createExchange, type Exchange } from "@/lib/venues/factory";
 import { acquireVenueLease } from "./lease";

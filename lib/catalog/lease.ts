@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, gt, like, lt, notLike, or, sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { ingestLeases } from "@/lib/db/schema";
+import { ingestLeases } from "@/lib/db/schema/ingest-leases";
 import { processGlobals } from "@/lib/process-globals.mjs";
 
 /**

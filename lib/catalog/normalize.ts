@@ -1,5 +1,6 @@
 import type { MarketOutcome, UnifiedEvent, UnifiedMarket } from "pmxt-core";
-import type { NewEventRow, NewMarketRow, StoredOutcome } from "@/lib/db/schema";
+import type { NewEventRow } from "@/lib/db/schema/events";
+import type { NewMarketRow, StoredOutcome } from "@/lib/db/schema/markets";
 import { normalizeCategory } from "./categories";
 import { eventUuid, marketUuid, syntheticContractAddress } from "./ids";
 

@@ -1,7 +1,9 @@
 import "server-only";
 import { eq, sql, type SQL } from "drizzle-orm";
-import type { StoredOutcome } from "@/lib/db/schema";
-import { eventQuotes, events, marketQuotes, markets } from "@/lib/db/schema";
+import type { StoredOutcome } from "@/lib/db/schema/markets";
+import { events } from "@/lib/db/schema/events";
+import { markets } from "@/lib/db/schema/markets";
+import { eventQuotes, marketQuotes } from "@/lib/db/schema/quotes";
 import { isoOrNull } from "@/lib/format";
 import { resolutionColumn, toResolutionPublic, type StoredResolution } from "@/lib/outcomes/public";
 import { isCategory, type Category } from "./categories";

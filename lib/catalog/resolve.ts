@@ -1,7 +1,9 @@
 import "server-only";
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { eventQuotes, events, marketQuotes, markets } from "@/lib/db/schema";
+import { events } from "@/lib/db/schema/events";
+import { markets } from "@/lib/db/schema/markets";
+import { eventQuotes, marketQuotes } from "@/lib/db/schema/quotes";
 import { AppError, NotFoundError } from "@/lib/errors";
 import { parseVenueUrl, UUID_PATTERN, type VenueUrlRef } from "./ids";
 import { marketsOfEvents, rankOrder } from "./list";

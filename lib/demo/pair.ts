@@ -7,7 +7,8 @@ import { eventUuid, marketUuid, syntheticContractAddress } from "@/lib/catalog/i
 import type { NormalizedEvent } from "@/lib/catalog/normalize";
 import { upsertCatalog } from "@/lib/catalog/store";
 import type { Db } from "@/lib/db";
-import { marketMatches, recorderIncidents, recorderRuns } from "@/lib/db/schema";
+import { marketMatches } from "@/lib/db/schema/market-matches";
+import { recorderIncidents, recorderRuns } from "@/lib/db/schema/recorder-runs";
 import { prng } from "./ticks";
 import { runMode, SYNTHETIC_MODE } from "@/lib/recorder/journal";
 import { KalshiNormalizer, noOutcomeId } from "@/lib/recorder/kalshi/normalize";

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, arrayOverlaps, desc, eq, gte, inArray, isNull, like, lt, notInArray, notLike, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { recorderIncidents, recorderRuns, type RecorderIncidentRow, type RecorderRunRow } from "@/lib/db/schema";
+import { recorderIncidents, recorderRuns, type RecorderIncidentRow, type RecorderRunRow } from "@/lib/db/schema/recorder-runs";
 import { degradingKinds, HEARTBEAT_STALE_MS, isSyntheticMode, SYNTHETIC_MODES } from "@/lib/recorder/journal";
 import type { Span } from "./coverage-model";
 import { encodeCursor } from "@/lib/input";

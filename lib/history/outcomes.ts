@@ -1,7 +1,7 @@
 import "server-only";
 import { and, arrayContains, eq, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { markets } from "@/lib/db/schema";
+import { markets } from "@/lib/db/schema/markets";
 import { AppError, NotFoundError } from "@/lib/errors";
 import { recordedMarketOf } from "@/lib/ticks/published";
 

@@ -4,7 +4,7 @@ import type { NormalizedEvent } from "@/lib/catalog/normalize";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import { inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { markets } from "@/lib/db/schema";
+import { markets } from "@/lib/db/schema/markets";
 import { InvalidParameterError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import { bind, tickRows, type TickReader, type TickStores } from "@/lib/ticks";

@@ -1,7 +1,9 @@
 import "server-only";
 import { and, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { events, marketMatches, markets, matchFeatures } from "@/lib/db/schema";
+import { events } from "@/lib/db/schema/events";
+import { marketMatches, matchFeatures } from "@/lib/db/schema/market-matches";
+import { markets } from "@/lib/db/schema/markets";
 import { errorFields, log } from "@/lib/log";
 import { CandidateIndex } from "./candidates";
 import { classifyPair, type PairResult } from "./classify";

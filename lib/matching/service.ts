@@ -6,8 +6,10 @@ import { marketColumns, quoteOfMarket, toMarketPublic, type MarketSelection } fr
 import { getEventOrThrow, getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { EventPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
-import { marketMatches, marketQuotes, markets, matchFeatures, type MarketMatchRow } from "@/lib/db/schema";
-import { bookPrices, type BookPrices } from "./book-prices";
+import { marketMatches, matchFeatures, type MarketMatchRow } from "@/lib/db/schema/market-matches";
+import { markets } from "@/lib/db/schema/markets";
+import { marketQuotes } from "@/lib/db/schema/quotes";
+import type { BookPriceReader, BookPrices } from "@/lib/live/book-prices";
 import { invertDifference, type Difference } from "./compare/types";
 import { invertRelation, type Relation } from "./relations";
 import { compareRuleTerms, type RuleDifference, type RuleTermsOf } from "./rules";
@@ -37,7 +39,7 @@ const yesPrice = (row: MarketSelection): number => row.outcomes[0]?.price ?? 0;
 /** Best bid/ask per market id when `includePrices=true` was asked; undefined otherwise. */
 type Prices = Map<string, BookPrices> | undefined;
 
-const pricesFor = async (includePrices: boolean, rows: Iterable<MarketSelection>): Promise<Prices> => (includePrices ? bookPrices([...rows]) : undefined);
+const pricesFor = async (prices: BookPriceReader, includePrices: boolean, rows: Iterable<MarketSelection>): Promise<Prices> => (includePrices ? prices([...rows]) : undefined);
 
 /** A catalog market in the matching endpoints' shape; with prices, the book's best Yes bid/ask and the catalog's last price. */
 function publicMarket(row: MarketSelection, prices: Prices): MatchedMarketPublic {
@@ -118,7 +120,7 @@ const byStrength = (x: Oriented, y: Oriented) =>
   relationRank[x.relation] - relationRank[y.relation] || y.row.confidence - x.row.confidence || (x.other < y.other ? -1 : 1);
 
 /** GET /v0/markets/{id}/matches: the market and what other venues list about the same question. */
-export async function getMarketMatches(db: Db, ref: string, query: MarketMatchesQuery) {
+export async function getMarketMatches(db: Db, ref: string, query: MarketMatchesQuery, bookPrices: BookPriceReader) {
   const market = await getMarketOrThrow(db, ref);
   const found = (await matchesOf(db, [market.marketId], query.asOf, query.minConfidence ?? 0))
     .filter((m) => query.relation === undefined || m.relation === query.relation)
@@ -126,7 +128,7 @@ export async function getMarketMatches(db: Db, ref: string, query: MarketMatches
     .slice(0, query.limit);
   const rows = await loadMarkets(db, [market.marketId, ...found.map((m) => m.other)]);
   const self = rows.get(market.marketId);
-  const prices = await pricesFor(query.includePrices, rows.values());
+  const prices = await pricesFor(bookPrices, query.includePrices, rows.values());
   const differences = await ruleDifferencesOf(db, found.map((m) => [market.marketId, m.other]));
   return marketMatchesResponse.parse({
     data: {
@@ -161,7 +163,7 @@ async function eventsFor(db: Db, eventIds: string[]): Promise<Map<string, EventP
 }
 
 /** GET /v0/events/{id}/matches: matched events, each with the market-level matches behind it. */
-export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQuery) {
+export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQuery, bookPrices: BookPriceReader) {
   const event = await getEventOrThrow(db, ref);
   const ids = event.markets.map((m) => m.marketId);
   const titles = new Map(event.markets.map((m) => [m.marketId, m.title]));
@@ -180,7 +182,7 @@ export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQ
   const eventIds = [...byEvent.keys()].slice(0, query.limit);
   const others = await eventsFor(db, eventIds);
   const shownEvents = new Set(eventIds);
-  const prices = await pricesFor(query.includePrices, [...rows.values()].filter((r) => shownEvents.has(r.eventId)));
+  const prices = await pricesFor(bookPrices, query.includePrices, [...rows.values()].filter((r) => shownEvents.has(r.eventId)));
   const differences = await ruleDifferencesOf(db, found.filter((m) => shownEvents.has(rows.get(m.other)?.eventId ?? "")).map((m) => [m.self, m.other]));
   return eventMatchesResponse.parse({
     data: {
@@ -267,7 +269,7 @@ function orient<R extends { match: MarketMatchRow; a: MarketSelection; b: Market
 }
 
 /** GET /v0/matched-markets and /v0/matched-prices: matched pairs by Yes price difference. */
-export async function browseMatchedMarkets(db: Db, query: MatchedMarketsQuery) {
+export async function browseMatchedMarkets(db: Db, query: MatchedMarketsQuery, bookPrices: BookPriceReader) {
   const relations: Relation[] = query.relation !== undefined ? [query.relation] : query.relations;
   const minDifference = query.minDifference ?? 0;
   const maxDifference = query.maxDifference ?? (minDifference > 0 ? 0.2 : undefined);
@@ -277,7 +279,7 @@ export async function browseMatchedMarkets(db: Db, query: MatchedMarketsQuery) {
     sql`abs(${priceA} - ${priceB}) desc`,
     query.limit,
   );
-  const prices = await pricesFor(query.includePrices, rows.flatMap((r) => [r.a, r.b]));
+  const prices = await pricesFor(bookPrices, query.includePrices, rows.flatMap((r) => [r.a, r.b]));
   const oriented = rows.map((row) => orient(row, relations));
   const differences = await ruleDifferencesOf(db, oriented.map((r) => [r.a.id, r.b.id]));
   const data = oriented.map(({ match, a, b, relation }) => ({
@@ -347,7 +349,7 @@ const cents = (v: number) => `${Math.round(v * 1000) / 10}¢`;
  * is cheaper and No on the other side; subset A ⊂ B: Yes on A must not cost more than Yes on B;
  * disjoint: the two Yes prices must not sum above 1. Gross of fees and slippage.
  */
-export async function findArbitrage(db: Db, query: ArbitrageQuery) {
+export async function findArbitrage(db: Db, query: ArbitrageQuery, bookPrices: BookPriceReader) {
   const relations = query.relations.filter((r) => r !== "overlap");
   const rows =
     relations.length === 0
@@ -397,7 +399,7 @@ export async function findArbitrage(db: Db, query: ArbitrageQuery) {
     })
     .sort((x, y) => y.spread - x.spread || y.confidence - x.confidence)
     .slice(0, query.limit);
-  const prices = await pricesFor(query.includePrices, found.flatMap((o) => [o.a, o.b]));
+  const prices = await pricesFor(bookPrices, query.includePrices, found.flatMap((o) => [o.a, o.b]));
   const data = found.map(({ a, b, ...rest }) => ({ marketA: publicMarket(a, prices), marketB: publicMarket(b, prices), ...rest }));
   return arbitrageResponse.parse({ data, meta: { count: data.length, limit: query.limit } });
 }

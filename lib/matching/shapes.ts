@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { categories } from "@/lib/catalog/categories";
+import { priceSources, type PriceSource } from "@/lib/live/price-source";
 import { eventPublic, marketPublic } from "@/lib/catalog/shapes";
 import { relations } from "./relations";
 import { attributes } from "./compare/types";
@@ -119,8 +120,7 @@ export type EventsMatchesQuery = z.output<typeof eventsMatchesQuery>;
 export type ArbitrageQuery = z.output<typeof arbitrageQuery>;
 
 /** Where includePrices' bestBid/bestAsk came from, or why they are null. */
-export const priceSources = ["recorder", "venue", "venue_timeout", "venue_error", "venue_needs_credentials", "no_outcome"] as const;
-export type PriceSource = (typeof priceSources)[number];
+export { priceSources, type PriceSource };
 
 export const matchedMarketPublic = marketPublic.extend({
   sourceExchange: z.string().describe("pmxt's name for `exchange`."),

@@ -6,7 +6,7 @@ import { ensureAccount, generatePassword, setOperator, setPassword, setPlan, ver
 import { activeKeyIds, createApiKey } from "@/lib/auth/api-keys";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { recorderRuns } from "@/lib/db/schema";
+import { recorderRuns } from "@/lib/db/schema/recorder-runs";
 import { SYNTHETIC_MODE } from "@/lib/recorder/journal";
 import { demoMarketsFromCatalog } from "@/lib/demo/ticks";
 

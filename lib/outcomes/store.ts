@@ -2,7 +2,7 @@ import "server-only";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { sql } from "drizzle-orm";
 import { resultRows, type Db } from "@/lib/db";
-import { marketOutcomes } from "@/lib/db/schema";
+import { marketOutcomes } from "@/lib/db/schema/market-outcomes";
 import { outcomesTable } from "@/lib/ticks/published";
 import type { CurrentOutcome, ResolutionChange, ResolutionRecord, ResolutionSource, ResolutionState } from "./types";
 

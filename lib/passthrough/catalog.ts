@@ -5,7 +5,7 @@ import { searchEvents, searchMarkets } from "@/lib/catalog/list";
 import { getEventOrThrow, getMarketOrThrow } from "@/lib/catalog/resolve";
 import { MAX_LIMIT, type EventPublic, type ListQuery, type MarketPublic } from "@/lib/catalog/shapes";
 import { getDb } from "@/lib/db";
-import { events } from "@/lib/db/schema";
+import { events } from "@/lib/db/schema/events";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 

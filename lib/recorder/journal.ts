@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { recorderIncidents, recorderRuns } from "@/lib/db/schema";
+import { recorderIncidents, recorderRuns } from "@/lib/db/schema/recorder-runs";
 import { errorFields, log } from "@/lib/log";
 import type { TickWriter } from "./writer";
 

@@ -36,7 +36,7 @@ export class EpisodeFolder {
     this.#threshold = threshold;
     this.#until = until;
     for (let day = Math.floor(since / DAY_MS) * DAY_MS; day <= until; day += DAY_MS) {
-      this.#days.set(dayKey(day), { day: dayKey(day), knownMs: 0, episodes: 0, executableMs: 0, longestMs: 0, peak: null, sizeAtPeak: null });
+      this.#days.set(dayKey(day), { day: dayKey(day), knownMs: 0, knownAMs: 0, knownBMs: 0, episodes: 0, executableMs: 0, longestMs: 0, peak: null, sizeAtPeak: null });
     }
   }
 
@@ -53,6 +53,8 @@ export class EpisodeFolder {
       const day = this.#days.get(dayKey(start));
       if (day !== undefined) {
         if (point.known) day.knownMs += end - start;
+        if (point.known || point.unknown?.a === null) day.knownAMs += end - start;
+        if (point.known || point.unknown?.b === null) day.knownBMs += end - start;
         if (executable) day.executableMs += end - start;
       }
       start = end;

@@ -17,8 +17,16 @@ export interface FeeRounding {
   decimals: number;
   /** `up`: to the next unit; `down`: truncated; `half_up`: to the nearest, halves up. */
   mode: "up" | "down" | "half_up";
-  /** `order`: the rounding applies to the order's whole fee (one taking order walking several levels); `fill`: to each fill (level). */
-  per: "order" | "fill";
+  /**
+   * `order`: the rounding applies to the order's whole fee (one taking order walking several
+   * levels); `fill`: to each fill (level); `fill_then_balance`: each fill's fee rounded (decimals,
+   * mode), then the fill's balance change floored to `balanceDecimals` (the difference charged as a
+   * rounding fee) and whole units of that precision refunded from the order's accumulated
+   * rounding (Kalshi's fee accumulator).
+   */
+  per: "order" | "fill" | "fill_then_balance";
+  /** With `fill_then_balance`: the balance precision (2 = cents). */
+  balanceDecimals?: number;
 }
 
 /** A fee of `rate × contracts × (price × (1 − price))^exponent` dollars for a taker. */
@@ -27,12 +35,14 @@ export interface FeeRule {
   takerRate: string;
   exponent: 1 | 2;
   /**
-   * `exact`: the schedule gives this market's fee from what Brier knows of it (venue, ticker, category);
-   * `upper_bound`: the venue charges this rate only on some markets of the group and Brier cannot tell
-   * which, so the answer's fee is the most the market can be charged (a spread positive after it is
-   * positive after the real fee).
+   * `market`: read from the market's own fee fields at the venue (lib/recorder/<venue>/fees.ts);
+   * `schedule`: the venue's published schedule gives this market's fee from what Brier knows of it
+   * (venue, ticker, category), used where the market's fields are missing;
+   * `upper_bound`: the venue charges this rate only on some markets of the group and Brier cannot
+   * tell which, so the answer's fee is the most the market can be charged (a spread positive after
+   * it is positive after the real fee).
    */
-  basis: "exact" | "upper_bound";
+  basis: "market" | "schedule" | "upper_bound";
   /** Why this rule applies (shown with the answer). */
   note: string;
 }
@@ -75,7 +85,7 @@ const polymarket: FeeScheduleVersion[] = [
     source: "Polymarket documentation, Trading fees (before 2026-01-06: no trading fees on any market)",
     rounding: { decimals: 4, mode: "half_up", per: "fill" },
     maker: "0",
-    rules: [{ match: {}, rule: { takerRate: "0", exponent: 1, basis: "exact", note: "No trading fees on any Polymarket market before 2026-01-06." } }],
+    rules: [{ match: {}, rule: { takerRate: "0", exponent: 1, basis: "schedule", note: "No trading fees on any Polymarket market before 2026-01-06." } }],
   },
   {
     venue: "polymarket",
@@ -86,7 +96,7 @@ const polymarket: FeeScheduleVersion[] = [
     maker: "0 (makers receive a rebate of 20% of taker fees)",
     rules: [
       { match: { categories: ["Crypto"] }, rule: { takerRate: "0.25", exponent: 2, basis: "upper_bound", note: "Only 5- and 15-minute crypto up/down markets pay; the catalog does not mark them, so this is the most a crypto market can be charged." } },
-      { match: {}, rule: { takerRate: "0", exponent: 1, basis: "exact", note: "Fee-free: only short crypto markets charge fees under this schedule." } },
+      { match: {}, rule: { takerRate: "0", exponent: 1, basis: "schedule", note: "Fee-free: only short crypto markets charge fees under this schedule." } },
     ],
   },
   {
@@ -99,7 +109,7 @@ const polymarket: FeeScheduleVersion[] = [
     rules: [
       { match: { categories: ["Crypto"] }, rule: { takerRate: "0.25", exponent: 2, basis: "upper_bound", note: "Only 5- and 15-minute crypto up/down markets pay; the catalog does not mark them, so this is the most a crypto market can be charged." } },
       { match: { categories: ["Sports"] }, rule: { takerRate: "0.0175", exponent: 1, basis: "upper_bound", note: "Only NCAAB and Serie A events created from 2026-02-18 pay; the catalog does not mark them, so this is the most a sports market can be charged." } },
-      { match: {}, rule: { takerRate: "0", exponent: 1, basis: "exact", note: "Fee-free under this schedule." } },
+      { match: {}, rule: { takerRate: "0", exponent: 1, basis: "schedule", note: "Fee-free under this schedule." } },
     ],
   },
   {
@@ -135,8 +145,21 @@ const kalshi: FeeScheduleVersion[] = [
     rounding: { decimals: 2, mode: "up", per: "order" },
     maker: "0.0175 × C × P × (1 − P), rounded up, on markets with maker fees; 0 elsewhere",
     rules: [
-      { match: { kalshiSeries: ["INX", "INXD", "INXU", "KXINX", "KXINXD", "KXINXU", "NASDAQ100", "NASDAQ100D", "NASDAQ100U", "KXNASDAQ100", "KXNASDAQ100D", "KXNASDAQ100U"] }, rule: { takerRate: "0.035", exponent: 1, basis: "exact", note: "S&P 500 and Nasdaq-100 index markets: half the general taker rate." } },
-      { match: {}, rule: { takerRate: "0.07", exponent: 1, basis: "exact", note: "General taker fee: 0.07 × C × P × (1 − P), rounded up to the next cent per order." } },
+      { match: { kalshiSeries: ["INX", "INXD", "INXU", "KXINX", "KXINXD", "KXINXU", "NASDAQ100", "NASDAQ100D", "NASDAQ100U", "KXNASDAQ100", "KXNASDAQ100D", "KXNASDAQ100U"] }, rule: { takerRate: "0.035", exponent: 1, basis: "schedule", note: "S&P 500 and Nasdaq-100 index markets: half the general taker rate." } },
+      { match: {}, rule: { takerRate: "0.07", exponent: 1, basis: "schedule", note: "General taker fee: 0.07 × C × P × (1 − P), rounded up to the next cent per order." } },
+    ],
+  },
+  {
+    venue: "kalshi",
+    id: "kalshi-2026-03",
+    effectiveFrom: "2026-03-01T00:00:00Z",
+    source:
+      "Kalshi API documentation, Fee Rounding (each fill's trade fee rounded up to $0.0001, the balance change floored to the member's precision, $0.01 for a non-direct member, the difference a rounding fee, and whole cents of accumulated rounding refunded per order). The page states no effective date: March 2026 is the month issue 35 reported, not confirmed on a venue page.",
+    rounding: { decimals: 4, mode: "up", per: "fill_then_balance", balanceDecimals: 2 },
+    maker: "fee_multiplier × 0.0175 × C × P × (1 − P) on series with maker fees (fee_type quadratic_with_maker_fees); 0 elsewhere",
+    rules: [
+      { match: { kalshiSeries: ["INX", "INXD", "INXU", "KXINX", "KXINXD", "KXINXU", "NASDAQ100", "NASDAQ100D", "NASDAQ100U", "KXNASDAQ100", "KXNASDAQ100D", "KXNASDAQ100U"] }, rule: { takerRate: "0.035", exponent: 1, basis: "schedule", note: "S&P 500 and Nasdaq-100 index markets: half the general taker rate (used where the series' fee_multiplier was not read)." } },
+      { match: {}, rule: { takerRate: "0.07", exponent: 1, basis: "schedule", note: "General taker fee 0.07 × C × P × (1 − P), used where the series' fee_type and fee_multiplier were not read." } },
     ],
   },
 ];

@@ -1,6 +1,6 @@
 import type { BookLevel } from "@/lib/books/book-state";
 import type { BookMessage } from "@/lib/live/bus";
-import { marketFeeAt, type MarketFee } from "./fees";
+import { feeKey, marketFeeAt, type MarketFee } from "./fees";
 import type { PairSide, ResolvedPair } from "./pairs";
 import { pricePair, type Levels, type PriceableBook } from "./series";
 import type { SpreadPoint, UnknownReason } from "./shapes";
@@ -44,9 +44,9 @@ class LiveBook implements PriceableBook {
   }
 
   legs(size: number, fee: MarketFee): { buy: Leg; sell: Leg } {
-    if (this.#legs === undefined || this.#legs.size !== size || this.#legs.fee.schedule !== fee.schedule) {
+    if (this.#legs === undefined || this.#legs.size !== size || feeKey(this.#legs.fee) !== feeKey(fee)) {
       const { bids, asks } = this.levels();
-      this.#legs = { size, fee, buy: walkLeg(asks, size, fee), sell: walkLeg(bids, size, fee) };
+      this.#legs = { size, fee, buy: walkLeg(asks, size, fee, "buy"), sell: walkLeg(bids, size, fee, "sell") };
     }
     return this.#legs;
   }

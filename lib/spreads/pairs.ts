@@ -1,13 +1,15 @@
 import "server-only";
 import { and, eq, isNull, or } from "drizzle-orm";
+import { SYNTHETIC_STATUS } from "@/lib/catalog/assets";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { MarketPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
-import { marketMatches } from "@/lib/db/schema";
+import { marketMatches } from "@/lib/db/schema/market-matches";
 import { AppError, InvalidParameterError } from "@/lib/errors";
 import { tickSourceOf, type TickSource } from "@/lib/history/outcomes";
 import { invertRelation, type Relation } from "@/lib/matching/relations";
 import { recordedVenueTables, type RecordedVenue } from "@/lib/ticks/published";
+import type { CurrentOutcome } from "@/lib/outcomes/types";
 import type { FeeSubject } from "./fees";
 
 /** One side of a pair: an outcome whose recorded book is read. */
@@ -21,6 +23,12 @@ export interface PairSide extends FeeSubject {
   source: TickSource;
   /** Whose recorder's journal says when it was recorded. */
   recorder: RecordedVenue;
+  /** Polymarket's condition id (the catalog's contract address), for reading the market's fee. */
+  contractAddress: string | null;
+  /** A synthetic demo market, which no venue lists (its fee is never read from a venue). */
+  synthetic: boolean;
+  /** The market's recorded outcome (lib/outcomes), where one is. */
+  outcome?: CurrentOutcome;
 }
 
 export interface ResolvedPair {
@@ -47,6 +55,8 @@ function sideOf(market: MarketPublic, outcomeId: string, label: string): PairSid
     outcomeLabel: label,
     source,
     recorder: source.table === recordedVenueTables.kalshi ? "kalshi" : "polymarket",
+    contractAddress: market.contractAddress,
+    synthetic: market.status === SYNTHETIC_STATUS,
   };
 }
 

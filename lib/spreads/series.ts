@@ -1,6 +1,6 @@
 import { BookStore, type AssetBook, type BookLevel, type BookRow } from "@/lib/books/book-state";
 import type { Span } from "@/lib/history/coverage-model";
-import { marketFeeAt, scheduleChanges, type FeeSubject, type MarketFee } from "./fees";
+import { feeKey, marketFeeAt, scheduleChanges, type FeeSubject, type MarketFee } from "./fees";
 import type { SpreadPoint, UnknownReason } from "./shapes";
 import { availableSize, executable, walkLeg, type Leg } from "./spread-math";
 
@@ -114,7 +114,7 @@ class Side implements PriceableBook {
     this.#input = input;
     this.#stretches = stretchesOf(input.spans);
     this.#iterator = input.rows[Symbol.asyncIterator]();
-    this.#feeChanges = scheduleChanges(input.fee.venue, window.since - 1, window.until);
+    this.#feeChanges = scheduleChanges(input.fee, window.since - 1, window.until);
   }
 
   /** The next row's time, reading it when needed; undefined when the side has no more rows. */
@@ -196,8 +196,7 @@ class Side implements PriceableBook {
 
   /** Which fee model is in force at `t` (changes only at a schedule change). */
   feeKey(t: number): string {
-    const fee = this.feeAt(t);
-    return fee.known ? fee.schedule : "unknown";
+    return feeKey(this.feeAt(t));
   }
 
   feeAt(t: number): MarketFee {
@@ -213,7 +212,7 @@ class Side implements PriceableBook {
     if (this.#legs === undefined || this.#legs.version !== this.#version || this.#legs.fee !== fee) {
       let { bids, asks } = this.levels();
       if ((bids.length === LEVELS_READ && sumSizes(bids) < size) || (asks.length === LEVELS_READ && sumSizes(asks) < size)) ({ bids, asks } = this.levels(true));
-      this.#legs = { version: this.#version, fee, buy: walkLeg(asks, size, fee), sell: walkLeg(bids, size, fee) };
+      this.#legs = { version: this.#version, fee, buy: walkLeg(asks, size, fee, "buy"), sell: walkLeg(bids, size, fee, "sell") };
     }
     return this.#legs;
   }

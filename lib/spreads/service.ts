@@ -9,7 +9,11 @@ import { firstBookAfter, lastBookAtOrBefore, mergedBookRows } from "@/lib/histor
 import type { TickReader } from "@/lib/ticks";
 import { encodeCursor } from "@/lib/input";
 import { EpisodeFolder } from "./episodes";
-import { allScheduleVersions, marketFeeAt, scheduleAt } from "./fees";
+import { getMarketOrThrow } from "@/lib/catalog/resolve";
+import { SYNTHETIC_STATUS } from "@/lib/catalog/assets";
+import { allScheduleVersions, marketFeeAt, scheduleAt, type FeeSubject, type MarketFee } from "./fees";
+import { currentOutcomes, outcomeKey } from "@/lib/outcomes/store";
+import { defaultFeeReaders, marketFeeVersions, storedMarketFees, type FeeReaders } from "./market-fees";
 import { resolvePair, type PairSide, type ResolvedPair } from "./pairs";
 import { priceSeries, type SeriesWindow, type SideInput } from "./series";
 import {
@@ -112,23 +116,63 @@ export async function pairInputs(db: Db, ticks: TickReader, pair: ResolvedPair, 
   return [await input(pair.a, 0), await input(pair.b, 1)];
 }
 
+/**
+ * The pair two path segments name, each side with its market's own fee versions (read from its
+ * venue's fields, kept dated in market_fees; the schedule table is the fallback where none apply).
+ */
+export async function resolvePricedPair(db: Db, refA: string, refB: string, pricing: "identity" | "complement" | undefined, now: number, readers: FeeReaders = defaultFeeReaders()): Promise<ResolvedPair> {
+  const pair = await resolvePair(db, refA, refB, pricing);
+  const outcomes = await currentOutcomes(db, [pair.a, pair.b]);
+  const withFees = async (side: PairSide): Promise<PairSide> => ({
+    ...side,
+    marketFees: await marketFeeVersions(db, side, readers, now),
+    outcome: outcomes.get(outcomeKey(side.venue, side.venueMarketId)),
+  });
+  const [a, b] = await Promise.all([withFees(pair.a), withFees(pair.b)]);
+  return { ...pair, a, b };
+}
+
+/** What a side's outcome pays per contract, once its venue stated it (the winner, or the settlement value of the market's first outcome). */
+function paysOf(side: PairSide): number | null {
+  const outcome = side.outcome;
+  if (outcome === undefined || !["determined", "settled"].includes(outcome.state)) return null;
+  if (outcome.settlementValue !== null) {
+    const first = outcome.outcomeIds[0];
+    if (side.outcomeId === first) return outcome.settlementValue;
+    if (outcome.outcomeIds.length === 2) return Math.round((1 - outcome.settlementValue) * 1e6) / 1e6;
+  }
+  if (outcome.winningOutcomeId !== null) return side.outcomeId === outcome.winningOutcomeId ? 1 : 0;
+  return null;
+}
+
+function settlementOf(side: PairSide) {
+  const outcome = side.outcome;
+  if (outcome === undefined) return null;
+  return { state: outcome.state, winningOutcomeId: outcome.winningOutcomeId, pays: paysOf(side), closedAt: outcome.closedAt?.getTime() ?? null, settledAt: outcome.settledAt?.getTime() ?? null };
+}
+
+function feePublic(fee: MarketFee) {
+  return fee.known
+    ? { known: true, schedule: fee.schedule, takerRate: fee.rule.takerRate, exponent: fee.rule.exponent, basis: fee.rule.basis, note: fee.rule.note }
+    : { known: false, schedule: null, takerRate: null, exponent: null, basis: null, note: fee.reason };
+}
+
 export function pairPublicOf(pair: ResolvedPair, at: number): PairPublic {
-  const side = (s: PairSide) => {
-    const fee = marketFeeAt(s, at);
-    return {
-      marketId: s.marketId,
-      exchange: s.exchange,
-      venueMarketId: s.venueMarketId,
-      title: s.title,
-      category: s.category,
-      outcomeId: s.outcomeId,
-      outcomeLabel: s.outcomeLabel,
-      fee: fee.known
-        ? { known: true, schedule: fee.schedule, takerRate: fee.rule.takerRate, exponent: fee.rule.exponent, basis: fee.rule.basis, note: fee.rule.note }
-        : { known: false, schedule: null, takerRate: null, exponent: null, basis: null, note: fee.reason },
-    };
-  };
-  return { a: side(pair.a), b: side(pair.b), relation: pair.relation, confidence: pair.confidence, pricing: pair.pricing };
+  const side = (s: PairSide) => ({
+    marketId: s.marketId,
+    exchange: s.exchange,
+    venueMarketId: s.venueMarketId,
+    title: s.title,
+    category: s.category,
+    outcomeId: s.outcomeId,
+    outcomeLabel: s.outcomeLabel,
+    fee: feePublic(marketFeeAt(s, at)),
+    settlement: settlementOf(s),
+  });
+  const aPays = paysOf(pair.a);
+  const bPays = paysOf(pair.b);
+  const closed = aPays === null || bPays === null ? null : { aPays, bPays, difference: Math.round((aPays - bPays) * 1e6) / 1e6 };
+  return { a: side(pair.a), b: side(pair.b), relation: pair.relation, confidence: pair.confidence, pricing: pair.pricing, closed };
 }
 
 /**
@@ -136,14 +180,14 @@ export function pairPublicOf(pair: ResolvedPair, at: number): PairPublic {
  * change of either book (or on a grid): both books' best levels, the gross spread both ways and
  * the executable spread for `size` after both venues' fees; unknown where either book is.
  */
-export async function getPairSpreads(db: Db, ticks: TickReader, refA: string, refB: string, query: SpreadsQuery, now = Date.now()): Promise<SpreadsPage> {
+export async function getPairSpreads(db: Db, ticks: TickReader, refA: string, refB: string, query: SpreadsQuery, now = Date.now(), readers?: FeeReaders): Promise<SpreadsPage> {
   const range = spreadWindow(query.since, query.until, now);
   const step = query.interval === undefined ? undefined : spreadIntervals[query.interval];
   const cursorAt = query.cursor?.[1];
   if (cursorAt !== undefined && (cursorAt < range.since || cursorAt > range.until || (step !== undefined && cursorAt % step !== 0))) {
     throw new InvalidParameterError("cursor", "cursor does not belong to this since/until/interval");
   }
-  const pair = await resolvePair(db, refA, refB, query.pricing);
+  const pair = await resolvePricedPair(db, refA, refB, query.pricing, now, readers);
   const since = cursorAt ?? range.since;
   const window: SeriesWindow = { since, until: range.until, step, size: query.size, threshold: query.minSpread ?? 0, initial: cursorAt === undefined };
   const [a, b] = await pairInputs(db, ticks, pair, since, range.until, now);
@@ -179,22 +223,54 @@ export async function getPairSpreads(db: Db, ticks: TickReader, refA: string, re
  * stayed above `minSpread` (default 0), and a summary per UTC day, from one pass over the window's
  * every-change series.
  */
-export async function getPairEpisodes(db: Db, ticks: TickReader, refA: string, refB: string, query: EpisodesQuery, now = Date.now()): Promise<EpisodesResponse> {
+export async function getPairEpisodes(db: Db, ticks: TickReader, refA: string, refB: string, query: EpisodesQuery, now = Date.now(), readers?: FeeReaders): Promise<EpisodesResponse> {
   const range = spreadWindow(query.since, query.until, now);
   const threshold = query.minSpread ?? 0;
-  const pair = await resolvePair(db, refA, refB, query.pricing);
+  const pair = await resolvePricedPair(db, refA, refB, query.pricing, now, readers);
   const [a, b] = await pairInputs(db, ticks, pair, range.since, range.until, now);
   const folder = new EpisodeFolder(range.since, range.until, threshold);
   for await (const point of priceSeries(a, b, { since: range.since, until: range.until, size: query.size, threshold, initial: true })) folder.add(point);
   const { episodes, days } = folder.finish();
+  // Oldest first by start (then direction): a stable order for the cursor.
+  const sorted = [...episodes].sort((x, y) => x.start - y.start || x.direction.localeCompare(y.direction));
+  const cursor = query.cursor;
+  const after = cursor === undefined ? sorted : sorted.filter((e) => e.start > cursor[1] || (e.start === cursor[1] && e.direction > cursor[2]));
+  const listed = after.slice(0, query.limit);
+  const last = listed.at(-1);
+  const nextCursor = after.length > query.limit && last !== undefined ? encodeCursor(["e", last.start, last.direction]) : null;
   return episodesResponse.parse({
-    data: { episodes: episodes.slice(0, query.limit), days },
-    meta: { pair: pairPublicOf(pair, range.until), since: range.since, until: range.until, size: query.size, minSpread: threshold, count: episodes.length, limit: query.limit },
+    data: { episodes: listed, days },
+    meta: { pair: pairPublicOf(pair, range.until), since: range.since, until: range.until, size: query.size, minSpread: threshold, count: episodes.length, limit: query.limit, nextCursor },
   });
 }
 
-/** GET /v0/fees: every version of each venue's fee schedule Brier prices spreads with, the one in force at `at` marked. */
-export function listFeeSchedules(at: number) {
+/**
+ * GET /v0/fees: every version of each venue's fee schedule (the fallback table), the one in force
+ * at `at` marked; with `market`, that market's own fee as read from its venue's fields, every dated
+ * version, and the fee a spread of it is priced with at `at`.
+ */
+export async function listFeeSchedules(db: Db, at: number, marketRef?: string, now = Date.now(), readers?: FeeReaders) {
+  let market = null;
+  if (marketRef !== undefined) {
+    const found = await getMarketOrThrow(db, marketRef);
+    const subject: FeeSubject & { contractAddress: string | null; synthetic: boolean } = {
+      venue: found.exchange,
+      venueMarketId: found.venueMarketId,
+      category: found.category,
+      contractAddress: found.contractAddress,
+      synthetic: found.status === SYNTHETIC_STATUS,
+    };
+    const versions = await marketFeeVersions(db, subject, readers ?? defaultFeeReaders(), now);
+    const stored = await storedMarketFees(db, subject.venue, subject.venueMarketId);
+    market = {
+      venue: subject.venue,
+      venueMarketId: subject.venueMarketId,
+      inForce: feePublic(marketFeeAt({ ...subject, marketFees: versions }, at)),
+      versions,
+      readAt: stored?.readAt.getTime() ?? null,
+      error: stored?.error ?? null,
+    };
+  }
   return feesResponse.parse({
     data: allScheduleVersions().map((version) => ({
       venue: version.venue,
@@ -210,5 +286,6 @@ export function listFeeSchedules(at: number) {
         ...rule,
       })),
     })),
+    meta: { at, market },
   });
 }

@@ -71,6 +71,9 @@ export const episodesQuery = z
       .describe("The threshold: an episode is a stretch in which the net spread per contract after fees, for `size`, stayed above it (default 0)."),
     pricing,
     limit: boundedInt(EPISODES_MAX_LIMIT, 100).describe(`Episodes listed (1–${EPISODES_MAX_LIMIT}, default 100, oldest first); the daily summary counts all of them.`),
+    cursor: cursorParam(z.tuple([z.literal("e"), z.number().int(), z.enum(["aToB", "bToA"])]))
+      .optional()
+      .describe("nextCursor of the previous page (same other parameters): the episodes after the last one listed."),
   })
   .strict();
 export type EpisodesQuery = z.output<typeof episodesQuery>;
@@ -81,6 +84,7 @@ export type SpreadStreamQuery = z.output<typeof spreadStreamQuery>;
 export const feesQuery = z
   .object({
     at: instant.optional().describe("The instant whose schedules to mark as in force; default now."),
+    market: pairRefParam.optional().describe("A market (anything /v0/markets/{id} accepts): also its own fee as read from its venue's fields, every dated version, and the fee a spread is priced with at `at` (its basis: market, or the schedule's fallback)."),
   })
   .strict();
 export type FeesQuery = z.output<typeof feesQuery>;
@@ -138,7 +142,7 @@ const feeInForce = z.object({
   schedule: z.string().nullable().describe("The schedule version applied (GET /v0/fees lists them)."),
   takerRate: z.string().nullable(),
   exponent: z.number().int().nullable(),
-  basis: z.enum(["exact", "upper_bound"]).nullable().describe("upper_bound: the venue charges this only on some markets of the group and Brier cannot tell which; a spread positive after it is positive after the real fee."),
+  basis: z.enum(["market", "schedule", "upper_bound"]).nullable().describe("market: read from the market's own fee fields at the venue; schedule: the venue's published schedule (the fallback where the market's fields are missing); upper_bound: the schedule charges this only on some markets of the group and Brier cannot tell which; a spread positive after it is positive after the real fee."),
   note: z.string(),
 });
 
@@ -151,6 +155,16 @@ const pairSide = z.object({
   outcomeId: z.string().describe("The outcome whose book this side is."),
   outcomeLabel: z.string(),
   fee: feeInForce.describe("The fee model at the window's end."),
+  settlement: z
+    .object({
+      state: z.string().describe("Where the market stands, as its venue said (docs/outcomes.md): open, closed, proposed, disputed, determined, settled, voided, unknown."),
+      winningOutcomeId: z.string().nullable(),
+      pays: z.number().nullable().describe("What this side's outcome pays per contract (dollars), once the venue stated it; null before."),
+      closedAt: z.number().nullable(),
+      settledAt: z.number().nullable(),
+    })
+    .nullable()
+    .describe("The market's outcome as Brier recorded it (GET /v0/resolutions); null when none is recorded."),
 });
 
 export const pairPublic = z.object({
@@ -159,6 +173,10 @@ export const pairPublic = z.object({
   relation: z.string().nullable().describe("The stored match of the two markets (A to B), null when they are not matched."),
   confidence: z.number().nullable(),
   pricing: z.enum(["identity", "complement"]).describe("identity: B's outcome is A's Yes; complement: B's outcome is the No of a disjoint market (exact only when the two are true complements)."),
+  closed: z
+    .object({ aPays: z.number(), bPays: z.number(), difference: z.number().describe("aPays − bPays: what a position long A and short B (aToB's hedge) was paid at the end; 0 when the two settled alike.") })
+    .nullable()
+    .describe("How the spread closed: both sides' payouts once both venues stated them; null until then."),
 });
 export type PairPublic = z.output<typeof pairPublic>;
 
@@ -194,6 +212,8 @@ export type EpisodePublic = z.output<typeof episodePublic>;
 export const episodeDay = z.object({
   day: z.string().describe("UTC day, YYYY-MM-DD."),
   knownMs: z.number().int().describe("Time both books were known that day."),
+  knownAMs: z.number().int().describe("Time book A was known that day (the pair page's coverage figures)."),
+  knownBMs: z.number().int().describe("Time book B was known that day."),
   episodes: z.number().int().describe("Episodes that started that day."),
   executableMs: z.number().int().describe("Time the net spread was above the threshold (either direction) that day."),
   longestMs: z.number().int(),
@@ -215,6 +235,7 @@ export const episodesResponse = z.object({
     minSpread: z.number(),
     count: z.number().int().describe("Episodes in the window (the list holds at most `limit`)."),
     limit: z.number().int(),
+    nextCursor: z.string().nullable().describe("Pass as `cursor` for the episodes after this page; null on the last page."),
   }),
 });
 export type EpisodesResponse = z.output<typeof episodesResponse>;
@@ -225,7 +246,7 @@ export const feeScheduleVersionPublic = z.object({
   effectiveFrom: z.string(),
   inForce: z.boolean(),
   source: z.string(),
-  rounding: z.object({ decimals: z.number().int(), mode: z.enum(["up", "down", "half_up"]), per: z.enum(["order", "fill"]) }),
+  rounding: z.object({ decimals: z.number().int(), mode: z.enum(["up", "down", "half_up"]), per: z.enum(["order", "fill", "fill_then_balance"]), balanceDecimals: z.number().int().optional() }),
   maker: z.string(),
   rules: z.array(
     z.object({
@@ -233,10 +254,24 @@ export const feeScheduleVersionPublic = z.object({
       categories: z.array(z.string()).nullable(),
       takerRate: z.string(),
       exponent: z.number().int(),
-      basis: z.enum(["exact", "upper_bound"]),
+      basis: z.enum(["market", "schedule", "upper_bound"]),
       note: z.string(),
     }),
   ),
 });
 
-export const feesResponse = z.object({ data: z.array(feeScheduleVersionPublic) });
+export const marketFeePublic = z.object({
+  venue: z.string(),
+  venueMarketId: z.string(),
+  inForce: feeInForce.describe("The fee a spread of this market is priced with at `at`."),
+  versions: z
+    .array(z.object({ from: z.number().nullable().describe("In force from (epoch ms); null: since the market existed."), takerRate: z.string().nullable(), exponent: z.number().int(), note: z.string() }))
+    .describe("The market's own fee as read from its venue's fields, oldest first (empty: never read, or its fields were missing)."),
+  readAt: z.number().nullable().describe("When the venue's fields were last read (epoch ms)."),
+  error: z.string().nullable().describe("Why the last read failed (the earlier versions stay)."),
+});
+
+export const feesResponse = z.object({
+  data: z.array(feeScheduleVersionPublic).describe("The schedule table: each venue's published versions, the fallback for a market whose own fee fields are missing."),
+  meta: z.object({ at: z.number(), market: marketFeePublic.nullable() }),
+});

@@ -33,8 +33,8 @@ export interface Leg {
   worstPrice: number | null;
 }
 
-/** Walks `levels` (best first) for `size` contracts and prices the order's fee. */
-export function walkLeg(levels: readonly BookLevel[], size: number, fee: MarketFee): Leg {
+/** Walks `levels` (best first) for `size` contracts and prices the order's fee (`side`: buying at the asks or selling at the bids). */
+export function walkLeg(levels: readonly BookLevel[], size: number, fee: MarketFee, side: "buy" | "sell"): Leg {
   const wanted = Math.round(size * SIZE_UNITS);
   let filledUnits = 0;
   let moneyUnits = 0;
@@ -52,7 +52,7 @@ export function walkLeg(levels: readonly BookLevel[], size: number, fee: MarketF
   return {
     filled: filledUnits / SIZE_UNITS,
     notional: moneyUnits / MONEY_UNITS,
-    fee: fee.known ? takerFee(fee, fills) : 0,
+    fee: fee.known ? takerFee(fee, fills, side) : 0,
     feeKnown: fee.known,
     worstPrice,
   };

@@ -9,7 +9,7 @@ import { ownerOf, StreamAccounting, StreamProtocolError, type StreamPrincipal, t
 import type { BookMessage, LiveBus, SnapshotReply, TradeMessage, Unsubscribe } from "@/lib/live/bus";
 import { getDb } from "@/lib/db";
 import { LiveSpread } from "@/lib/spreads/live";
-import { resolvePair } from "@/lib/spreads/pairs";
+import { resolvePricedPair } from "@/lib/spreads/service";
 import { SharedBody, tradeData } from "./encode";
 import { BookFanout } from "./fanout";
 import type { FirehoseFeed, TopicFeed } from "./feeds";
@@ -217,13 +217,14 @@ export class StreamHub implements SessionHost {
     return subscription;
   }
 
-  async #end(subscription: Subscription): Promise<void> {
+  /** Ends a subscription; `endEmpty` false leaves an emptied one-shot session open (a refusal's error event is still to be sent: the session ends after it). */
+  async #end(subscription: Subscription, endEmpty = true): Promise<void> {
     const { session } = subscription;
     if (session.subscriptions.get(subscription.key) !== subscription) return;
     session.subscriptions.delete(subscription.key);
     session.usage.ended(subscription);
     subscription.release();
-    if (session.endWhenEmpty && session.subscriptions.size === 0 && !session.closed) session.outbox.end(1000, "no subscription left");
+    if (endEmpty && session.endWhenEmpty && session.subscriptions.size === 0 && !session.closed) session.outbox.end(1000, "no subscription left");
     await subscription.lease.release();
   }
 
@@ -268,7 +269,7 @@ export class StreamHub implements SessionHost {
    * gets the newest spread, never a backlog). Counts two of the key's subscriptions (two books).
    */
   async #subscribeSpread(session: StreamSession, message: ClientMessage, key: string, args: { a: string; b: string; size: number }): Promise<void> {
-    const pair = await resolvePair(await getDb(), args.a, args.b);
+    const pair = await resolvePricedPair(await getDb(), args.a, args.b, undefined, Date.now());
     const spread = new LiveSpread(pair, args.size);
     const sides = spread.sides();
     const subscription = await this.#subscription(session, message, key, sides.map((side) => side.assetId), sides.length);
@@ -288,7 +289,7 @@ export class StreamHub implements SessionHost {
     await this.bus.ready();
     const replies = await Promise.all(sides.map(({ venue, assetId }) => this.#snapshot(venue, assetId)));
     if (replies.some((reply) => reply === undefined)) {
-      await this.#end(subscription);
+      await this.#end(subscription, false);
       throw new StreamProtocolError("NOT_RECORDED", "A side of this pair is not being recorded live by any recorder: its spread cannot be streamed (GET /v0/pairs/{a}/{b}/spreads serves what was recorded).");
     }
     if (!session.subscriptions.has(key)) return;

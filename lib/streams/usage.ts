@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, gte, isNotNull, sql } from "drizzle-orm";
 import { config, type Plan } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db";
-import { streamUsage, type StreamUsageRow } from "@/lib/db/schema";
+import { streamUsage, type StreamUsageRow } from "@/lib/db/schema/stream-usage";
 import { errorFields, log } from "@/lib/log";
 import type { StreamUsageSample } from "./usage-meter";
 import { processGlobals } from "@/lib/process-globals.mjs";

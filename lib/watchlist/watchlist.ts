@@ -3,7 +3,9 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { marketColumns, quoteOfMarket, toMarketPublic } from "@/lib/catalog/public";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { Db } from "@/lib/db";
-import { marketQuotes, markets, watchlistItems } from "@/lib/db/schema";
+import { markets } from "@/lib/db/schema/markets";
+import { marketQuotes } from "@/lib/db/schema/quotes";
+import { watchlistItems } from "@/lib/db/schema/watchlist";
 import { InvalidParameterError } from "@/lib/errors";
 import { watchlistItemResponse, watchlistResponse, type WatchlistItemResponse, type WatchlistResponse } from "./shapes";
 

@@ -30,7 +30,7 @@ import { listMarketsQuery } from "@/lib/catalog/shapes";
 import { parseQuery } from "@/lib/input";
 import { upsertCatalog } from "@/lib/catalog/store";
 import { openDatabase } from "@/lib/db";
-import type { NewMarketRow } from "@/lib/db/schema";
+import type { NewMarketRow } from "@/lib/db/schema/markets";
 import { percentile, printTable } from "./lib/harness";
 import { loadLine, memoryReport, processCpuMs } from "./lib/memory";
 import { monotonicMicros, newestProfile, summarizeProfile } from "./lib/profile";

@@ -6,5 +6,8 @@ import { listFeeSchedules } from "@/lib/spreads/service";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-// GET /v0/fees — the venues' fee schedules spreads are priced with, each version with its source and effective date (every plan)
-export const GET = withApiKey(async ({ searchParams }) => json(listFeeSchedules(parseQuery(feesQuery, searchParams).at ?? Date.now())));
+// GET /v0/fees — the venues' fee schedules spreads are priced with, each version with its source and effective date, and with ?market= that market's own fee read from its venue (every plan)
+export const GET = withApiKey(async ({ db, searchParams }) => {
+  const query = parseQuery(feesQuery, searchParams);
+  return json(await listFeeSchedules(db, query.at ?? Date.now(), query.market));
+});

@@ -13,3 +13,4 @@ export * from "./stream-usage";
 export * from "./recorder-runs";
 export * from "./limit-leases";
 export * from "./market-outcomes";
+export * from "./market-fees";

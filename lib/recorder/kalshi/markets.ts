@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { listedByVenue } from "@/lib/catalog/assets";
-import { markets } from "@/lib/db/schema";
+import { markets } from "@/lib/db/schema/markets";
 
 /**
  * The Kalshi recorder's subscription list: open Kalshi markets of the catalog by 24h volume

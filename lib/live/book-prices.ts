@@ -1,21 +1,33 @@
 import "server-only";
-import { AuthenticationError } from "pmxt-core";
 import { withDeadline } from "@/lib/async";
 import { config } from "@/lib/config";
-import { getLiveBus } from "@/lib/live/connection";
 import { errorFields, log } from "@/lib/log";
-import { passthroughPool } from "@/lib/passthrough";
-import { isRecordedVenue } from "@/lib/ticks/published";
-import type { PriceSource } from "./shapes";
 import { processGlobals } from "@/lib/process-globals.mjs";
+import { getLiveBus } from "./connection";
+import type { PriceSource } from "./price-source";
 
 /**
- * Best Yes bid and ask of matched markets (`includePrices=true`), from the freshest source there
- * is: the recorder's live book where Brier records the outcome, else the venue's own book through
- * the pass-through's shared instance (short deadline, short cache), else nothing, with the reason.
- * Nothing here throws: a venue that errs or is slow costs its two prices, never the request.
+ * Best Yes bid and ask of markets (matching's `includePrices=true`), from the freshest source there
+ * is: the recorder's live book where Brier records the outcome, else the venue's own book (short
+ * deadline, short cache), else nothing, with the reason. Nothing here throws: a venue that errs or
+ * is slow costs its two prices, never the request. The venue's book comes through `VenueBooks`,
+ * given by the caller (lib/passthrough/venue-books.ts: the pass-through's shared instances), so the
+ * live layer calls no venue itself.
  */
 
+
+/** The venue side of book prices. */
+export interface VenueBooks {
+  /** Whether Brier records this venue's books (its live book is then asked first). */
+  recorded(venue: string): boolean;
+  /** The venue's own order book of an outcome. */
+  fetch(venue: string, outcomeId: string): Promise<{ bids?: readonly unknown[]; asks?: readonly unknown[] }>;
+  /** A venue whose client signs even its book reads needs the caller's credentials, which this read never has. */
+  needsCredentials(error: unknown): boolean;
+}
+
+/** The book prices of markets by catalog id (every market answered). */
+export type BookPriceReader = (rows: ReadonlyArray<{ id: string; venue: string; outcomes: ReadonlyArray<{ outcomeId: string }> }>) => Promise<Map<string, BookPrices>>;
 
 export interface BookPrices {
   bestBid: number | null;
@@ -52,8 +64,8 @@ const top = (levels: readonly unknown[] | undefined, highest: boolean): number |
 };
 
 /** The recorder's live book of a recorded outcome; undefined when it is not recorded or has no in-sync book yet. */
-async function fromRecorder(venue: string, outcomeId: string): Promise<BookPrices | undefined> {
-  if (!isRecordedVenue(venue)) return undefined;
+async function fromRecorder(venues: VenueBooks, venue: string, outcomeId: string): Promise<BookPrices | undefined> {
+  if (!venues.recorded(venue)) return undefined;
   try {
     const bus = await getLiveBus();
     const reply = await withDeadline(bus.requestSnapshot(venue, outcomeId), deadlineMs(), () => new Error("live snapshot timed out"));
@@ -66,7 +78,7 @@ async function fromRecorder(venue: string, outcomeId: string): Promise<BookPrice
   }
 }
 
-async function fromVenue(venue: string, outcomeId: string, deadline: number): Promise<BookPrices> {
+async function fromVenue(venues: VenueBooks, venue: string, outcomeId: string, deadline: number): Promise<BookPrices> {
   const key = `${venue}\u0000${outcomeId}`;
   const hit = cache.get(key);
   if (hit !== undefined && Date.now() - hit.at < CACHE_MS) return hit.prices;
@@ -75,12 +87,10 @@ async function fromVenue(venue: string, outcomeId: string, deadline: number): Pr
   if (remaining <= 0) return { bestBid: null, bestAsk: null, priceSource: "venue_timeout" };
   let prices: BookPrices;
   try {
-    const book = await passthroughPool().with({ kind: "shared", venue }, (exchange) =>
-      withDeadline(exchange.fetchOrderBook(outcomeId), remaining, () => new BookTimeout()),
-    );
+    const book = await withDeadline(venues.fetch(venue, outcomeId), remaining, () => new BookTimeout());
     prices = { bestBid: top(book.bids, true), bestAsk: top(book.asks, false), priceSource: "venue" };
   } catch (error) {
-    prices = { bestBid: null, bestAsk: null, priceSource: failureSource(error) };
+    prices = { bestBid: null, bestAsk: null, priceSource: failureSource(venues, error) };
     if (prices.priceSource === "venue_error") log.warn("venue book unavailable for includePrices", { venue, ...errorFields(error) });
   }
   if (cache.size >= CACHE_MAX) cache.clear();
@@ -90,15 +100,16 @@ async function fromVenue(venue: string, outcomeId: string, deadline: number): Pr
 
 class BookTimeout extends Error {}
 
-/** Why a venue book could not be read. A venue whose client signs even its book reads (pmxt's Kalshi) needs the caller's credentials, which this endpoint never has. */
-function failureSource(error: unknown): PriceSource {
+/** Why a venue book could not be read. */
+function failureSource(venues: VenueBooks, error: unknown): PriceSource {
   if (error instanceof BookTimeout) return "venue_timeout";
-  if (error instanceof AuthenticationError) return "venue_needs_credentials";
+  if (venues.needsCredentials(error)) return "venue_needs_credentials";
   return "venue_error";
 }
 
 /** Best Yes bid/ask of each market (by catalog id), every market answered. */
 export async function bookPrices(
+  venues: VenueBooks,
   rows: ReadonlyArray<{ id: string; venue: string; outcomes: ReadonlyArray<{ outcomeId: string }> }>,
 ): Promise<Map<string, BookPrices>> {
   const out = new Map<string, BookPrices>();
@@ -115,7 +126,7 @@ export async function bookPrices(
         out.set(row.id, { bestBid: null, bestAsk: null, priceSource: "no_outcome" });
         continue;
       }
-      out.set(row.id, (await fromRecorder(row.venue, outcomeId)) ?? (await fromVenue(row.venue, outcomeId, deadline)));
+      out.set(row.id, (await fromRecorder(venues, row.venue, outcomeId)) ?? (await fromVenue(venues, row.venue, outcomeId, deadline)));
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, unique.length) }, worker));

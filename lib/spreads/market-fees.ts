@@ -1,0 +1,109 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { marketFees, type StoredFeeVersion } from "@/lib/db/schema/market-fees";
+import { readKalshiMarketFees, type KalshiFeeVersion, type KalshiGet } from "@/lib/recorder/kalshi/fees";
+import { KalshiRest } from "@/lib/recorder/kalshi/rest";
+import { PolymarketRest } from "@/lib/recorder/polymarket/rest";
+import { readPolymarketMarketFee, type GammaGet, type PolymarketMarketFee } from "@/lib/recorder/polymarket/fees";
+import type { MarketFeeVersion } from "./fees";
+
+/**
+ * Each market's own fee, kept dated (docs/spreads.md, "Fees"): read from the venue's fields by the
+ * venue's reader (lib/recorder/<venue>/fees.ts), stored in `market_fees` with every version and
+ * the instant it took effect, and re-read at most every REFRESH_MS. A market whose fields cannot
+ * be read (the venue unreachable, a field missing, a synthetic demo market no venue lists) keeps
+ * the versions of an earlier read, or none: the schedule table's fallback then prices it.
+ */
+
+export const REFRESH_MS = 6 * 3_600_000;
+
+/** The venues' REST GETs the readers go through (lib/recorder/<venue>/rest.ts clients); a venue without one is not read. */
+export interface FeeReaders {
+  gamma?: GammaGet;
+  kalshi?: KalshiGet;
+}
+
+/** A fee read waits at most this long per request: a pair's answer never hangs on a slow venue (the table prices it meanwhile). */
+const READ_TIMEOUT_MS = 5_000;
+
+/** The readers of this process: the venues' REST clients (lib/recorder/<venue>/rest.ts, the offline redirect applied). */
+export function defaultFeeReaders(): FeeReaders {
+  const polymarket = new PolymarketRest({ timeoutMs: READ_TIMEOUT_MS });
+  const kalshi = new KalshiRest({ timeoutMs: READ_TIMEOUT_MS });
+  return { gamma: (path, query) => polymarket.gamma(path, query), kalshi: (path, query) => kalshi.get(path, query) };
+}
+
+export interface FeeMarket {
+  venue: string;
+  venueMarketId: string;
+  /** Polymarket's condition id (the catalog's contract address). */
+  contractAddress: string | null;
+  /** A synthetic demo market exists on no venue: never read. */
+  synthetic: boolean;
+}
+
+/** Polymarket's schedule as dated versions: the market's schedule from its creation. */
+export function polymarketVersions(fee: PolymarketMarketFee): StoredFeeVersion[] {
+  const note = fee.feesEnabled ? `the market's feeSchedule (rate ${fee.rate}, exponent ${fee.exponent}${fee.takerOnly ? ", takers only" : ""})` : "the market's feesEnabled is false";
+  return [{ from: fee.createdAt, takerRate: fee.rate, exponent: fee.exponent, note }];
+}
+
+const sourceNote: Record<KalshiFeeVersion["source"], string> = {
+  series: "the series' fee_type and fee_multiplier",
+  series_fee_change: "a fee change of the series",
+  event_override: "the event's fee override",
+  fee_waiver: "the market's fee waiver (until fee_waiver_expiration_time)",
+};
+
+export function kalshiVersions(versions: readonly KalshiFeeVersion[]): StoredFeeVersion[] {
+  return versions.map((v) => ({
+    from: Number.isFinite(v.from) ? v.from : null,
+    takerRate: v.takerRate,
+    exponent: 1,
+    note: `${sourceNote[v.source]}: ${v.feeType} × ${v.multiplier}`,
+  }));
+}
+
+async function readVersions(market: FeeMarket, readers: FeeReaders, now: number): Promise<StoredFeeVersion[] | undefined> {
+  if (market.venue === "polymarket" && readers.gamma !== undefined && market.contractAddress !== null) {
+    return polymarketVersions(await readPolymarketMarketFee(readers.gamma, market.contractAddress));
+  }
+  if (market.venue === "kalshi" && readers.kalshi !== undefined) return kalshiVersions(await readKalshiMarketFees(readers.kalshi, market.venueMarketId, now));
+  return undefined;
+}
+
+/**
+ * The market's own fee versions: the stored ones, read again from the venue when older than
+ * REFRESH_MS (or never read). Never throws for the venue: a failed read is stored as `error` and
+ * the earlier versions (or none) are answered.
+ */
+export async function marketFeeVersions(db: Db, market: FeeMarket, readers: FeeReaders, now: number): Promise<MarketFeeVersion[]> {
+  const key = and(eq(marketFees.venue, market.venue), eq(marketFees.venueMarketId, market.venueMarketId));
+  const [stored] = await db.select().from(marketFees).where(key).limit(1);
+  if (market.synthetic || (stored !== undefined && now - stored.readAt.getTime() < REFRESH_MS)) return stored?.versions ?? [];
+  let versions: StoredFeeVersion[] | undefined;
+  let error: string | null = null;
+  try {
+    versions = await readVersions(market, readers, now);
+    if (versions === undefined) return stored?.versions ?? [];
+  } catch (cause) {
+    error = (cause instanceof Error ? cause.message : String(cause)).slice(0, 500);
+  }
+  const row = { venue: market.venue, venueMarketId: market.venueMarketId, versions: versions ?? stored?.versions ?? [], readAt: new Date(now), error };
+  await db
+    .insert(marketFees)
+    .values(row)
+    .onConflictDoUpdate({ target: [marketFees.venue, marketFees.venueMarketId], set: { versions: row.versions, readAt: row.readAt, error: row.error } });
+  return row.versions;
+}
+
+/** What was read of a market's fee (GET /v0/fees?market=): its versions, when, and why the last read failed. */
+export async function storedMarketFees(db: Db, venue: string, venueMarketId: string) {
+  const [stored] = await db
+    .select()
+    .from(marketFees)
+    .where(and(eq(marketFees.venue, venue), eq(marketFees.venueMarketId, venueMarketId)))
+    .limit(1);
+  return stored;
+}
