@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { marketOutcomes } from "@/lib/db/schema";
+import { marketOutcomes } from "@/lib/db/schema/market-outcomes";
 import type { ResolutionChangePublic, ResolutionPublic } from "./shapes";
 import type { ResolutionChange, ResolutionSource, ResolutionState } from "./types";
 
