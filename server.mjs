@@ -20,11 +20,21 @@ import { internalErrorBody, surfaceOf } from "./lib/http/error-body.mjs";
 import { refuseMalformedRequest } from "./lib/http/malformed.mjs";
 import { requestUrl, serveRoute } from "./lib/http/serve.mjs";
 import { createTurnQueue, refuseAtCapacity } from "./lib/http/turns.mjs";
-import { serverSettings } from "./lib/server-settings.mjs";
+import { requiredSettingProblems, serverSettings } from "./lib/server-settings.mjs";
 import { startHealthPort } from "./lib/status/health-port.mjs";
 import { BACKGROUND_JOBS_TASK, startupTask } from "./lib/status/health-state.mjs";
 
-const settings = serverSettings();
+// Every setting this process needs is checked before it listens: a bad one stops it, named (README, "Configuration").
+const settings = (() => {
+  try {
+    const problems = requiredSettingProblems();
+    if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+    return serverSettings();
+  } catch (error) {
+    process.stderr.write(`Brier cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+})();
 const { port, hostname } = settings;
 const dir = path.dirname(new URL(import.meta.url).pathname);
 const distDir = path.join(dir, settings.distDir);

@@ -14,8 +14,9 @@ export default async function Home() {
       <div className="stack" style={{ maxWidth: 720, margin: "2rem auto" }}>
         <h1>Brier: prediction-market data</h1>
         <p>
-          One catalog across venues, a pass-through to every venue&apos;s API, and the Polymarket order-book history in
-          SQL. The dashboard uses the same API your programs do.
+          One catalog across venues, a pass-through to every venue&apos;s API, Polymarket&apos;s and Kalshi&apos;s order-book
+          history in SQL, and the spread between markets that ask the same question. The dashboard uses the same API your
+          programs do.
         </p>
         <div className="row">
           <Link href="/signup" className="button primary">

@@ -62,7 +62,7 @@ async function startServer(command: string[], port: number, env: Record<string, 
       CATALOG_VENUES: "mock",
       // Same public URL as the front's server, so auth answers (callback URLs) are comparable.
       NEXTAUTH_URL: E2E_BASE_URL,
-      NEXTAUTH_SECRET: "e2e-front-comparison-secret",
+      NEXTAUTH_SECRET: "e2e-front-comparison-secret-of-32-characters-or-more",
       HTTP_PROXY: "",
       HTTPS_PROXY: "",
       ...env,

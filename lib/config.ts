@@ -103,6 +103,8 @@ export const envSchema = z.object({
   KALSHI_RECORDER_ENABLED: booleanFlag(true),
   /** Set to false to keep the server from running ingestion and the recorder in-process. */
   BACKGROUND_JOBS: booleanFlag(true),
+  /** `npm run demo` sets it: the SYNTHETIC demo venues keep ticking while the server runs (lib/demo/live.ts), and they, not a poll, price the mock venue. */
+  DEMO_LIVE: booleanFlag(false),
   /** NATS server of the live fan-out (recorder -> every web instance); unset: in-process (embedded setup). */
   NATS_URL: optionalString.pipe(z.url({ protocol: /^(nats|tls|wss?)$/ }).optional()),
   /** Subject prefix of the live fan-out on NATS (several deployments may share one NATS server). */
@@ -171,6 +173,8 @@ export interface Config {
     privateKey: { pem: string } | { path: string } | undefined;
   };
   backgroundJobs: boolean;
+  /** The synthetic demo venues tick in this server (DEMO_LIVE, set by `npm run demo`). */
+  demoLive: boolean;
   streams: {
     natsUrl: string | undefined;
     natsSubjectPrefix: string;
@@ -251,6 +255,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
             : undefined,
     },
     backgroundJobs: e.BACKGROUND_JOBS,
+    demoLive: e.DEMO_LIVE,
     streams: {
       natsUrl: e.NATS_URL,
       natsSubjectPrefix: e.NATS_SUBJECT_PREFIX,

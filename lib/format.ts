@@ -100,3 +100,15 @@ export function marketTitle(title: string): string {
   if (middle > 0 && title.slice(middle, middle + 3) === " - " && title.slice(0, middle) === title.slice(middle + 3)) return title.slice(0, middle);
   return title;
 }
+
+/**
+ * The count axis: a whole step of 1, 2 or 5 × 10^n giving at most five intervals, and a top that
+ * is a multiple of it, so every tick is a round number (0/20/40/60, never 0/13/25/38/50).
+ */
+export function countAxis(max: number): { top: number; ticks: number[] } {
+  const raw = Math.max(1, max / 5);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((candidate) => candidate >= raw) ?? 10 * power;
+  const top = Math.max(step, Math.ceil(max / step) * step);
+  return { top, ticks: Array.from({ length: Math.round(top / step) + 1 }, (_, i) => i * step) };
+}

@@ -36,3 +36,24 @@ export function serverSettings(env = process.env) {
   const logsInfo = LOG_LEVELS.indexOf(logLevel) <= LOG_LEVELS.indexOf("info");
   return { port, hostname: env.HOST?.trim() || "0.0.0.0", distDir: nextDistDir(env), healthPort, logsInfo };
 }
+
+/** The shortest NEXTAUTH_SECRET accepted: 32 characters (`openssl rand -base64 32` prints 44). */
+export const MIN_SECRET_LENGTH = 32;
+
+/**
+ * Settings the chosen stores require, checked by server.mjs before it listens (README,
+ * "Configuration"): each problem names its variable. On PostgreSQL every instance must sign
+ * sessions with one shared NEXTAUTH_SECRET (the embedded setup generates its own into DATA_DIR);
+ * a secret that is set is never weak.
+ */
+export function requiredSettingProblems(env = process.env) {
+  const problems = [];
+  const secret = env.NEXTAUTH_SECRET?.trim() ?? "";
+  const database = env.DATABASE_URL?.trim() ?? "";
+  if (secret === "" && database !== "") {
+    problems.push("NEXTAUTH_SECRET: required with DATABASE_URL (every instance must sign sessions with the same secret), e.g. export NEXTAUTH_SECRET=$(openssl rand -base64 32)");
+  } else if (secret !== "" && secret.length < MIN_SECRET_LENGTH) {
+    problems.push(`NEXTAUTH_SECRET: too weak: ${secret.length} characters, at least ${MIN_SECRET_LENGTH} needed (openssl rand -base64 32)`);
+  }
+  return problems;
+}

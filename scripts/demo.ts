@@ -7,13 +7,16 @@
  * 3. starts the service (`server.mjs`, as `npm start` does) and, once it answers, prints the URL,
  *    the email, the password and the key.
  *
+ * `npm run demo -- --credentials` prints the banner again (from DATA_DIR/demo-credentials.json)
+ * and starts nothing; every banner printed is also written to DATA_DIR/demo-banner.txt (mode 0600).
+ *
  * This process stays small while the server runs (it opens no store: step 2 runs in its own
  * process, or in the running server over the admin channel) and passes Ctrl-C on to the server.
  * With a server already holding this DATA_DIR it starts nothing: it prints the credentials.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { config } from "@/lib/config";
 import { readChannel } from "@/lib/operator/channel-client";
@@ -22,8 +25,10 @@ import { say } from "./lib/cli";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const settings = serverSettings();
-// `--days N`: the length of the demo history on its first run (default 7).
-const { values: flags } = parseArgs({ options: { days: { type: "string" } }, strict: true });
+// `--days N`: the length of the demo history on its first run (default 7); `--credentials`: print the banner again.
+const { values: flags } = parseArgs({ options: { days: { type: "string" }, credentials: { type: "boolean" } }, strict: true });
+const credentialsFile = path.join(path.resolve(config.dataDir), "demo-credentials.json");
+const bannerFile = path.join(path.resolve(config.dataDir), "demo-banner.txt");
 
 /** What the build is made from: a change here after the last build means the build is stale. */
 const buildInputs = ["app", "components", "lib", "instrumentation.ts", "instrumentation-node.ts", "next.config.mjs", "package.json"];
@@ -51,6 +56,7 @@ function run(command: string, args: string[], capture: boolean, env: NodeJS.Proc
 const localUrl = () => `http://${settings.hostname === "0.0.0.0" || settings.hostname === "::" ? "localhost" : settings.hostname}:${settings.port}`;
 
 function banner(credentials: { email: string; password: string; key: string }, url: string): string {
+  const curl = `curl -s -H "Authorization: Bearer $KEY"`;
   return [
     "",
     `Brier demo: ${url}`,
@@ -61,14 +67,28 @@ function banner(credentials: { email: string; password: string; key: string }, u
     "",
     "  Try it:",
     `    KEY=${credentials.key}`,
-    `    curl -s -H "Authorization: Bearer $KEY" "${url}/v0/markets?exchange=mock&limit=3"`,
-    `    curl -s -H "Authorization: Bearer $KEY" "${url}/v0/orderbooks/mock-m34-yes?depth=3"`,
+    `    ${curl} "${url}/v0/markets?exchange=mock&limit=3"`,
+    `    ${curl} "${url}/v0/orderbooks/mock-m34-yes?depth=3"`,
+    `    ${curl} -N "${url}/v0/stream?exchange=mock&outcomeIds=mock-m34-yes"    # the live book, moving`,
+    `    ${curl} "${url}/v0/pairs/synthetic-demo-pair/KXSYNTHDEMO-26DEC31/spreads?since=-1d&interval=1h"`,
     "",
-    "  The order-book and price history of the mock markets is SYNTHETIC (a simulated book per outcome).",
+    "  Every book, trade and price of this demo is SYNTHETIC: the mock markets and the Polymarket/Kalshi",
+    "  demo pair are simulated, and keep ticking while this runs (their hours read `synthetic`).",
+    `  This banner again: npm run demo -- --credentials   (also in ${bannerFile})`,
     "  The admin CLI works beside the running server: npm run --silent admin -- help",
     "  Ctrl-C stops the server; `npm run demo` again starts it on the same data and credentials.",
     "",
   ].join("\n");
+}
+
+/** Prints the banner and keeps a copy beside the credentials (it holds them: mode 0600). */
+function showBanner(text: string): void {
+  say(text);
+  try {
+    writeFileSync(bannerFile, `${text.trim()}\n`, { mode: 0o600 });
+  } catch {
+    // A read-only data dir: the banner was printed; the copy is a convenience.
+  }
 }
 
 async function waitUntilServing(url: string, server: ReturnType<typeof spawn>): Promise<boolean> {
@@ -86,6 +106,14 @@ async function waitUntilServing(url: string, server: ReturnType<typeof spawn>): 
 }
 
 async function main(): Promise<number> {
+  if (flags.credentials === true) {
+    if (!existsSync(credentialsFile)) {
+      say(`No demo credentials in ${config.dataDir} yet: \`npm run demo\` makes them.`);
+      return 1;
+    }
+    showBanner(banner(JSON.parse(readFileSync(credentialsFile, "utf8")) as { email: string; password: string; key: string }, localUrl()));
+    return 0;
+  }
   const running = readChannel(config.dataDir);
   if (running === undefined && !buildIsCurrent()) {
     say(`Building the dashboard (${settings.distDir}; once, and again after the sources change)…`);
@@ -100,14 +128,15 @@ async function main(): Promise<number> {
   if (setup.code !== 0) return setup.code;
   const credentials = JSON.parse(setup.stdout.trim().split("\n").pop() ?? "{}") as { email: string; password: string; key: string };
   if (running !== undefined) {
-    say(`${banner(credentials, localUrl())}  (Already running as process ${running.pid}; the URL assumes it was started with this PORT and HOST.)\n`);
+    showBanner(`${banner(credentials, localUrl())}  (Already running as process ${running.pid}; the URL assumes it was started with this PORT and HOST.)\n`);
     return 0;
   }
-  const server = spawn(process.execPath, ["--max-semi-space-size=64", "server.mjs"], { cwd: root, env: process.env, stdio: "inherit" });
+  // DEMO_LIVE: the synthetic venues keep ticking in the server (lib/demo/live.ts).
+  const server = spawn(process.execPath, ["--max-semi-space-size=64", "server.mjs"], { cwd: root, env: { ...process.env, DEMO_LIVE: "true" }, stdio: "inherit" });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   const exited = new Promise<number>((resolve) => server.on("exit", (code, signal) => resolve(code ?? (signal === null ? 1 : 0))));
   const url = localUrl();
-  if (await waitUntilServing(url, server)) say(banner(credentials, url));
+  if (await waitUntilServing(url, server)) showBanner(banner(credentials, url));
   return exited;
 }
 

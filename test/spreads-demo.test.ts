@@ -18,7 +18,7 @@ let key: string;
 const params = { a: DEMO_PAIR.polymarket.venueMarketId, b: DEMO_PAIR.kalshi.ticker };
 
 beforeAll(async () => {
-  result = await writeDemoPair(await getDb(), (await getTickStores()).writer, { days: 2, now });
+  result = await writeDemoPair(await getDb(), await getTickStores(), { days: 2, now });
   ({ key } = await makeKey("pro"));
 }, 240_000);
 

@@ -119,7 +119,7 @@ export function CompareView({ venuesWithMarkets }: { venuesWithMarkets: Array<{ 
                   <td className="num">{formatPrice(p.priceB)}</td>
                   <td className="num">{formatPrice(p.priceDifference)}</td>
                   <td>
-                    <span className="badge">{p.relation}</span> <PairSpreadLink a={p.marketA.marketId} b={p.marketB.marketId} />
+                    <span className="badge">{p.relation}</span> <PairSpreadLink {...polymarketFirst(p.marketA, p.marketB)} />
                   </td>
                   <td className="num">
                     <MatchConfidence confidence={p.confidence} relation={p.relation} />
@@ -137,4 +137,9 @@ export function CompareView({ venuesWithMarkets }: { venuesWithMarkets: Array<{ 
       )}
     </div>
   );
+}
+
+/** The pair page's sides in the order the docs use (docs/spreads.md): Polymarket as A, whichever side the match stored first. */
+function polymarketFirst(a: { marketId: string; exchange: string }, b: { marketId: string; exchange: string }): { a: string; b: string } {
+  return b.exchange === "polymarket" && a.exchange !== "polymarket" ? { a: b.marketId, b: a.marketId } : { a: a.marketId, b: b.marketId };
 }

@@ -1,18 +1,10 @@
-import { formatInteger } from "@/lib/format";
+import { countAxis, formatInteger } from "@/lib/format";
 import styles from "./settings.module.css";
 
 const COLORS = ["var(--accent)", "#e39b28", "#2aa7b8", "#b26bd8", "var(--up)", "#8a8f98"];
 const W = 960;
 const H = 220;
 const PAD = { left: 44, right: 12, top: 10, bottom: 28 };
-
-/** 1, 2, 5 × 10^n at or above `value`: a round top for the count axis. */
-function niceMax(value: number): number {
-  if (value <= 4) return 4;
-  const power = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 2, 5, 10]) if (step * power >= value) return step * power;
-  return 10 * power;
-}
 
 export interface UsageSeries {
   name: string;
@@ -26,13 +18,12 @@ export interface UsageSeries {
 export function UsageChart({ series, windowStart }: { series: UsageSeries[]; windowStart: string }) {
   const hours = series[0]?.hourly.length ?? 24;
   const totals = Array.from({ length: hours }, (_, i) => series.reduce((sum, s) => sum + (s.hourly[i] ?? 0), 0));
-  const top = niceMax(Math.max(0, ...totals));
+  const { top, ticks } = countAxis(Math.max(0, ...totals));
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
   const slot = plotW / hours;
   const y = (count: number) => PAD.top + plotH - (count / top) * plotH;
   const start = Date.parse(windowStart);
-  const ticks = [0, top / 4, top / 2, (3 * top) / 4, top];
   const shown = series.filter((s) => s.hourly.some((n) => n > 0));
   return (
     <figure className={styles.usage} data-testid="usage-chart">

@@ -38,8 +38,9 @@ export function SchemaPanel({ allowed, onInsert }: { allowed: boolean; onInsert:
     <section className="card stack" aria-labelledby="schema-title" style={{ gap: "0.5rem" }} data-testid="schema-panel">
       <h2 id="schema-title">Schema</h2>
       <p className="small" style={{ margin: 0 }}>
-        Every query must filter on <code>market</code> (the Polymarket condition id, the table&apos;s primary key):{" "}
-        <code>WHERE market = &apos;0x…&apos;</code>. Queries without it are refused.
+        Every query must filter on <code>market</code>, each table&apos;s primary key: the condition id in{" "}
+        <code>polymarket_orderbook_rust</code> (<code>WHERE market = &apos;0x…&apos;</code>), the market ticker in{" "}
+        <code>kalshi_orderbook</code> (<code>WHERE market = &apos;KX…&apos;</code>). Queries without it are refused.
       </p>
       {!allowed ? (
         <p className="muted small">Available on the Enterprise plan.</p>

@@ -110,7 +110,7 @@ async function fetchVenueEvents(
       return events;
     } catch (error) {
       lastError = error;
-      log.warn("catalog fetch attempt failed", { venue, attempt, error: describeError(error) });
+      log.debug("catalog fetch attempt failed", { venue, attempt, error: describeError(error) });
       if (attempt < options.attempts) {
         const base = options.backoffMs * 2 ** (attempt - 1);
         await sleep(base / 2 + Math.random() * base);
@@ -149,6 +149,21 @@ async function confirmClosures(db: Db, venue: string, seen: readonly string[], e
   await Promise.all(Array.from({ length: Math.min(4, candidates.length) }, worker));
   await markMarketsClosed(db, closed);
   return closed.length;
+}
+
+/**
+ * Each venue's reachability as this process's polls last found it. The log says when a venue
+ * becomes unreachable and when it answers again, once each (README, "Quick start"): a venue down
+ * for an hour is two lines, not one per attempt of every poll. Every run's outcome and error stay
+ * in ingest_runs (/v0/status, the Status page).
+ */
+const reachability = new Map<string, boolean>();
+
+function noteReachability(venue: string, reachable: boolean, error?: string | null): void {
+  const before = reachability.get(venue);
+  reachability.set(venue, reachable);
+  if (!reachable && before !== false) log.warn("venue unreachable", { venue, error, next: "polled on schedule; one line when it answers again" });
+  else if (reachable && before === false) log.info("venue reachable again", { venue });
 }
 
 /** Polls one venue into the catalog, recording the run. Never throws: failures end up in the summary. */
@@ -214,12 +229,13 @@ export async function pollVenue(db: Db, venue: string, options: IngestOptions = 
       const seen = normalized.flatMap((e) => e.markets.map((m) => m.id));
       summary.marketsClosed = await confirmClosures(db, venue, seen, exchangeFor(venue), options.closeChecks ?? 50);
       summary.outcome = "succeeded";
+      noteReachability(venue, true);
       progress({ phase: "done", done: summary.marketsSeen, total });
     } catch (error) {
       summary.outcome = "failed";
       summary.error = describeError(error);
-      // A venue being down is expected operation, not a bug: no stack, just what failed.
-      log.warn("catalog ingestion failed", { venue, trigger, error: summary.error });
+      // A venue being down is expected operation, not a bug: no stack, just what failed, once.
+      noteReachability(venue, false, summary.error);
       progress({ phase: "failed", done: summary.marketsSeen });
     }
     const finished = new Date();
@@ -277,7 +293,8 @@ export async function ingestVenues(db: Db, options: IngestOptions = {}): Promise
       }
     }),
   );
-  log.info("catalog ingestion finished", {
+  // A scheduled poll is routine (every minute per venue): debug; a venue's reachability changes are logged once each (noteReachability).
+  (options.trigger === "schedule" ? log.debug : log.info)("catalog ingestion finished", {
     runs: summaries.map((s) => `${s.venue}:${s.outcome}:${s.marketsSeen}`).join(" "),
   });
   const afterIngest = options.hooks?.afterIngest;

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { events } from "@/lib/db/schema/events";
 import { markets } from "@/lib/db/schema/markets";
@@ -141,4 +141,14 @@ export async function getEventOrThrow(db: Db, ref: string): Promise<EventPublic>
   if (row === undefined) throw new NotFoundError("event", value);
   const nested = await marketsOfEvents(db, [row.id], true);
   return toEventPublic(row, nested.get(row.id) ?? []);
+}
+
+/** Catalog event id -> the venue's own event id, for the events given (unknown ids are left out). */
+export async function venueEventIdsOf(db: Db, catalogEventIds: readonly string[]): Promise<Map<string, string>> {
+  if (catalogEventIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: events.id, venueEventId: events.venueEventId })
+    .from(events)
+    .where(inArray(events.id, [...new Set(catalogEventIds)]));
+  return new Map(rows.map((r) => [r.id, r.venueEventId]));
 }

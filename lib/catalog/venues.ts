@@ -14,11 +14,10 @@ export const exchangeKeys: readonly string[] = buildableExchanges.filter((key) =
 /**
  * The venues the poller ingests: CATALOG_VENUES when set, otherwise the public seven, plus `mock`
  * whenever Postgres is embedded (a newcomer offline sees a populated catalog). With DATABASE_URL,
- * `mock` only when listed.
+ * `mock` only when listed. Under `npm run demo` (DEMO_LIVE) the demo's own ticker polls `mock`,
+ * priced from its simulated books (lib/demo/live.ts), so the schedule leaves it out.
  */
 export function catalogVenues(): string[] {
-  if (config.catalog.venues !== undefined && config.catalog.venues.length > 0) return [...new Set(config.catalog.venues)];
-  const venues: string[] = [...publicCatalogVenues];
-  if (config.embeddedPostgres) venues.push("mock");
-  return venues;
+  const venues: string[] = config.catalog.venues !== undefined && config.catalog.venues.length > 0 ? [...new Set(config.catalog.venues)] : [...publicCatalogVenues, ...(config.embeddedPostgres ? ["mock"] : [])];
+  return config.demoLive ? venues.filter((venue) => venue !== "mock") : venues;
 }

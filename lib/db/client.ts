@@ -1,5 +1,5 @@
 import "server-only";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -15,6 +15,8 @@ export interface DatabaseHandle {
   db: Db;
   driver: "pglite" | "postgres";
   close: () => Promise<void>;
+  /** The migrations (drizzle/ tags) this handle applied when it opened; empty when it found them all applied. */
+  migrationsApplied?: string[];
 }
 
 export interface DatabaseTarget {
@@ -31,7 +33,7 @@ const migrationsFolder = path.join(process.cwd(), "drizzle");
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   const handle = target.url !== undefined ? await openPostgres(target.url) : await openPglite(target.dataDir, target.sharedBuffersMb ?? config.pgliteSharedBuffersMb);
   try {
-    await migrate(handle);
+    handle.migrationsApplied = await migrate(handle);
   } catch (error) {
     await handle.close();
     throw error;
@@ -64,16 +66,33 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
 // Several server instances may start at once against one PostgreSQL: serialise migrations.
 const MIGRATION_LOCK_ID = 7_246_810_431;
 
-async function migrate(handle: DatabaseHandle): Promise<void> {
+/** A `db.execute` result's rows (postgres.js answers an array, PGlite `{ rows }`; lib/db/index.ts resultRows). */
+const resultRowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+
+/** How many migrations the database records as applied (drizzle's own ledger; 0 before the first). */
+async function appliedCount(handle: DatabaseHandle): Promise<number> {
+  const [ledger] = resultRowsOf<{ exists: boolean }>(await handle.db.execute(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as "exists"`));
+  if (ledger?.exists !== true) return 0;
+  const [row] = resultRowsOf<{ n: number | string }>(await handle.db.execute(sql`select count(*) as n from drizzle.__drizzle_migrations`));
+  return Number(row?.n ?? 0);
+}
+
+/** Applies the pending migrations; returns the tags of those it applied, oldest first. */
+async function migrate(handle: DatabaseHandle): Promise<string[]> {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: Array<{ tag: string }> };
+  const tagsSince = async (before: number) => journal.entries.slice(before, await appliedCount(handle)).map((entry) => entry.tag);
   if (handle.driver === "pglite") {
     const { migrate: run } = await import("drizzle-orm/pglite/migrator");
+    const before = await appliedCount(handle);
     await run(handle.db as never, { migrationsFolder });
-    return;
+    return tagsSince(before);
   }
   const { migrate: run } = await import("drizzle-orm/postgres-js/migrator");
   await handle.db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK_ID})`);
   try {
+    const before = await appliedCount(handle);
     await run(handle.db as never, { migrationsFolder });
+    return await tagsSince(before);
   } finally {
     await handle.db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`);
   }

@@ -1,6 +1,5 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { ClickHouseClient } from "@clickhouse/client";
 import { and, eq, isNull, or } from "drizzle-orm";
 import { SYNTHETIC_STATUS } from "@/lib/catalog/assets";
 import { eventUuid, marketUuid, syntheticContractAddress } from "@/lib/catalog/ids";
@@ -16,6 +15,8 @@ import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import type { TickRow } from "@/lib/recorder/rows";
 import { insertTickRows } from "@/lib/recorder/writer";
 import { recordedVenueTables } from "@/lib/ticks/published";
+import type { TickStores } from "@/lib/ticks";
+import { insertPriceSnapshots, type PriceSnapshot } from "@/lib/history/prices";
 
 /**
  * SYNTHETIC cross-venue pair for offline demos (docs/spreads.md, "Demo"): one Polymarket and one
@@ -77,7 +78,19 @@ function carried(next: Ladder, previous: Ladder, random: () => number): Ladder {
 
 const dollars = (cents: number, digits = 2) => (cents / 100).toFixed(digits);
 
-function catalogRows(now: number): NormalizedEvent[] {
+/** Each venue's YES quote as the catalog shows it: the mid of the book now and its change over 24 hours. */
+export interface PairQuotes {
+  polymarket: { price: number; change24h: number };
+  kalshi: { price: number; change24h: number };
+}
+
+export const quoteOf = (midCents: number, dayAgoCents: number) => ({ price: midCents / 100, change24h: Math.round(midCents - dayAgoCents) / 100 });
+const outcomesOf = (yes: string, no: string, quote: { price: number; change24h: number }) => [
+  { outcomeId: yes, label: "Yes", price: quote.price, priceChange24h: quote.change24h },
+  { outcomeId: no, label: "No", price: Math.round((1 - quote.price) * 10_000) / 10_000, priceChange24h: -quote.change24h },
+];
+
+export function catalogRows(now: number, quotes: PairQuotes): NormalizedEvent[] {
   const common = { description: "SYNTHETIC market written by `admin demo-ticks` for offline demos; it exists on no venue.", category: "Economics", volume24h: 0, volume: null, liquidity: null, openInterest: null, status: SYNTHETIC_STATUS, closed: false, resolutionDate: new Date("2026-12-31T23:59:00Z"), url: null, image: null, lastSeenAt: new Date(now) };
   const event = (venue: string, venueEventId: string, marketId: string, row: NormalizedEvent["markets"][number]): NormalizedEvent => ({
     event: { id: eventUuid(venue, venueEventId), venue, venueEventId, title: DEMO_PAIR.eventTitle, slug: venueEventId.toLowerCase(), description: common.description, category: common.category, venueCategory: common.category, tags: [], image: null, url: null, volume24h: 0, volume: null, closed: false, resolutionDate: null, lastSeenAt: new Date(now) },
@@ -95,10 +108,7 @@ function catalogRows(now: number): NormalizedEvent[] {
       title: DEMO_PAIR.title,
       slug: poly.venueMarketId,
       contractAddress: syntheticContractAddress("polymarket", poly.venueMarketId),
-      outcomes: [
-        { outcomeId: poly.yes, label: "Yes", price: 0.5, priceChange24h: 0 },
-        { outcomeId: poly.no, label: "No", price: 0.5, priceChange24h: 0 },
-      ],
+      outcomes: outcomesOf(poly.yes, poly.no, quotes.polymarket),
       outcomeIds: [poly.yes, poly.no],
     }),
     event("kalshi", "KXSYNTHDEMO", marketUuid("kalshi", kalshi), {
@@ -110,10 +120,7 @@ function catalogRows(now: number): NormalizedEvent[] {
       title: DEMO_PAIR.title,
       slug: kalshi.toLowerCase(),
       contractAddress: null,
-      outcomes: [
-        { outcomeId: kalshi, label: "Yes", price: 0.5, priceChange24h: 0 },
-        { outcomeId: noOutcomeId(kalshi), label: "No", price: 0.5, priceChange24h: 0 },
-      ],
+      outcomes: outcomesOf(kalshi, noOutcomeId(kalshi), quotes.kalshi),
       outcomeIds: [kalshi, noOutcomeId(kalshi)],
     }),
   ];
@@ -160,27 +167,153 @@ async function writeJournal(db: Db, start: number, now: number, gap: { start: nu
 }
 
 /**
+ * The pair's two books and their moves, as each venue's wire frames normalized by the recorders'
+ * own normalizers: the history writer drives it over days, the live demo (./live.ts) while the
+ * server runs. Rows go to `onRows` per venue table.
+ */
+export class DemoPairBooks {
+  readonly #onRows: (venue: "polymarket" | "kalshi", rows: TickRow[]) => void;
+  readonly #kalshi = new KalshiNormalizer();
+  #seq = 0;
+  // Polymarket's YES book (bids, asks) in cents; its NO book mirrors it, as the venue's does.
+  polyBids: Ladder = new Map();
+  polyAsks: Ladder = new Map();
+  // Kalshi's book as the venue keeps it: YES bids and NO bids (a NO bid at 100 − a is a YES ask at a).
+  yesBids: Ladder = new Map();
+  noBids: Ladder = new Map();
+
+  constructor(onRows: (venue: "polymarket" | "kalshi", rows: TickRow[]) => void) {
+    this.#onRows = onRows;
+  }
+
+  /** New ladders for both venues around one fair value (cents), Kalshi shifted by `shift` cents. */
+  quote(fair: number, shift: number, random: () => number): { polyBids: Ladder; polyAsks: Ladder; yes: Ladder; no: Ladder; mids: { polymarket: number; kalshi: number } } {
+    const polyBid = Math.round(fair - 0.5 - random());
+    const polyAsk = polyBid + 1 + Math.floor(random() * 2);
+    const kalshiBid = Math.round(fair - 0.5 - random()) + shift;
+    const kalshiAsk = kalshiBid + 1 + Math.floor(random() * 2);
+    return {
+      polyBids: carried(ladder(polyBid, -1, random), this.polyBids, random),
+      polyAsks: carried(ladder(polyAsk, 1, random), this.polyAsks, random),
+      yes: carried(ladder(kalshiBid, -1, random), this.yesBids, random),
+      no: carried(ladder(100 - kalshiAsk, -1, random), this.noBids, random),
+      mids: { polymarket: (polyBid + polyAsk) / 2, kalshi: (kalshiBid + kalshiAsk) / 2 },
+    };
+  }
+
+  #kalshiFrame(type: string, msg: Record<string, unknown>, ts: number): void {
+    this.#seq += 1;
+    this.#onRows("kalshi", this.#kalshi.normalize(JSON.stringify({ type, sid: 1, seq: this.#seq, msg }), ts).rows);
+  }
+
+  polySnapshot(ts: number): void {
+    const poly = DEMO_PAIR.polymarket;
+    const side = (asset: string, bids: Ladder, asks: Ladder) => ({
+      market: DEMO_PAIR_CONDITION,
+      asset_id: asset,
+      timestamp: String(ts),
+      hash: "",
+      bids: [...bids].sort((x, y) => x[0] - y[0]).map(([c, s]) => ({ price: dollars(c), size: String(s) })),
+      asks: [...asks].sort((x, y) => y[0] - x[0]).map(([c, s]) => ({ price: dollars(c), size: String(s) })),
+      tick_size: "0.01",
+      event_type: "book",
+    });
+    const mirror = (levels: Ladder): Ladder => new Map([...levels].map(([c, s]) => [100 - c, s]));
+    this.#onRows("polymarket", normalizeFrame(JSON.stringify([side(poly.yes, this.polyBids, this.polyAsks), side(poly.no, mirror(this.polyAsks), mirror(this.polyBids))]), ts).rows);
+  }
+
+  kalshiSnapshot(ts: number): void {
+    this.#kalshiFrame(
+      "orderbook_snapshot",
+      {
+        market_ticker: DEMO_PAIR.kalshi.ticker,
+        market_id: "synthetic",
+        yes_dollars_fp: [...this.yesBids].sort((x, y) => x[0] - y[0]).map(([c, s]) => [dollars(c, 4), s.toFixed(2)]),
+        no_dollars_fp: [...this.noBids].sort((x, y) => x[0] - y[0]).map(([c, s]) => [dollars(c, 4), s.toFixed(2)]),
+      },
+      ts,
+    );
+  }
+
+  /**
+   * Moves Polymarket's YES book to the new ladders without ever crossing or emptying a side: first
+   * the old levels the new book's best prices would cross, then the new levels, then the rest of
+   * the old ones.
+   */
+  movePoly(bids: Ladder, asks: Ladder, ts: number): void {
+    const poly = DEMO_PAIR.polymarket;
+    const newBid = Math.max(...bids.keys());
+    const newAsk = Math.min(...asks.keys());
+    const changes: Array<{ side: "BUY" | "SELL"; cents: number; size: number }> = [];
+    for (const [c] of this.polyBids) if (!bids.has(c) && c >= newAsk) changes.push({ side: "BUY", cents: c, size: 0 });
+    for (const [c] of this.polyAsks) if (!asks.has(c) && c <= newBid) changes.push({ side: "SELL", cents: c, size: 0 });
+    for (const [c, s] of bids) if (this.polyBids.get(c) !== s) changes.push({ side: "BUY", cents: c, size: s });
+    for (const [c, s] of asks) if (this.polyAsks.get(c) !== s) changes.push({ side: "SELL", cents: c, size: s });
+    for (const [c] of this.polyBids) if (!bids.has(c) && c < newAsk) changes.push({ side: "BUY", cents: c, size: 0 });
+    for (const [c] of this.polyAsks) if (!asks.has(c) && c > newBid) changes.push({ side: "SELL", cents: c, size: 0 });
+    const liveBids = new Map(this.polyBids);
+    const liveAsks = new Map(this.polyAsks);
+    // One level a frame, 1 ms apart: the venue states its best prices after each change, and rows of
+    // one millisecond replay in the table's hash order, not in the order they were sent.
+    const rows: TickRow[] = [];
+    changes.forEach((change, i) => {
+      const levels = change.side === "BUY" ? liveBids : liveAsks;
+      if (change.size === 0) levels.delete(change.cents);
+      else levels.set(change.cents, change.size);
+      const bestBid = Math.max(0, ...liveBids.keys());
+      const bestAsk = liveAsks.size === 0 ? 100 : Math.min(...liveAsks.keys());
+      const entries = [
+        { asset_id: poly.yes, price: dollars(change.cents), size: String(change.size), side: change.side, hash: "", best_bid: dollars(bestBid), best_ask: dollars(bestAsk) },
+        { asset_id: poly.no, price: dollars(100 - change.cents), size: String(change.size), side: change.side === "BUY" ? "SELL" : "BUY", hash: "", best_bid: dollars(100 - bestAsk), best_ask: dollars(100 - bestBid) },
+      ];
+      rows.push(...normalizeFrame(JSON.stringify({ market: DEMO_PAIR_CONDITION, price_changes: entries, timestamp: String(ts + i), event_type: "price_change" }), ts + i).rows);
+    });
+    this.polyBids = bids;
+    this.polyAsks = asks;
+    this.#onRows("polymarket", rows);
+  }
+
+  /** Moves Kalshi's book with signed deltas in the same order (a YES bid crosses a NO bid when the two sum to 100 or more). */
+  moveKalshi(yes: Ladder, no: Ladder, ts: number): void {
+    const bestYes = Math.max(...yes.keys());
+    const bestNo = Math.max(...no.keys());
+    const deltas: Array<{ side: "yes" | "no"; cents: number; delta: number }> = [];
+    const sides = [["yes", this.yesBids, yes, bestNo], ["no", this.noBids, no, bestYes]] as const;
+    for (const [side, before, after, otherBest] of sides) for (const [c, s] of before) if (!after.has(c) && c + otherBest >= 100) deltas.push({ side, cents: c, delta: -s });
+    for (const [side, before, after] of sides) for (const [c, s] of after) if ((before.get(c) ?? 0) !== s) deltas.push({ side, cents: c, delta: s - (before.get(c) ?? 0) });
+    for (const [side, before, after, otherBest] of sides) for (const [c, s] of before) if (!after.has(c) && c + otherBest < 100) deltas.push({ side, cents: c, delta: -s });
+    deltas.forEach((d, i) => this.#kalshiFrame("orderbook_delta", { market_ticker: DEMO_PAIR.kalshi.ticker, price_dollars: dollars(d.cents, 4), delta_fp: d.delta.toFixed(2), side: d.side, ts_ms: ts + i }, ts + i));
+    this.yesBids = yes;
+    this.noBids = no;
+  }
+}
+
+/** The demo pair's Polymarket condition id (synthetic: no venue has it). */
+export const DEMO_PAIR_CONDITION = syntheticContractAddress("polymarket", DEMO_PAIR.polymarket.venueMarketId);
+
+/**
  * Writes the demo pair: catalog, match, journal and both venues' books for the last `days` days.
  * Idempotent in the catalog and the match; rows written twice collapse in the tick tables.
  */
-export async function writeDemoPair(db: Db, writer: ClickHouseClient, options: DemoPairOptions = {}): Promise<DemoPairResult> {
+export async function writeDemoPair(db: Db, stores: TickStores, options: DemoPairOptions = {}): Promise<DemoPairResult> {
+  const { writer } = stores;
   const days = Math.min(options.days ?? 7, 31);
   const now = options.now ?? Date.now();
   const start = now - days * 86_400_000;
   const random = prng(options.seed ?? 7);
-  await upsertCatalog(db, catalogRows(now));
+  // Listed first (the books' rows name these markets), priced once the books are written.
+  await upsertCatalog(db, catalogRows(now, { polymarket: { price: 0.5, change24h: 0 }, kalshi: { price: 0.5, change24h: 0 } }));
   await storeMatch(db, now);
   const gap = { start: now - 26 * 3_600_000, end: now - 26 * 3_600_000 + 30 * 60_000 };
   await writeJournal(db, start, now, gap);
 
-  const poly = DEMO_PAIR.polymarket;
-  const ticker = DEMO_PAIR.kalshi.ticker;
-  const condition = syntheticContractAddress("polymarket", poly.venueMarketId);
-  const kalshi = new KalshiNormalizer();
   let polyRows: TickRow[] = [];
   let kalshiRows: TickRow[] = [];
   const result: DemoPairResult = { polymarketRows: 0, kalshiRows: 0, dislocations: 0 };
-  let seq = 0;
+  const books = new DemoPairBooks((venue, rows) => {
+    if (venue === "polymarket") polyRows.push(...rows);
+    else kalshiRows.push(...rows);
+  });
   const flush = async (force: boolean) => {
     if (force || polyRows.length >= 20_000) {
       result.polymarketRows += polyRows.length;
@@ -193,95 +326,25 @@ export async function writeDemoPair(db: Db, writer: ClickHouseClient, options: D
       kalshiRows = [];
     }
   };
-  const kalshiFrame = (type: string, msg: Record<string, unknown>, ts: number) => {
-    seq += 1;
-    kalshiRows.push(...kalshi.normalize(JSON.stringify({ type, sid: 1, seq, msg }), ts).rows);
-  };
-
-  // Polymarket's YES book (bids, asks) in cents; its NO book mirrors it, as the venue's does.
-  let polyBids: Ladder = new Map();
-  let polyAsks: Ladder = new Map();
-  // Kalshi's book as the venue keeps it: YES bids and NO bids (a NO bid at 100 − a is a YES ask at a).
-  let yesBids: Ladder = new Map();
-  let noBids: Ladder = new Map();
-  const polySnapshot = (ts: number) => {
-    const side = (asset: string, bids: Ladder, asks: Ladder) => ({
-      market: condition,
-      asset_id: asset,
-      timestamp: String(ts),
-      hash: "",
-      bids: [...bids].sort((x, y) => x[0] - y[0]).map(([c, s]) => ({ price: dollars(c), size: String(s) })),
-      asks: [...asks].sort((x, y) => y[0] - x[0]).map(([c, s]) => ({ price: dollars(c), size: String(s) })),
-      tick_size: "0.01",
-      event_type: "book",
-    });
-    const mirror = (levels: Ladder): Ladder => new Map([...levels].map(([c, s]) => [100 - c, s]));
-    polyRows.push(...normalizeFrame(JSON.stringify([side(poly.yes, polyBids, polyAsks), side(poly.no, mirror(polyAsks), mirror(polyBids))]), ts).rows);
-  };
-  const kalshiSnapshot = (ts: number) =>
-    kalshiFrame(
-      "orderbook_snapshot",
-      {
-        market_ticker: ticker,
-        market_id: "synthetic",
-        yes_dollars_fp: [...yesBids].sort((x, y) => x[0] - y[0]).map(([c, s]) => [dollars(c, 4), s.toFixed(2)]),
-        no_dollars_fp: [...noBids].sort((x, y) => x[0] - y[0]).map(([c, s]) => [dollars(c, 4), s.toFixed(2)]),
-      },
-      ts,
-    );
-
-  /**
-   * Moves Polymarket's YES book to the new ladders without ever crossing or emptying a side: first
-   * the old levels the new book's best prices would cross, then the new levels, then the rest of
-   * the old ones.
-   */
-  const movePoly = (bids: Ladder, asks: Ladder, ts: number) => {
-    const newBid = Math.max(...bids.keys());
-    const newAsk = Math.min(...asks.keys());
-    const changes: Array<{ side: "BUY" | "SELL"; cents: number; size: number }> = [];
-    for (const [c] of polyBids) if (!bids.has(c) && c >= newAsk) changes.push({ side: "BUY", cents: c, size: 0 });
-    for (const [c] of polyAsks) if (!asks.has(c) && c <= newBid) changes.push({ side: "SELL", cents: c, size: 0 });
-    for (const [c, s] of bids) if (polyBids.get(c) !== s) changes.push({ side: "BUY", cents: c, size: s });
-    for (const [c, s] of asks) if (polyAsks.get(c) !== s) changes.push({ side: "SELL", cents: c, size: s });
-    for (const [c] of polyBids) if (!bids.has(c) && c < newAsk) changes.push({ side: "BUY", cents: c, size: 0 });
-    for (const [c] of polyAsks) if (!asks.has(c) && c > newBid) changes.push({ side: "SELL", cents: c, size: 0 });
-    const liveBids = new Map(polyBids);
-    const liveAsks = new Map(polyAsks);
-    // One level a frame, 1 ms apart: the venue states its best prices after each change, and rows of
-    // one millisecond replay in the table's hash order, not in the order they were sent.
-    changes.forEach((change, i) => {
-      const levels = change.side === "BUY" ? liveBids : liveAsks;
-      if (change.size === 0) levels.delete(change.cents);
-      else levels.set(change.cents, change.size);
-      const bestBid = Math.max(0, ...liveBids.keys());
-      const bestAsk = liveAsks.size === 0 ? 100 : Math.min(...liveAsks.keys());
-      const entries = [
-        { asset_id: poly.yes, price: dollars(change.cents), size: String(change.size), side: change.side, hash: "", best_bid: dollars(bestBid), best_ask: dollars(bestAsk) },
-        { asset_id: poly.no, price: dollars(100 - change.cents), size: String(change.size), side: change.side === "BUY" ? "SELL" : "BUY", hash: "", best_bid: dollars(100 - bestAsk), best_ask: dollars(100 - bestBid) },
-      ];
-      polyRows.push(...normalizeFrame(JSON.stringify({ market: condition, price_changes: entries, timestamp: String(ts + i), event_type: "price_change" }), ts + i).rows);
-    });
-    polyBids = bids;
-    polyAsks = asks;
-  };
-
-  /** Moves Kalshi's book with signed deltas in the same order (a YES bid crosses a NO bid when the two sum to 100 or more). */
-  const moveKalshi = (yes: Ladder, no: Ladder, ts: number) => {
-    const bestYes = Math.max(...yes.keys());
-    const bestNo = Math.max(...no.keys());
-    const deltas: Array<{ side: "yes" | "no"; cents: number; delta: number }> = [];
-    const sides = [["yes", yesBids, yes, bestNo], ["no", noBids, no, bestYes]] as const;
-    for (const [side, before, after, otherBest] of sides) for (const [c, s] of before) if (!after.has(c) && c + otherBest >= 100) deltas.push({ side, cents: c, delta: -s });
-    for (const [side, before, after] of sides) for (const [c, s] of after) if ((before.get(c) ?? 0) !== s) deltas.push({ side, cents: c, delta: s - (before.get(c) ?? 0) });
-    for (const [side, before, after, otherBest] of sides) for (const [c, s] of before) if (!after.has(c) && c + otherBest < 100) deltas.push({ side, cents: c, delta: -s });
-    deltas.forEach((d, i) => kalshiFrame("orderbook_delta", { market_ticker: ticker, price_dollars: dollars(d.cents, 4), delta_fp: d.delta.toFixed(2), side: d.side, ts_ms: ts + i }, ts + i));
-    yesBids = yes;
-    noBids = no;
-  };
 
   // One fair value (cents) walks; each venue quotes around it with a 1–3 cent spread.
   let fair = 40 + random() * 20;
+  // Each venue's YES mid (cents) at the last step and at the last step a day before the end: the catalog's quotes.
+  const mids = { polymarket: 0, kalshi: 0 };
+  const dayAgo = { polymarket: 0, kalshi: 0 };
+  let dayAgoSet = false;
   let nextSnapshot = start;
+  // The catalog's price history of both markets, every 10 minutes (sparklines, /v0/markets/{id}/prices).
+  const snapshots: PriceSnapshot[] = [];
+  let nextPrice = start;
+  const priceIds = { polymarket: marketUuid("polymarket", DEMO_PAIR.polymarket.venueMarketId), kalshi: marketUuid("kalshi", DEMO_PAIR.kalshi.ticker) };
+  const sample = (atMs: number) => {
+    for (const [venue, yes, no] of [["polymarket", DEMO_PAIR.polymarket.yes, DEMO_PAIR.polymarket.no], ["kalshi", DEMO_PAIR.kalshi.ticker, noOutcomeId(DEMO_PAIR.kalshi.ticker)]] as const) {
+      const mid = mids[venue] / 100;
+      snapshots.push({ atMs, venue, marketId: priceIds[venue], outcomeId: yes, price: mid, bestBid: null, bestAsk: null, volume24h: null });
+      snapshots.push({ atMs, venue, marketId: priceIds[venue], outcomeId: no, price: Math.round((1 - mid) * 10_000) / 10_000, bestBid: null, bestAsk: null, volume24h: null });
+    }
+  };
   let dislocationUntil = 0;
   let dislocation = 0;
   let nextDislocation = start + (1 + random() * 3) * 3_600_000;
@@ -294,38 +357,50 @@ export async function writeDemoPair(db: Db, writer: ClickHouseClient, options: D
       result.dislocations += 1;
     }
     const shift = ts < dislocationUntil ? dislocation : 0;
-    const polyBid = Math.round(fair - 0.5 - random());
-    const polyAsk = polyBid + 1 + Math.floor(random() * 2);
-    const kalshiBid = Math.round(fair - 0.5 - random()) + shift;
-    const kalshiAsk = kalshiBid + 1 + Math.floor(random() * 2);
-    const newPolyBids = carried(ladder(polyBid, -1, random), polyBids, random);
-    const newPolyAsks = carried(ladder(polyAsk, 1, random), polyAsks, random);
-    const newYes = carried(ladder(kalshiBid, -1, random), yesBids, random);
-    const newNo = carried(ladder(100 - kalshiAsk, -1, random), noBids, random);
+    const next = books.quote(fair, shift, random);
+    if (ts > now - 86_400_000 && !dayAgoSet) {
+      dayAgo.polymarket = mids.polymarket;
+      dayAgo.kalshi = mids.kalshi;
+      dayAgoSet = true;
+    }
+    // Samples before this step see the books as the previous step left them.
+    while (nextPrice <= ts && mids.polymarket > 0) {
+      sample(nextPrice);
+      nextPrice += 600_000;
+    }
+    mids.polymarket = next.mids.polymarket;
+    mids.kalshi = next.mids.kalshi;
     if (ts >= nextSnapshot) {
-      polyBids = newPolyBids;
-      polyAsks = newPolyAsks;
-      yesBids = newYes;
-      noBids = newNo;
-      polySnapshot(ts);
-      kalshiSnapshot(ts);
+      books.polyBids = next.polyBids;
+      books.polyAsks = next.polyAsks;
+      books.yesBids = next.yes;
+      books.noBids = next.no;
+      books.polySnapshot(ts);
+      books.kalshiSnapshot(ts);
       nextSnapshot = ts + 15 * 60_000;
     } else {
-      movePoly(newPolyBids, newPolyAsks, ts);
+      books.movePoly(next.polyBids, next.polyAsks, ts);
       // The recorder was disconnected from Kalshi: nothing recorded, and a snapshot when it resubscribed.
       if (ts >= gap.start && ts < gap.end) {
-        yesBids = newYes;
-        noBids = newNo;
+        books.yesBids = next.yes;
+        books.noBids = next.no;
         continue;
       }
       if (ts - 32_000 < gap.end && ts >= gap.end) {
-        yesBids = newYes;
-        noBids = newNo;
-        kalshiSnapshot(ts);
-      } else moveKalshi(newYes, newNo, ts);
+        books.yesBids = next.yes;
+        books.noBids = next.no;
+        books.kalshiSnapshot(ts);
+      } else books.moveKalshi(next.yes, next.no, ts);
     }
     await flush(false);
   }
   await flush(true);
+  sample(now);
+  await insertPriceSnapshots(stores, snapshots);
+  if (!dayAgoSet) {
+    dayAgo.polymarket = mids.polymarket;
+    dayAgo.kalshi = mids.kalshi;
+  }
+  await upsertCatalog(db, catalogRows(now, { polymarket: quoteOf(mids.polymarket, dayAgo.polymarket), kalshi: quoteOf(mids.kalshi, dayAgo.kalshi) }));
   return result;
 }

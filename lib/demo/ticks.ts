@@ -74,6 +74,8 @@ export interface DemoTickResult {
   until: number;
   /** Every outcome token written. */
   assets: string[];
+  /** Each outcome's price as the history ends (the mid of its last book). */
+  last: DemoPrice[];
 }
 
 /** mulberry32: a small seeded PRNG, so demo data (this history, the spreads demo pair) is reproducible. */
@@ -103,7 +105,7 @@ interface LevelChange {
  * The YES token's book in whole cents. The NO token's book is its mirror: a YES bid at p is a NO
  * ask at 100 - p with the same size, so one book drives both tokens' rows.
  */
-class DemoBook {
+export class DemoBook {
   readonly bids = new Map<number, number>();
   readonly asks = new Map<number, number>();
 
@@ -137,6 +139,190 @@ const MIN_LEVELS = 3;
 const MAX_LEVELS = 8;
 const MAX_SPREAD = 5;
 
+/** A frame in the venue's wire shape and its venue time; the sink normalizes it into rows. */
+export type FrameSink = (frame: unknown, ts: number) => Promise<void> | void;
+
+/**
+ * One mock market's simulated YES book (its NO book mirrors it) and what it does: the history
+ * writer steps it over days, the live demo (./live.ts) one change at a time while the server runs.
+ * Every change goes out as a venue frame through `sink`, stating the best prices after it.
+ */
+export class MockMarketSim {
+  readonly book = new DemoBook();
+  readonly yes: string;
+  readonly no: string;
+  readonly #market: DemoMarket;
+  readonly #random: () => number;
+  readonly #sink: FrameSink;
+  readonly #target: number | undefined;
+  readonly #hex: (length: number) => string;
+  readonly #size: () => number;
+
+  constructor(market: DemoMarket, random: () => number, sink: FrameSink, hex: (length: number) => string) {
+    const [yes, no] = market.outcomeIds;
+    if (yes === undefined || no === undefined) throw new Error("a demo market needs two outcomes");
+    this.yes = yes;
+    this.no = no;
+    this.#market = market;
+    this.#random = random;
+    this.#sink = sink;
+    this.#hex = hex;
+    this.#size = () => Math.round(50 + random() * 5000);
+    this.#target = market.yesPrice === undefined || !Number.isFinite(market.yesPrice) ? undefined : Math.min(95, Math.max(5, market.yesPrice * 100));
+    const firstBid = this.#target === undefined ? 10 + Math.floor(random() * 78) : Math.max(2, Math.round(this.#target) - 1);
+    const firstAsk = firstBid + 1 + Math.floor(random() * 2);
+    for (let i = 0; i < 5; i += 1) {
+      if (firstBid - i > 0) this.book.bids.set(firstBid - i, this.#size());
+      if (firstAsk + i < 100) this.book.asks.set(firstAsk + i, this.#size());
+    }
+  }
+
+  get market(): DemoMarket {
+    return this.#market;
+  }
+
+  /** The YES book's mid, 0..1. */
+  mid(): number {
+    return (this.book.bestBid() + this.book.bestAsk()) / 200;
+  }
+
+  /** Both outcomes' prices now (what a catalog poll would have seen). */
+  prices(atMs: number): DemoPrice[] {
+    const bid = this.book.bestBid();
+    const ask = this.book.bestAsk();
+    return [
+      { atMs, market: this.#market, outcomeId: this.yes, price: (bid + ask) / 200, bestBid: bid / 100, bestAsk: ask / 100 },
+      { atMs, market: this.#market, outcomeId: this.no, price: 1 - (bid + ask) / 200, bestBid: (100 - ask) / 100, bestAsk: (100 - bid) / 100 },
+    ];
+  }
+
+  /** One change of the YES book and its NO mirror, each stating the best prices after it. */
+  async #change(c: LevelChange, ts: number): Promise<void> {
+    const { book } = this;
+    book.apply(c);
+    const bid = book.bestBid();
+    const ask = book.bestAsk();
+    const hash = this.#hex(40);
+    await this.#sink(
+      {
+        market: this.#market.conditionId,
+        price_changes: [
+          { asset_id: this.yes, price: price(c.cents), size: String(c.size), side: c.side, hash, best_bid: price(bid), best_ask: price(ask) },
+          { asset_id: this.no, price: price(100 - c.cents), size: String(c.size), side: c.side === "BUY" ? "SELL" : "BUY", hash: this.#hex(40), best_bid: price(100 - ask), best_ask: price(100 - bid) },
+        ],
+        timestamp: String(ts),
+        event_type: "price_change",
+      },
+      ts,
+    );
+  }
+
+  /** A snapshot of both tokens' whole books. */
+  async snapshot(ts: number): Promise<void> {
+    const side = (asset: string, mirror: boolean) => ({
+      market: this.#market.conditionId,
+      asset_id: asset,
+      timestamp: String(ts),
+      hash: this.#hex(40),
+      ...this.book.wireLevels(mirror),
+      tick_size: "0.01",
+      event_type: "book",
+    });
+    await this.#sink([side(this.yes, false), side(this.no, true)], ts);
+  }
+
+  /** Keeps each side between MIN_LEVELS and MAX_LEVELS deep, one change per level. */
+  async #keepDepth(ts: number): Promise<number> {
+    const { book } = this;
+    let t = ts;
+    for (const side of ["BUY", "SELL"] as const) {
+      const levels = side === "BUY" ? book.bids : book.asks;
+      const away = side === "BUY" ? -1 : 1;
+      while (levels.size < MIN_LEVELS) {
+        const worst = side === "BUY" ? Math.min(...levels.keys()) : Math.max(...levels.keys());
+        const cents = worst + away * (1 + Math.floor(this.#random() * 2));
+        if (cents <= 0 || cents >= 100) break;
+        await this.#change({ side, cents, size: this.#size() }, (t += 1));
+      }
+      while (levels.size > MAX_LEVELS) {
+        const worst = side === "BUY" ? Math.min(...levels.keys()) : Math.max(...levels.keys());
+        await this.#change({ side, cents: worst, size: 0 }, (t += 1));
+      }
+    }
+    return t;
+  }
+
+  /**
+   * One step at `ts`: a level placed or cancelled at the best prices (a move of the mid, pulled
+   * towards the market's price), a resting order resized, or a trade. Returns the last
+   * timestamp used (a step may take a few milliseconds: one change per millisecond).
+   */
+  async step(ts: number): Promise<number> {
+    const { book } = this;
+    const random = this.#random;
+    const bid = book.bestBid();
+    const ask = book.bestAsk();
+    const spread = ask - bid;
+    // Mean reversion: the further the mid is from the catalog price, the likelier a move towards it.
+    const pull = this.#target === undefined ? 0 : Math.max(-0.3, Math.min(0.3, (this.#target - (bid + ask) / 2) * 0.06));
+    const action = random();
+    let t = ts;
+    if (action < 0.45) {
+      const up = random() < 0.5 + pull;
+      // Up: a bid placed inside the spread, or the best ask taken away; down: the mirror image.
+      const inside = spread > 1 && (spread >= MAX_SPREAD || random() < 0.5);
+      if (up) {
+        if (inside) await this.#change({ side: "BUY", cents: bid + 1, size: this.#size() }, t);
+        else if (book.asks.size > 1 && ask + 1 < 100) await this.#change({ side: "SELL", cents: ask, size: 0 }, t);
+        else await this.#change({ side: "BUY", cents: bid, size: this.#size() }, t);
+      } else if (inside) await this.#change({ side: "SELL", cents: ask - 1, size: this.#size() }, t);
+      else if (book.bids.size > 1 && bid - 1 > 0) await this.#change({ side: "BUY", cents: bid, size: 0 }, t);
+      else await this.#change({ side: "SELL", cents: ask, size: this.#size() }, t);
+    } else if (action < 0.85) {
+      // A resting order resized somewhere in the top levels, or a level behind the best cancelled.
+      const side: Side = random() < 0.5 ? "BUY" : "SELL";
+      const levels = [...(side === "BUY" ? book.bids : book.asks).keys()];
+      const cents = levels[Math.floor(random() * levels.length)] ?? (side === "BUY" ? bid : ask);
+      const best = side === "BUY" ? bid : ask;
+      await this.#change({ side, cents, size: cents !== best && random() < 0.25 ? 0 : this.#size() }, t);
+    } else {
+      // A trade: the taker takes part or all of the best level on the other side.
+      const takerBuys = random() < 0.5;
+      const cents = takerBuys ? ask : bid;
+      const resting = (takerBuys ? book.asks : book.bids).get(cents) ?? 0;
+      const taken = Math.max(1, Math.min(resting, Math.round(5 + random() * 500)));
+      await this.#sink(
+        {
+          asset_id: this.yes,
+          event_type: "last_trade_price",
+          fee_rate_bps: "0",
+          market: this.#market.conditionId,
+          price: price(cents),
+          side: takerBuys ? "BUY" : "SELL",
+          size: String(taken),
+          timestamp: String(t),
+          transaction_hash: `0x${this.#hex(64)}`,
+        },
+        t,
+      );
+      const levels = takerBuys ? book.asks : book.bids;
+      // The last level of a side is refilled rather than emptied: a demo book never goes one-sided.
+      const left = resting - taken > 0 || levels.size > 1 ? resting - taken : this.#size();
+      await this.#change({ side: takerBuys ? "SELL" : "BUY", cents, size: left }, (t += 1));
+    }
+    return this.#keepDepth(t);
+  }
+}
+
+/** Eight hex digits per draw: a hash per row is most of the generator's own work otherwise. */
+export function hexDigits(random: () => number): (length: number) => string {
+  return (length: number) => {
+    let out = "";
+    while (out.length < length) out += Math.floor(random() * 0x100000000).toString(16).padStart(8, "0");
+    return out.slice(0, length);
+  };
+}
+
 export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly DemoMarket[], options: DemoTickOptions = {}): Promise<DemoTickResult> {
   const days = options.days ?? 7;
   const now = options.now ?? Date.now();
@@ -145,14 +331,8 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
   const meanStep = (options.meanStepSeconds ?? 30) * 1000;
   const bookEvery = (options.bookEverySeconds ?? 900) * 1000;
   const priceEvery = (options.priceEverySeconds ?? 600) * 1000;
-  // Eight hex digits per draw: a hash per row is most of the generator's own work otherwise.
-  const hex = (length: number) => {
-    let out = "";
-    while (out.length < length) out += Math.floor(random() * 0x100000000).toString(16).padStart(8, "0");
-    return out.slice(0, length);
-  };
-  const size = () => Math.round(50 + random() * 5000);
-  const result: DemoTickResult = { markets: 0, rows: 0, byEventType: {}, since: start, until: now, assets: [] };
+  const hex = hexDigits(random);
+  const result: DemoTickResult = { markets: 0, rows: 0, byEventType: {}, since: start, until: now, assets: [], last: [] };
   let batch: TickRow[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
@@ -170,141 +350,36 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
   };
 
   for (const market of markets) {
-    const [yes, no] = market.outcomeIds;
-    if (yes === undefined || no === undefined) continue;
+    if (market.outcomeIds.length < 2) continue;
+    const sim = new MockMarketSim(market, random, emit, hex);
     result.markets += 1;
-    result.assets.push(yes, no);
-    const target = market.yesPrice === undefined || !Number.isFinite(market.yesPrice) ? undefined : Math.min(95, Math.max(5, market.yesPrice * 100));
-    const book = new DemoBook();
-    const firstBid = target === undefined ? 10 + Math.floor(random() * 78) : Math.max(2, Math.round(target) - 1);
-    const firstAsk = firstBid + 1 + Math.floor(random() * 2);
-    for (let i = 0; i < 5; i += 1) {
-      if (firstBid - i > 0) book.bids.set(firstBid - i, size());
-      if (firstAsk + i < 100) book.asks.set(firstAsk + i, size());
-    }
+    result.assets.push(sim.yes, sim.no);
     const prices: DemoPrice[] = [];
-
-    /** One change of the YES book and its NO mirror, each stating the best prices after it. */
-    const change = async (c: LevelChange, ts: number) => {
-      book.apply(c);
-      const bid = book.bestBid();
-      const ask = book.bestAsk();
-      const hash = hex(40);
-      await emit(
-        {
-          market: market.conditionId,
-          price_changes: [
-            { asset_id: yes, price: price(c.cents), size: String(c.size), side: c.side, hash, best_bid: price(bid), best_ask: price(ask) },
-            { asset_id: no, price: price(100 - c.cents), size: String(c.size), side: c.side === "BUY" ? "SELL" : "BUY", hash: hex(40), best_bid: price(100 - ask), best_ask: price(100 - bid) },
-          ],
-          timestamp: String(ts),
-          event_type: "price_change",
-        },
-        ts,
-      );
-    };
-    const snapshot = async (ts: number) => {
-      const side = (asset: string, mirror: boolean) => ({
-        market: market.conditionId,
-        asset_id: asset,
-        timestamp: String(ts),
-        hash: hex(40),
-        ...book.wireLevels(mirror),
-        tick_size: "0.01",
-        event_type: "book",
-      });
-      await emit([side(yes, false), side(no, true)], ts);
-    };
-    /** Keeps each side between MIN_LEVELS and MAX_LEVELS deep, one change per level. */
-    const keepDepth = async (ts: number): Promise<number> => {
-      let t = ts;
-      for (const side of ["BUY", "SELL"] as const) {
-        const levels = side === "BUY" ? book.bids : book.asks;
-        const away = side === "BUY" ? -1 : 1;
-        while (levels.size < MIN_LEVELS) {
-          const worst = side === "BUY" ? Math.min(...levels.keys()) : Math.max(...levels.keys());
-          const cents = worst + away * (1 + Math.floor(random() * 2));
-          if (cents <= 0 || cents >= 100) break;
-          await change({ side, cents, size: size() }, (t += 1));
-        }
-        while (levels.size > MAX_LEVELS) {
-          const worst = side === "BUY" ? Math.min(...levels.keys()) : Math.max(...levels.keys());
-          await change({ side, cents: worst, size: 0 }, (t += 1));
-        }
-      }
-      return t;
-    };
-
     let nextBook = start;
     let nextPrice = start;
     let last = start;
     for (let ts = start + Math.floor(random() * meanStep); ts < now; ts += 1 + Math.floor(-Math.log(1 - random()) * meanStep)) {
       ts = Math.max(ts, last + 1);
       while (nextPrice <= ts) {
-        const bid = book.bestBid();
-        const ask = book.bestAsk();
-        prices.push({ atMs: nextPrice, market, outcomeId: yes, price: (bid + ask) / 200, bestBid: bid / 100, bestAsk: ask / 100 });
-        prices.push({ atMs: nextPrice, market, outcomeId: no, price: 1 - (bid + ask) / 200, bestBid: (100 - ask) / 100, bestAsk: (100 - bid) / 100 });
+        prices.push(...sim.prices(nextPrice));
         nextPrice += priceEvery;
       }
       if (ts >= nextBook) {
-        await snapshot(ts);
+        await sim.snapshot(ts);
         nextBook = ts + bookEvery;
         last = ts;
         continue;
       }
-      const bid = book.bestBid();
-      const ask = book.bestAsk();
-      const spread = ask - bid;
-      // Mean reversion: the further the mid is from the catalog price, the likelier a move towards it.
-      const pull = target === undefined ? 0 : Math.max(-0.3, Math.min(0.3, (target - (bid + ask) / 2) * 0.06));
-      const action = random();
-      let t = ts;
-      if (action < 0.45) {
-        const up = random() < 0.5 + pull;
-        // Up: a bid placed inside the spread, or the best ask taken away; down: the mirror image.
-        const inside = spread > 1 && (spread >= MAX_SPREAD || random() < 0.5);
-        if (up) {
-          if (inside) await change({ side: "BUY", cents: bid + 1, size: size() }, t);
-          else if (book.asks.size > 1 && ask + 1 < 100) await change({ side: "SELL", cents: ask, size: 0 }, t);
-          else await change({ side: "BUY", cents: bid, size: size() }, t);
-        } else if (inside) await change({ side: "SELL", cents: ask - 1, size: size() }, t);
-        else if (book.bids.size > 1 && bid - 1 > 0) await change({ side: "BUY", cents: bid, size: 0 }, t);
-        else await change({ side: "SELL", cents: ask, size: size() }, t);
-      } else if (action < 0.85) {
-        // A resting order resized somewhere in the top levels, or a level behind the best cancelled.
-        const side: Side = random() < 0.5 ? "BUY" : "SELL";
-        const levels = [...(side === "BUY" ? book.bids : book.asks).keys()];
-        const cents = levels[Math.floor(random() * levels.length)] ?? (side === "BUY" ? bid : ask);
-        const best = side === "BUY" ? bid : ask;
-        await change({ side, cents, size: cents !== best && random() < 0.25 ? 0 : size() }, t);
-      } else {
-        // A trade: the taker takes part or all of the best level on the other side.
-        const takerBuys = random() < 0.5;
-        const cents = takerBuys ? ask : bid;
-        const resting = (takerBuys ? book.asks : book.bids).get(cents) ?? 0;
-        const taken = Math.max(1, Math.min(resting, Math.round(5 + random() * 500)));
-        await emit(
-          {
-            asset_id: yes,
-            event_type: "last_trade_price",
-            fee_rate_bps: "0",
-            market: market.conditionId,
-            price: price(cents),
-            side: takerBuys ? "BUY" : "SELL",
-            size: String(taken),
-            timestamp: String(t),
-            transaction_hash: `0x${hex(64)}`,
-          },
-          t,
-        );
-        const levels = takerBuys ? book.asks : book.bids;
-        // The last level of a side is refilled rather than emptied: a demo book never goes one-sided.
-        const left = resting - taken > 0 || levels.size > 1 ? resting - taken : size();
-        await change({ side: takerBuys ? "SELL" : "BUY", cents, size: left }, (t += 1));
-      }
-      last = await keepDepth(t);
+      last = await sim.step(ts);
     }
+    // The book as the history ends: the price a catalog poll at `now` sees (the demo's quotes).
+    while (nextPrice < now) {
+      prices.push(...sim.prices(nextPrice));
+      nextPrice += priceEvery;
+    }
+    const final = sim.prices(Math.max(now, last));
+    prices.push(...final);
+    result.last.push(...final);
     options.onProgress?.(result.markets, markets.length, result.rows);
     await options.onPrices?.(prices);
   }
@@ -353,8 +428,9 @@ export async function demoMarketsFromCatalog(db: Db, exchange = "mock", limit = 
     .limit(limit);
   const out: DemoMarket[] = [];
   for (const row of rows) {
+    // Binary markets only: the simulated NO book mirrors the YES book, which a third outcome would not.
     const [yes, no] = row.outcomes;
-    if (row.contractAddress === null || yes === undefined || no === undefined) continue;
+    if (row.contractAddress === null || yes === undefined || no === undefined || row.outcomes.length !== 2) continue;
     out.push({ conditionId: row.contractAddress, outcomeIds: row.outcomes.map((o) => o.outcomeId), marketId: row.id, yesPrice: yes.price });
   }
   return out;

@@ -8,14 +8,23 @@ import { InvalidParameterError } from "@/lib/errors";
 
 const MAX_SPAN_MS = 366 * 24 * 3_600_000;
 
-/** An instant: ISO 8601 with a zone (`2026-11-22T10:00:00Z`) or epoch milliseconds. */
+const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `now`, or a time before it: `-30s`, `-15m`, `-6h`, `-1d` (examples that never expire). */
+function relativeInstant(text: string, now: number): number | undefined {
+  if (text === "now") return now;
+  const match = /^-(\d{1,5})([smhd])$/.exec(text);
+  return match === null ? undefined : now - Number(match[1]) * (UNIT_MS[match[2] ?? ""] ?? Number.NaN);
+}
+
+/** An instant: ISO 8601 with a zone (`2026-11-22T10:00:00Z`), epoch milliseconds, `now`, or relative to now (`-1d`, `-6h`, `-15m`, `-30s`). */
 export const instant = z
   .string()
   .max(40)
   .transform((text, ctx) => {
-    const ms = /^\d{10,14}$/.test(text) ? Number(text) : /(Z|[+-]\d\d:?\d\d)$/i.test(text) ? Date.parse(text) : Number.NaN;
+    const ms = /^\d{10,14}$/.test(text) ? Number(text) : /(Z|[+-]\d\d:?\d\d)$/i.test(text) ? Date.parse(text) : (relativeInstant(text, Date.now()) ?? Number.NaN);
     if (!Number.isFinite(ms) || ms <= 0) {
-      ctx.addIssue({ code: "custom", message: "must be an ISO 8601 time with a zone (…Z) or epoch milliseconds" });
+      ctx.addIssue({ code: "custom", message: "must be an ISO 8601 time with a zone (…Z), epoch milliseconds, now, or a time before now (-1d, -6h, -15m, -30s)" });
       return z.NEVER;
     }
     return ms;

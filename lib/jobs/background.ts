@@ -101,6 +101,18 @@ async function startJobs(): Promise<void> {
     const archive = startArchiveSchedule();
     onShutdown(async () => archive.stop());
   }
+  // `npm run demo`: the synthetic venues tick and publish on the live bus like recorders (lib/demo/live.ts).
+  if (config.demoLive) {
+    const { startDemoTicker } = await import("@/lib/demo/live");
+    const [db, stores, bus] = await Promise.all([getDb(), getTickStores(), getLiveBus()]);
+    startupWork(
+      "synthetic demo venues",
+      startDemoTicker(db, stores, bus).then(
+        (ticker) => onShutdown(() => ticker.stop()),
+        (error: unknown) => log.error("synthetic demo venues failed to start", errorFields(error)),
+      ),
+    );
+  }
   // Kalshi's recorder beside it; without credentials it records nothing and /v0/status says why.
   if (config.kalshiRecorder.enabled && config.embeddedClickhouse) {
     const [db, stores] = await Promise.all([getDb(), getTickStores()]);

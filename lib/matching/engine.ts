@@ -311,7 +311,8 @@ export async function runMatching(db: Db, options: MatchRunOptions = {}): Promis
     durationMs: Date.now() - started,
   };
   progress({ phase: "done", done: kept.size, total: kept.size });
-  log.info("matching pass finished", { ...summary });
+  // A pass that opened or closed nothing is routine (one per poll): debug, so the terminal stays quiet.
+  (summary.opened > 0 || summary.closed > 0 || full ? log.info : log.debug)("matching pass finished", { ...summary });
   return summary;
 }
 

@@ -4,7 +4,8 @@ import { ensureAccount, findAccountByEmail, generatePassword, setOperator, setPa
 import { createApiKey, listApiKeys, revokeApiKeysByPrefix } from "@/lib/auth/api-keys";
 import { isPlan, type Plan } from "@/lib/auth/plans";
 import type { IngestProgress } from "@/lib/catalog/ingest";
-import { getDb } from "@/lib/db";
+import { sql } from "drizzle-orm";
+import { describeDatabase, getDatabase, getDb, resultRows } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { getTickStores } from "@/lib/ticks";
 import { demoOperator, hasDemoCatalog, hasDemoHistory } from "./demo";
@@ -14,7 +15,7 @@ import { UsageError } from "./usage-error";
 // vocabularies): imported by the commands that use them, so `create-key` or `set-plan` start fast.
 const catalogJobs = () => Promise.all([import("@/lib/jobs/catalog"), import("@/lib/venues/factory")]);
 const matchingEngine = () => import("@/lib/matching/engine");
-const demoHistory = () => Promise.all([import("@/lib/demo/ticks"), import("@/lib/history/prices")]);
+const demoHistory = () => Promise.all([import("@/lib/demo/ticks"), import("@/lib/history/prices"), import("@/lib/demo/quotes")]);
 
 /**
  * The admin commands (README, "Admin CLI"), one table for both ways they run: in the CLI's own
@@ -67,15 +68,19 @@ or let the CLI choose one and print it:
 
 /** Writes the demo history for the mock venue's markets: ticks, the hourly price history, the journal entry. */
 async function demoTicks(days: number, io: AdminIo): Promise<void> {
-  const [{ demoMarketsFromCatalog, recordDemoRun, writeDemoTicks }, { insertPriceSnapshots }] = await demoHistory();
+  const [{ demoMarketsFromCatalog, recordDemoRun, writeDemoTicks }, { insertPriceSnapshots }, { pollDemoCatalog, quotesFromSamples }] = await demoHistory();
   const db = await getDb();
   const markets = await demoMarketsFromCatalog(db, "mock");
   if (markets.length === 0) throw new AppError("not_found", "The catalog has no mock-venue markets: run `admin -- ingest --venue mock` first.");
   io.say(`Writing ${days} day(s) of synthetic ticks for ${markets.length} mock market(s)…`);
   const stores = await getTickStores();
   let prices = 0;
+  // The last day of samples (and a margin): enough for each outcome's price now and 24 hours ago.
+  const now = Date.now();
+  const recent: Array<{ atMs: number; outcomeId: string; price: number }> = [];
   const result = await writeDemoTicks(stores.writer, markets, {
     days,
+    now,
     onProgress: (done, total, rows) => io.say(`  ${done}/${total} markets, ${rows} rows`),
     // The catalog poll's price history, drawn from the same books, so the price charts and the
     // order-book history of a market page tell one story.
@@ -87,11 +92,15 @@ async function demoTicks(days: number, io: AdminIo): Promise<void> {
       );
       await insertPriceSnapshots(stores, snapshots);
       prices += snapshots.length;
+      for (const sample of samples) if (sample.atMs >= now - 90_000_000) recent.push(sample);
     },
   });
   await recordDemoRun(db, result);
+  // The catalog's prices and 24-hour changes from the same books (README, "Quick start"), through the catalog poll's own path.
+  const poll = await pollDemoCatalog(db, quotesFromSamples(recent));
+  if (poll.outcome !== "succeeded") throw new AppError("internal_error", `The demo's catalog poll failed: ${poll.error ?? poll.outcome}`);
   const { writeDemoPair } = await import("@/lib/demo/pair");
-  io.say(`SYNTHETIC cross-venue demo pair (docs/spreads.md): ${JSON.stringify(await writeDemoPair(db, stores.writer, { days }))}`);
+  io.say(`SYNTHETIC cross-venue demo pair (docs/spreads.md): ${JSON.stringify(await writeDemoPair(db, stores, { days, now }))}`);
   io.out(
     `markets=${result.markets}\trows=${result.rows}\tprices=${prices}\t${Object.entries(result.byEventType)
       .map(([type, n]) => `${type}=${n}`)
@@ -258,9 +267,18 @@ const commands: Record<string, Command> & Record<"ingest" | "demo-ticks", Comman
     summary: "apply pending PostgreSQL migrations and ClickHouse DDL",
     options: {},
     async run(_options, io) {
-      await getDb();
-      await getTickStores();
-      io.say("PostgreSQL migrations and ClickHouse DDL are up to date.");
+      // What this process found pending and applied when it opened the stores (a running server applies them at its start).
+      const database = await getDatabase();
+      const applied = database.migrationsApplied ?? [];
+      const [tables] = resultRows<{ n: number | string }>(await database.db.execute(sql`select count(*) as n from information_schema.tables where table_schema = 'public'`));
+      io.say(
+        applied.length === 0
+          ? `PostgreSQL (${describeDatabase()}): up to date, nothing applied; ${Number(tables?.n ?? 0)} tables.`
+          : `PostgreSQL (${describeDatabase()}): applied ${applied.length} migration(s), ${applied.join(", ")}; ${Number(tables?.n ?? 0)} tables now.`,
+      );
+      const ddl = (await getTickStores()).ddlApplied ?? [];
+      io.say(ddl.length === 0 ? "ClickHouse: up to date, no DDL applied." : `ClickHouse: applied DDL ${ddl.join(", ")}.`);
+      io.out(`postgres_applied=${applied.length}\tclickhouse_applied=${ddl.length}`);
     },
   },
 };

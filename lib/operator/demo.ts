@@ -1,13 +1,11 @@
 import "server-only";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { eq } from "drizzle-orm";
 import { ensureAccount, generatePassword, setOperator, setPassword, setPlan, verifyCredentials } from "@/lib/auth/accounts";
 import { activeKeyIds, createApiKey } from "@/lib/auth/api-keys";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { recorderRuns } from "@/lib/db/schema/recorder-runs";
-import { SYNTHETIC_MODE } from "@/lib/recorder/journal";
+import { hasSyntheticRun } from "@/lib/recorder/journal";
 import { demoMarketsFromCatalog } from "@/lib/demo/ticks";
 
 /**
@@ -49,8 +47,7 @@ export async function hasDemoCatalog(db: Db): Promise<boolean> {
 
 /** Was a demo history written into these stores already (its journal run)? */
 export async function hasDemoHistory(db: Db): Promise<boolean> {
-  const [run] = await db.select({ id: recorderRuns.id }).from(recorderRuns).where(eq(recorderRuns.mode, SYNTHETIC_MODE)).limit(1);
-  return run !== undefined;
+  return hasSyntheticRun(db);
 }
 
 /**

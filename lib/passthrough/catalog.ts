@@ -1,11 +1,9 @@
 import "server-only";
-import { inArray } from "drizzle-orm";
 import { catalogVenues } from "@/lib/catalog/venues";
 import { searchEvents, searchMarkets } from "@/lib/catalog/list";
-import { getEventOrThrow, getMarketOrThrow } from "@/lib/catalog/resolve";
+import { getEventOrThrow, getMarketOrThrow, venueEventIdsOf } from "@/lib/catalog/resolve";
 import { MAX_LIMIT, type EventPublic, type ListQuery, type MarketPublic } from "@/lib/catalog/shapes";
 import { getDb } from "@/lib/db";
-import { events } from "@/lib/db/schema/events";
 import { AppError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 
@@ -86,13 +84,7 @@ function unifiedEvent(e: EventPublic): Record<string, unknown> {
 }
 
 async function venueEventIds(catalogEventIds: string[]): Promise<Map<string, string>> {
-  if (catalogEventIds.length === 0) return new Map();
-  const db = await getDb();
-  const rows = await db
-    .select({ id: events.id, venueEventId: events.venueEventId })
-    .from(events)
-    .where(inArray(events.id, [...new Set(catalogEventIds)]));
-  return new Map(rows.map((r) => [r.id, r.venueEventId]));
+  return venueEventIdsOf(await getDb(), catalogEventIds);
 }
 
 async function answer(venue: string, method: string, params: Params): Promise<unknown> {

@@ -5,6 +5,8 @@ import { getKeyLimits, KeyCap } from "@/lib/limits";
 import type { MethodSpec } from "@/lib/venues/registry";
 import type { PassthroughCall, PassthroughResult } from "./call";
 import { toVenueError } from "./errors";
+import { readWithoutNetwork } from "./offline";
+import { getDb } from "@/lib/db";
 import { InstancePool } from "./instances";
 import { callWithDeadline } from "./invoke";
 import { assertRouterServes, resolveRoute } from "./route";
@@ -51,7 +53,7 @@ export async function callVenueMethod(call: PassthroughCall): Promise<Passthroug
     const data = await target.use((exchange) => callWithDeadline(exchange, spec, call.exchange, args, call.signal));
     return { data, source: "live" };
   } catch (error) {
-    throw toVenueError(error, call.exchange);
+    throw (await readWithoutNetwork(await getDb(), call.exchange, spec.name, credentials, error)) ?? toVenueError(error, call.exchange);
   } finally {
     release();
   }

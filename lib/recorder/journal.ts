@@ -52,6 +52,12 @@ export function runMode(mode: string, venue: "polymarket" | "kalshi"): string {
 /** The synthetic history's run modes, one per venue (`synthetic`, `kalshi: synthetic`): the Kalshi one for the demo pair's Kalshi book (lib/demo/pair.ts). */
 export const SYNTHETIC_MODES: readonly string[] = [runMode(SYNTHETIC_MODE, "polymarket"), runMode(SYNTHETIC_MODE, "kalshi")];
 
+/** Whether a synthetic demo history was written into these stores (its journal run, the one-command demo's check). */
+export async function hasSyntheticRun(db: Db): Promise<boolean> {
+  const [run] = await db.select({ id: recorderRuns.id }).from(recorderRuns).where(eq(recorderRuns.mode, SYNTHETIC_MODE)).limit(1);
+  return run !== undefined;
+}
+
 export function isSyntheticMode(mode: string): boolean {
   return SYNTHETIC_MODES.includes(mode);
 }

@@ -125,8 +125,10 @@ export class StreamHub implements SessionHost {
     const symbols = symbolsOf(method, prepared.args);
     const subscription = await this.#subscription(session, message, key, symbols, Math.max(1, symbols.length));
     if (subscription === undefined) return;
+    // `mock` too: pmxt's offline mock venue has no watchOrderBook; its books are live when the demo's
+    // synthetic venues publish them on the bus (lib/demo/live.ts), and a subscription falls back to the watcher otherwise.
     const live =
-      isRecordedVenue(exchange) &&
+      (isRecordedVenue(exchange) || exchange === "mock") &&
       LIVE_METHODS.has(method) &&
       prepared.credentials === undefined &&
       !(method === "watchTrades" && prepared.args[1] !== undefined) &&

@@ -17,6 +17,8 @@ import { processGlobals } from "@/lib/process-globals.mjs";
 
 export interface TickStores {
   writer: ClickHouseClient;
+  /** The DDL versions (lib/ticks/ddl) these stores applied when they opened; empty when none was pending. */
+  ddlApplied?: string[];
   /** The first of `readers`. */
   reader: ClickHouseClient;
   /**
@@ -156,7 +158,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
         await Promise.all([writer.close(), queries.close(), reader.close()]);
       },
     };
-    await applyTickDdl(writer, database);
+    stores.ddlApplied = await applyTickDdl(writer, database);
     return stores;
   }
 
@@ -172,7 +174,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
   const connect = () => createChdbConnection({ path: dataDir }) as unknown as ConnectionOption;
   // The writer inlines its parameters too (lib/ticks/chdb-clients.ts): bound ones would queue in chdb-node's one chain.
   const writer = chdbClientPool([createClient({ connection: connect() })]);
-  await applyTickDdl(writer, database);
+  const ddlApplied = await applyTickDdl(writer, database);
   // Read-only connections for the service's reads (settings stick to a chDB session). readonly=2:
   // writes refused, the `format()` of a SQL export allowed (readonly=1 refuses every table function).
   const readOnly = async () => {
@@ -195,6 +197,7 @@ export async function openTickStores(target: TickTarget): Promise<TickStores> {
   const streamQuery: TickStores["streamQuery"] = (query, format, signal) => streams.run(query, format, signal);
   return {
     writer,
+    ddlApplied,
     queries,
     service: tickReaderOf(queries, streamQuery, database),
     background: tickReaderOf(background, streamQuery, database),

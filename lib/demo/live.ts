@@ -1,0 +1,259 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { eq } from "drizzle-orm";
+import { BookStore } from "@/lib/books/book-state";
+import { upsertCatalog } from "@/lib/catalog/store";
+import type { Db } from "@/lib/db";
+import { markets } from "@/lib/db/schema/markets";
+import { marketQuotes } from "@/lib/db/schema/quotes";
+import { recorderIncidents, recorderRuns } from "@/lib/db/schema/recorder-runs";
+import { insertPriceSnapshots, type PriceSnapshot } from "@/lib/history/prices";
+import type { LiveBus } from "@/lib/live/bus";
+import { LivePublisher } from "@/lib/live/publisher";
+import { errorFields, log } from "@/lib/log";
+import { runMode, SYNTHETIC_MODE } from "@/lib/recorder/journal";
+import { applyLiveRows } from "@/lib/recorder/live-rows";
+import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
+import type { TickRow } from "@/lib/recorder/rows";
+import { insertTickRows } from "@/lib/recorder/writer";
+import type { TickStores } from "@/lib/ticks";
+import { internalDatabase } from "@/lib/ticks/migrate";
+import { priceSnapshotsTable } from "@/lib/ticks/ddl/0002_catalog_price_snapshots";
+import { recordedVenueTables } from "@/lib/ticks/published";
+import { noOutcomeId } from "@/lib/recorder/kalshi/normalize";
+import { catalogRows, DEMO_PAIR, DemoPairBooks, quoteOf } from "./pair";
+import { pollDemoCatalog, type DemoQuote } from "./quotes";
+import { demoMarketsFromCatalog, hexDigits, MockMarketSim, prng } from "./ticks";
+
+/**
+ * The demo that moves (README, "Quick start"): while `npm run demo` runs (DEMO_LIVE=true), the
+ * SYNTHETIC venues keep ticking. Every mock market's simulated book and the demo pair's two books
+ * go on from where the catalog's prices stand, and each change takes the path a recorded one
+ * takes: venue frames, the recorders' normalizers, the tick tables (batched), the live bus (so
+ * /v0/stream, /ws, the market page's live book and the pair's spread stream move), a journal run
+ * of mode `synthetic` per venue (coverage labels these hours `synthetic`). Once a minute the
+ * catalog is re-polled with the books' mids and 24-hour changes, and a price snapshot appended,
+ * so the catalog, its sparklines and the books keep telling one story. Mock books are published
+ * under the venue `mock` (what the market page asks for); the pair under `polymarket` and `kalshi`.
+ */
+
+export interface DemoTickerOptions {
+  /** Mean milliseconds between two changes of one mock market's book (default 4,000). */
+  meanStepMs?: number;
+  /** Milliseconds between two moves of the pair (default 2,000). */
+  pairStepMs?: number;
+  /** Milliseconds between catalog re-polls and price snapshots (default 60,000). */
+  quoteEveryMs?: number;
+  /** Milliseconds between inserts of the rows written (default 2,000). */
+  flushEveryMs?: number;
+}
+
+export interface DemoTicker {
+  /** Rows written so far (both tables), for tests and the log. */
+  readonly rows: number;
+  stop(): Promise<void>;
+}
+
+const DAY_MS = 86_400_000;
+const BOOK_EVERY_MS = 15 * 60_000;
+
+/** Each outcome's last catalog price at or before 24 hours ago (the price snapshots), for the 24-hour change. */
+async function pricesDayAgo(stores: TickStores, outcomeIds: readonly string[], now: number): Promise<Map<string, number>> {
+  if (outcomeIds.length === 0) return new Map();
+  const result = await stores.queries.query({
+    query: `SELECT outcome_id, argMax(price, snapshot_at) AS price
+      FROM ${internalDatabase(stores.database)}.${priceSnapshotsTable}
+      WHERE outcome_id IN {outcomes:Array(String)} AND snapshot_at <= fromUnixTimestamp64Milli({at:Int64}) AND snapshot_at > fromUnixTimestamp64Milli({from:Int64})
+      GROUP BY outcome_id`,
+    query_params: { outcomes: [...outcomeIds], at: now - DAY_MS, from: now - 2 * DAY_MS },
+    format: "JSONEachRow",
+  });
+  return new Map((await result.json<{ outcome_id: string; price: number }>()).map((row) => [row.outcome_id, Number(row.price)]));
+}
+
+/** A journal run of mode `synthetic` for one venue, beating while the ticker runs. */
+async function openRun(db: Db, venue: "polymarket" | "kalshi", assets: readonly string[], now: number): Promise<string> {
+  const id = randomUUID();
+  await db.insert(recorderRuns).values({ id, host: hostname(), pid: process.pid, mode: runMode(SYNTHETIC_MODE, venue), startedAt: new Date(now), beatAt: new Date(now), counters: { synthetic: true, live: true } });
+  await db.insert(recorderIncidents).values({ runId: id, kind: "assets_added", startedAt: new Date(now), assets: [...assets], message: "SYNTHETIC live demo (npm run demo): not recorded from a venue", detail: { synthetic: true } });
+  return id;
+}
+
+/** The demo pair's YES prices in the catalog now (the live pair goes on from them). */
+async function pairPrices(db: Db): Promise<{ polymarket: number; kalshi: number } | undefined> {
+  const rows = await db
+    .select({ venue: markets.venue, outcomes: marketQuotes.outcomes })
+    .from(markets)
+    .innerJoin(marketQuotes, eq(marketQuotes.id, markets.id))
+    .where(eq(markets.title, DEMO_PAIR.title));
+  const yes = (venue: string) => rows.find((row) => row.venue === venue)?.outcomes[0]?.price;
+  const polymarket = yes("polymarket");
+  const kalshi = yes("kalshi");
+  return polymarket === undefined || kalshi === undefined ? undefined : { polymarket, kalshi };
+}
+
+export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, options: DemoTickerOptions = {}): Promise<DemoTicker> {
+  const meanStepMs = options.meanStepMs ?? 4_000;
+  const pairStepMs = options.pairStepMs ?? 2_000;
+  const random = prng(Date.now() % 0x7fffffff);
+  const hex = hexDigits(random);
+  const pending = { polymarket: [] as TickRow[], kalshi: [] as TickRow[] };
+  let written = 0;
+  let stopped = false;
+
+  // Mock books under the venue `mock`; the pair's under its venues. Each publisher answers snapshot requests from its books.
+  const publishers = { mock: new LivePublisher(bus, "mock"), polymarket: new LivePublisher(bus, "polymarket"), kalshi: new LivePublisher(bus, "kalshi") };
+  const books = { mock: new BookStore(), polymarket: new BookStore(), kalshi: new BookStore() };
+  for (const venue of ["mock", "polymarket", "kalshi"] as const) {
+    publishers[venue].attach({ isRecording: (assetId) => books[venue].get(assetId) !== undefined, book: (assetId) => books[venue].get(assetId) });
+  }
+  const take = (venue: keyof typeof books, table: "polymarket" | "kalshi", rows: TickRow[]) => {
+    pending[table].push(...rows);
+    applyLiveRows(books[venue], publishers[venue], rows);
+  };
+
+  const now = Date.now();
+  const demoMarkets = await demoMarketsFromCatalog(db, "mock");
+  const sims = demoMarkets.map(
+    (market) => new MockMarketSim(market, random, (frame, ts) => take("mock", "polymarket", normalizeFrame(JSON.stringify(frame), ts + 5).rows), hex),
+  );
+  const pairStart = await pairPrices(db);
+  const pair = new DemoPairBooks((venue, rows) => take(venue, venue, rows));
+  const runs: string[] = [];
+  const mockAssets = sims.flatMap((sim) => [sim.yes, sim.no]);
+  const pairAssets = { polymarket: [DEMO_PAIR.polymarket.yes, DEMO_PAIR.polymarket.no], kalshi: [DEMO_PAIR.kalshi.ticker, noOutcomeId(DEMO_PAIR.kalshi.ticker)] };
+  runs.push(await openRun(db, "polymarket", [...mockAssets, ...(pairStart === undefined ? [] : pairAssets.polymarket)], now));
+  if (pairStart !== undefined) runs.push(await openRun(db, "kalshi", pairAssets.kalshi, now));
+
+  // Every book starts with a snapshot, as a recorder's subscription does.
+  for (const sim of sims) await sim.snapshot(now);
+  let fair = pairStart === undefined ? 50 : pairStart.polymarket * 100;
+  const pairOffset = pairStart === undefined ? 0 : Math.round((pairStart.kalshi - pairStart.polymarket) * 100);
+  let pairMids = { polymarket: fair, kalshi: fair + pairOffset };
+  if (pairStart !== undefined) {
+    const first = pair.quote(fair, pairOffset, random);
+    pair.polyBids = first.polyBids;
+    pair.polyAsks = first.polyAsks;
+    pair.yesBids = first.yes;
+    pair.noBids = first.no;
+    pairMids = first.mids;
+    pair.polySnapshot(now);
+    pair.kalshiSnapshot(now);
+  }
+
+  const timers: NodeJS.Timeout[] = [];
+  const every = (ms: number, work: () => Promise<void> | void) => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running || stopped) return;
+      running = true;
+      void (async () => work())()
+        .catch((error: unknown) => log.warn("synthetic demo ticker step failed", { ...errorFields(error) }))
+        .finally(() => {
+          running = false;
+        });
+    }, ms);
+    timer.unref();
+    timers.push(timer);
+  };
+
+  // Mock books: each market changes on its own Poisson clock (mean `meanStepMs`), a snapshot every 15 minutes.
+  const nextStep = sims.map(() => now + random() * meanStepMs);
+  const nextBook = sims.map(() => now + BOOK_EVERY_MS);
+  every(250, async () => {
+    const t = Date.now();
+    for (const [i, sim] of sims.entries()) {
+      if ((nextStep[i] ?? Infinity) > t) continue;
+      if ((nextBook[i] ?? Infinity) <= t) {
+        await sim.snapshot(t);
+        nextBook[i] = t + BOOK_EVERY_MS;
+      } else await sim.step(t);
+      nextStep[i] = t + 1 + -Math.log(1 - random()) * meanStepMs;
+    }
+  });
+
+  // The pair: one fair value walks, both venues quote around it, Kalshi now and then runs ahead for a few minutes.
+  let dislocationUntil = 0;
+  let dislocation = 0;
+  let nextDislocation = now + (10 + random() * 20) * 60_000;
+  let nextPairBook = now + BOOK_EVERY_MS;
+  if (pairStart !== undefined) {
+    every(pairStepMs, () => {
+      const t = Date.now();
+      fair = Math.min(85, Math.max(15, fair + (random() - 0.5) * 1.2));
+      if (t >= nextDislocation) {
+        dislocation = 5 + Math.floor(random() * 4);
+        dislocationUntil = t + (2 + random() * 5) * 60_000;
+        nextDislocation = t + (20 + random() * 40) * 60_000;
+      }
+      const next = pair.quote(fair, t < dislocationUntil ? dislocation : 0, random);
+      pairMids = next.mids;
+      if (t >= nextPairBook) {
+        pair.polyBids = next.polyBids;
+        pair.polyAsks = next.polyAsks;
+        pair.yesBids = next.yes;
+        pair.noBids = next.no;
+        pair.polySnapshot(t);
+        pair.kalshiSnapshot(t);
+        nextPairBook = t + BOOK_EVERY_MS;
+      } else {
+        pair.movePoly(next.polyBids, next.polyAsks, t);
+        pair.moveKalshi(next.yes, next.no, t);
+      }
+    });
+  }
+
+  const flush = async () => {
+    for (const table of ["polymarket", "kalshi"] as const) {
+      const rows = pending[table];
+      if (rows.length === 0) continue;
+      pending[table] = [];
+      await insertTickRows(stores.writer, rows, recordedVenueTables[table]);
+      written += rows.length;
+    }
+  };
+  every(options.flushEveryMs ?? 2_000, flush);
+
+  // The catalog and price history from the same books: quotes, a snapshot per outcome, the runs' beat.
+  const quote = async () => {
+    const t = Date.now();
+    const prices = sims.flatMap((sim) => sim.prices(t));
+    const dayAgo = await pricesDayAgo(stores, [...prices.map((p) => p.outcomeId), DEMO_PAIR.polymarket.yes, DEMO_PAIR.kalshi.ticker], t);
+    const quotes = new Map<string, DemoQuote>();
+    for (const p of prices) quotes.set(p.outcomeId, { price: Math.round(p.price * 10_000) / 10_000, change24h: Math.round((p.price - (dayAgo.get(p.outcomeId) ?? p.price)) * 10_000) / 10_000 });
+    const snapshots: PriceSnapshot[] = prices.flatMap((p) => (p.market.marketId === undefined ? [] : [{ atMs: t, venue: "mock", marketId: p.market.marketId, outcomeId: p.outcomeId, price: p.price, bestBid: p.bestBid, bestAsk: p.bestAsk, volume24h: null }]));
+    await pollDemoCatalog(db, quotes);
+    if (pairStart !== undefined) {
+      const cents = (outcome: string, mid: number) => (dayAgo.get(outcome) ?? mid / 100) * 100;
+      const pairEvents = catalogRows(t, { polymarket: quoteOf(pairMids.polymarket, cents(DEMO_PAIR.polymarket.yes, pairMids.polymarket)), kalshi: quoteOf(pairMids.kalshi, cents(DEMO_PAIR.kalshi.ticker, pairMids.kalshi)) });
+      await upsertCatalog(db, pairEvents);
+      for (const event of pairEvents) {
+        for (const market of event.markets) {
+          for (const outcome of market.outcomes) snapshots.push({ atMs: t, venue: market.venue, marketId: market.id, outcomeId: outcome.outcomeId, price: outcome.price, bestBid: null, bestAsk: null, volume24h: null });
+        }
+      }
+    }
+    await insertPriceSnapshots(stores, snapshots);
+  };
+  every(options.quoteEveryMs ?? 60_000, quote);
+  const beat = async () => {
+    for (const id of runs) await db.update(recorderRuns).set({ beatAt: new Date() }).where(eq(recorderRuns.id, id));
+  };
+  every(15_000, beat);
+  log.info("synthetic demo venues ticking", { mockMarkets: sims.length, pair: pairStart !== undefined, live: "/v0/stream, /ws" });
+
+  return {
+    get rows() {
+      return written;
+    },
+    async stop() {
+      stopped = true;
+      for (const timer of timers) clearInterval(timer);
+      for (const publisher of Object.values(publishers)) publisher.detach();
+      await flush();
+      const at = new Date();
+      for (const id of runs) await db.update(recorderRuns).set({ beatAt: at, stoppedAt: at }).where(eq(recorderRuns.id, id));
+    },
+  };
+}
