@@ -44,6 +44,10 @@ export function MatchConfidence({ confidence, relation }: { confidence: number; 
 
 const termNames: Record<RuleDifferencePublic["term"], string> = {
   trigger: "What counts",
+  act: "The act required",
+  stage: "Stage of the contest",
+  conditions: "Added condition",
+  observation: "When the value is read",
   deadlineZone: "Deadline time zone",
   bound: "Bound",
   source: "Settlement source",

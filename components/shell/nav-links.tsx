@@ -11,7 +11,10 @@ const links = [
   { href: "/status", label: "Status", match: (p: string) => p.startsWith("/status") },
   { href: "/settings", label: "Settings", match: (p: string) => p.startsWith("/settings") },
 ];
-const operatorLinks = [{ href: "/accounts", label: "Accounts", match: (p: string) => p.startsWith("/accounts") }];
+const operatorLinks = [
+  { href: "/accounts", label: "Accounts", match: (p: string) => p.startsWith("/accounts") },
+  { href: "/review", label: "Review", match: (p: string) => p.startsWith("/review") },
+];
 
 export function NavLinks({ className, operator = false }: { className?: string; operator?: boolean }) {
   const pathname = usePathname();

@@ -15,6 +15,8 @@ export interface Cursor {
   sort: ListSort;
   key: number | string | null;
   id: string;
+  /** In a search (`query=`), 2 when the row is a title-and-slug match (lib/catalog/search.ts); absent means 1. */
+  tier?: 2;
 }
 
 /** Sorts whose key is a timestamp (the others are numbers). */
@@ -23,7 +25,9 @@ const timeSorts: ReadonlySet<ListSort> = new Set(["resolutionDate", "newest"]);
 const nullableSorts: ReadonlySet<ListSort> = new Set(["liquidity", "resolutionDate"]);
 
 export function encodeCursor(cursor: Cursor): string {
-  // The default order keeps the original two-element form, so cursors issued before `sort=` existed stay valid.
+  // The default order keeps the original two-element form, so cursors issued before `sort=` existed
+  // stay valid; a search's second tier adds a fourth element.
+  if (cursor.tier === 2) return encodePosition([cursor.sort, cursor.key, cursor.id, 2]);
   return encodePosition(cursor.sort === "volume24h" ? [cursor.key, cursor.id] : [cursor.sort, cursor.key, cursor.id]);
 }
 
@@ -39,11 +43,12 @@ export function decodeCursor(raw: string): Cursor | undefined {
   let parts: unknown[];
   if (value.length === 2) parts = ["volume24h", ...(value as unknown[])];
   else if (value.length === 3 && value[0] !== "volume24h") parts = value as unknown[];
+  else if (value.length === 4 && value[3] === 2) parts = value as unknown[];
   else return undefined;
-  const [sort, key, id] = parts;
+  const [sort, key, id, tier] = parts;
   if (typeof sort !== "string" || !(listSorts as readonly string[]).includes(sort)) return undefined;
   const listSort = sort as ListSort;
   if (!validKey(listSort, key)) return undefined;
   if (typeof id !== "string" || !UUID_PATTERN.test(id)) return undefined;
-  return { sort: listSort, key, id: id.toLowerCase() };
+  return { sort: listSort, key, id: id.toLowerCase(), ...(tier === 2 ? { tier: 2 as const } : {}) };
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { resultRows, type Db } from "@/lib/db";
 import { events } from "@/lib/db/schema/events";
@@ -7,19 +7,17 @@ import { markets } from "@/lib/db/schema/markets";
 import { eventQuotes, marketQuotes } from "@/lib/db/schema/quotes";
 import { encodeCursor, type Cursor, type ListSort } from "./cursor";
 import { eventColumns, isoText, marketColumns, quoteOfEvent, quoteOfMarket, toEventPublic, toMarketPublic, type ListedMarketRow } from "./public";
+import { searchMatches, searchTier, type SearchTier } from "./search";
 import type { EventPublic, ListMeta, ListQuery, MarketPublic } from "./shapes";
 import { listTotal, type ListTotal } from "./totals";
+
+export { containsPattern } from "./search";
 
 /* GET /v0/markets and GET /v0/events: filters, orders, totals and keyset paging. */
 
 export interface ListResult<T> {
   data: T[];
   meta: ListMeta;
-}
-
-/** `%text%` with the LIKE metacharacters of the user's text escaped (they match literally). */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**
@@ -97,10 +95,7 @@ function filterConditions(table: RankedTable, query: ListQuery): SQL[] {
   if (!query.closed) conditions.push(sql`${table.closed} = false`);
   if (query.category !== undefined) conditions.push(eq(table.category, query.category));
   if (query.exchange !== undefined) conditions.push(eq(table.venue, query.exchange));
-  if (query.query !== undefined) {
-    // search_text = title U+001F slug: one trigram index serves both columns.
-    conditions.push(ilike(table.searchText, containsPattern(query.query)));
-  }
+  if (query.query !== undefined) conditions.push(searchMatches(table, query.query));
   return conditions;
 }
 
@@ -112,10 +107,14 @@ function countMatches(db: Db, table: RankedTable, query: ListQuery): Promise<Lis
   return listTotal(db, sql`${table}`, conditions.length > 0 ? and(...conditions) : undefined, cacheKey);
 }
 
-/** The WHERE of a list page: filters plus the keyset position. Every value binds (parameters bind, never concatenate). */
-function listConditions(table: RankedTable, query: ListQuery, key: SortKey): SQL | undefined {
-  const conditions = filterConditions(table, query);
-  if (query.cursor !== undefined) {
+/**
+ * The WHERE of one list statement: the filters (with a search, only the given tier's matches) plus
+ * the keyset position when the cursor sits in this tier. Every value binds (never concatenated).
+ */
+function listConditions(table: RankedTable, query: ListQuery, key: SortKey, tier: SearchTier): SQL | undefined {
+  const conditions = filterConditions(table, { ...query, query: undefined });
+  if (query.query !== undefined) conditions.push(searchTier(table, query.query, tier));
+  if (query.cursor !== undefined && (query.query === undefined || (query.cursor.tier ?? 1) === tier)) {
     const after = key.direction === "desc" ? sql`<` : sql`>`;
     conditions.push(sql`(${key.expression}, ${table.id}) ${after} (${key.bind(query.cursor.key)}, ${query.cursor.id}::uuid)`);
   }
@@ -133,35 +132,123 @@ export const rankOrder = (table: RankedTable) => orderOf(table, sortKey(table, "
 
 const sortOf = (query: ListQuery): ListSort => query.sort ?? "volume24h";
 
+/** A listed row with what its cursor needs: its sort key and, in a search, its tier. */
+type Ranked = { id: string; cursorKey: number | string | null; tier?: SearchTier };
+
 /**
  * Pages fetch one row more than `limit`: its presence says whether a next page exists, so
  * `nextCursor` is null exactly on the last page (never an empty page after a full one).
  */
-function page<R extends { id: string; cursorKey: number | string | null }>(
-  rows: R[],
-  query: ListQuery,
-): { rows: R[]; nextCursor: string | null } {
+function page<R extends Ranked>(rows: R[], query: ListQuery): { rows: R[]; nextCursor: string | null } {
   if (rows.length <= query.limit) return { rows, nextCursor: null };
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
   if (last === undefined) return { rows: shown, nextCursor: null };
   const key = last.cursorKey === null ? null : typeof last.cursorKey === "string" ? last.cursorKey : Number(last.cursorKey);
-  return { rows: shown, nextCursor: encodeCursor({ sort: sortOf(query), key, id: last.id }) };
+  return { rows: shown, nextCursor: encodeCursor({ sort: sortOf(query), key, id: last.id, ...(last.tier === 2 ? { tier: 2 } : {}) }) };
 }
 
-/** The one SQL statement behind GET /v0/markets (exported so the benchmark can run it directly). */
-export function marketListStatement(query: ListQuery): SQL {
-  const key = sortKey(markets, sortOf(query));
-  const where = listConditions(markets, query, key);
-  // The page's rows come from the rank indexes of `markets`; each joins its quote by primary key.
-  return sql`select ${listedColumns}, ${key.cursorValue} as "cursorKey" from ${markets} join ${marketQuotes} on ${quoteOfMarket}${where === undefined ? sql`` : sql` where ${where}`}
-    order by ${sql.join(orderOf(markets, key), sql`, `)} limit ${query.limit + 1} offset ${query.offset}`;
+/**
+ * At most this many matches (meta.total, exact) and a search reads every match and sorts them; more,
+ * and it walks the order's index until the page is full: at 2,000 matches in 1M rows that walk
+ * passes ~25,000 index entries for a page of 51 (index-only: a few ms), and reading 2,000 matches
+ * from the heap costs about the same.
+ */
+const FEW_MATCHES = 2_000;
+
+/** Runs one list statement (the app: its Db; bench:catalog: the same SQL on its own connection). */
+export type RunStatement = (statement: SQL) => Promise<Array<Record<string, unknown>>>;
+
+/**
+ * The rows of a list page, `limit + 1` of them at most. Without `query`, one statement in the
+ * list's order. With it, title matches (tier 1) come first: their statement runs alone, and the
+ * matches by title and slug together (tier 2) are read only when tier 1 ran out on this page
+ * (a rare word, or the end of a common one's list). Each tier's statement keeps the list's order,
+ * so each walks an index or sorts only its own matches (docs/catalog.md, "Search").
+ */
+async function pageRows<R extends Ranked>(
+  query: ListQuery,
+  statement: (tier: SearchTier, limit: number, offset: number, few: boolean) => SQL,
+  countTier: (upTo: number) => SQL,
+  run: RunStatement,
+  total?: ListTotal,
+): Promise<R[]> {
+  const wanted = query.limit + 1;
+  // A search with few matches reads them all and sorts them (GIN bitmap); a frequent one walks the
+  // list's order. The exact total decides, not the planner: a word absent from the column's
+  // statistics is estimated at 0.5% of rows (PostgreSQL 15), and a walk for a word with 20
+  // matches at that estimate reads the whole index (docs/catalog.md, "Search").
+  const few = query.query !== undefined && total?.total !== null && total?.total !== undefined && total.total <= FEW_MATCHES;
+  const read = async (tier: SearchTier, limit: number, offset: number) =>
+    ((await run(statement(tier, limit, offset, few))) as R[]).map((row) => (query.query === undefined ? row : { ...row, tier }));
+  if (query.query === undefined || query.cursor?.tier === 2) return read(query.query === undefined ? 1 : 2, wanted, query.offset);
+  const first = await read(1, wanted, query.offset);
+  if (first.length >= wanted) return first;
+  // Tier 1 ended on this page. An offset past its end skips the rest of the offset into tier 2.
+  let skip = 0;
+  if (first.length === 0 && query.offset > 0) {
+    const counted = Number((await run(countTier(query.offset)))[0]?.n ?? 0);
+    skip = query.offset - counted;
+  }
+  return [...first, ...(await read(2, wanted - first.length, skip))];
 }
+
+/**
+ * The ids of one tier's page in the list's order (with the cursor key for events). `few`: an
+ * `offset 0` fence makes PostgreSQL read every match (the GIN index's bitmap) before it sorts, instead
+ * of walking the order's index and testing each row.
+ */
+function pageIds(table: RankedTable, query: ListQuery, tier: SearchTier, limit: number, offset: number, few: boolean): SQL {
+  const key = sortKey(table, sortOf(query));
+  const where = listConditions(table, query, key, tier);
+  const filter = where === undefined ? sql`` : sql` where ${where}`;
+  if (!few) return sql`select ${table.id} as id from ${table}${filter} order by ${sql.join(orderOf(table, key), sql`, `)} limit ${limit} offset ${offset}`;
+  const direction = key.direction === "desc" ? sql`desc nulls last` : sql`asc`;
+  return sql`select matches.id from (select ${table.id} as id, ${key.expression} as sort_key from ${table}${filter} offset 0) as matches
+    order by matches.sort_key ${direction}, matches.id ${direction} limit ${limit} offset ${offset}`;
+}
+
+/**
+ * The SQL behind a page of GET /v0/markets for one tier: the page's ids from `markets` alone (an
+ * index walk, index-only for a search in the default order: markets_rank_idx carries `closed` and
+ * `search_vector`), then their columns and quotes by primary key, 51 rows at most.
+ */
+function marketTierStatement(query: ListQuery, tier: SearchTier, limit: number, offset: number, few: boolean): SQL {
+  const key = sortKey(markets, sortOf(query));
+  const order = sql.join(orderOf(markets, key), sql`, `);
+  return sql`select ${listedColumns}, ${key.cursorValue} as "cursorKey"
+    from (${pageIds(markets, query, tier, limit, offset, few)}) as page
+    join ${markets} on ${markets.id} = page.id join ${marketQuotes} on ${quoteOfMarket}
+    order by ${order}`;
+}
+
+/** How many of a search's title matches there are, counting at most `upTo` (an offset past tier 1). */
+function tierCount(table: RankedTable, query: ListQuery, upTo: number): SQL {
+  const where = listConditions(table, { ...query, cursor: undefined }, sortKey(table, sortOf(query)), 1);
+  return sql`select count(*)::int as n from (select 1 from ${table}${where === undefined ? sql`` : sql` where ${where}`} limit ${upTo}) as matches`;
+}
+
+/** The rows of one page of GET /v0/markets, through `run` (exported so bench:catalog runs the very same SQL directly). */
+export function marketPageRows(query: ListQuery, run: RunStatement, total?: ListTotal) {
+  return pageRows<ListedMarketRow & Ranked>(
+    query,
+    (tier, limit, offset, few) => marketTierStatement(query, tier, limit, offset, few),
+    (upTo) => tierCount(markets, query, upTo),
+    run,
+    total,
+  );
+}
+
+/** meta.total / meta.totalEstimate of GET /v0/markets for `query` (what picks a search's plan; bench:catalog passes it on). */
+export const marketTotal = (db: Db, query: ListQuery): Promise<ListTotal> => countMatches(db, markets, query);
+
+const runOn = (db: Db): RunStatement => async (statement) => resultRows(await db.execute(statement));
 
 /** GET /v0/markets: one flat list across venues, by 24h volume unless `sort` says otherwise. */
 export async function searchMarkets(db: Db, query: ListQuery): Promise<ListResult<MarketPublic>> {
-  const [result, total] = await Promise.all([db.execute(marketListStatement(query)), countMatches(db, markets, query)]);
-  const rows = resultRows<ListedMarketRow & { cursorKey: number | string | null }>(result);
+  // A search's page waits for its total (cached per filter set), which picks its plan (`pageRows`).
+  const total = await countMatches(db, markets, query);
+  const rows = await marketPageRows(query, runOn(db), total);
   const { rows: shown, nextCursor } = page(rows, query);
   const data = shown.map(toMarketPublic);
   return { data, meta: { count: data.length, limit: query.limit, offset: query.offset, nextCursor, ...total } };
@@ -185,27 +272,28 @@ export async function marketsOfEvents(db: Db, eventIds: string[], includeClosed:
   return byEvent;
 }
 
-/** GET /v0/events: events with their nested markets, same filters, orders and paging as markets. */
+/** GET /v0/events: events with their nested markets, same filters, orders, tiers and paging as markets. */
 export async function searchEvents(db: Db, query: ListQuery): Promise<ListResult<EventPublic>> {
   const key = sortKey(events, sortOf(query));
-  const [rows, total] = await Promise.all([
-    db
-      .select({ event: eventColumns, id: events.id, cursorKey: sql<number | string | null>`${key.cursorValue}`.as("cursor_key") })
-      .from(events)
-      .innerJoin(eventQuotes, quoteOfEvent)
-      .where(listConditions(events, query, key))
-      .orderBy(...orderOf(events, key))
-      .limit(query.limit + 1)
-      .offset(query.offset),
-    countMatches(db, events, query),
+  const order = sql.join(orderOf(events, key), sql`, `);
+  // Each tier's ids and cursor keys in the list's order; the events' columns and quotes follow by id.
+  const tierStatement = (tier: SearchTier, limit: number, offset: number, few: boolean) =>
+    sql`select ${events.id}::text as id, ${key.cursorValue} as "cursorKey" from (${pageIds(events, query, tier, limit, offset, few)}) as page
+      join ${events} on ${events.id} = page.id order by ${order}`;
+  const total = await countMatches(db, events, query);
+  const ranked = await pageRows<Ranked>(query, tierStatement, (upTo) => tierCount(events, query, upTo), runOn(db), total);
+  const { rows: shown, nextCursor } = page(ranked, query);
+  const ids = shown.map((r) => r.id);
+  const [rows, nested] = await Promise.all([
+    ids.length === 0
+      ? Promise.resolve([])
+      : db.select({ event: eventColumns, id: events.id }).from(events).innerJoin(eventQuotes, quoteOfEvent).where(inArray(events.id, ids)),
+    marketsOfEvents(db, ids, query.closed),
   ]);
-  const { rows: shown, nextCursor } = page(rows, query);
-  const nested = await marketsOfEvents(
-    db,
-    shown.map((r) => r.id),
-    query.closed,
-  );
-  const data = shown.map((r) => toEventPublic(r.event, nested.get(r.id) ?? []));
+  const byId = new Map(rows.map((r) => [r.id, r.event]));
+  const data = shown.flatMap((r) => {
+    const event = byId.get(r.id);
+    return event === undefined ? [] : [toEventPublic(event, nested.get(r.id) ?? [])];
+  });
   return { data, meta: { count: data.length, limit: query.limit, offset: query.offset, nextCursor, ...total } };
 }
-

@@ -56,7 +56,9 @@ const exchangeKey = z.preprocess(
 
 const listQueryInput = z.object({
   query: searchText.describe(
-    `Case-insensitive pattern match (ILIKE) over title and slug; at most ${MAX_QUERY_LENGTH} characters.`,
+    "Words to search for, any case: every word must start a word of the title (those markets first) or of the " +
+      "title and slug together (after them); each group in the list's order. A text without a letter or digit " +
+      `matches as a literal substring of the title, then the slug. At most ${MAX_QUERY_LENGTH} characters.`,
   ),
   q: searchText.describe("Alias of `query`."),
   limit: nonNegativeInt("limit")

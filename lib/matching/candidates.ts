@@ -17,6 +17,9 @@ export interface CandidateOptions {
   budget?: number;
 }
 
+/** Markets that must carry a word before what travels with it is read from the catalog. */
+export const TRAVEL_SUPPORT = 3;
+
 export class CandidateIndex {
   private readonly postings = new Map<string, number[]>();
   private readonly ids: string[] = [];
@@ -41,6 +44,7 @@ export class CandidateIndex {
       this.add(m);
     }
     this.idfCache.clear();
+    this.travelCache.clear();
   }
 
   private add(m: IndexedMarket) {
@@ -66,6 +70,48 @@ export class CandidateIndex {
   }
 
   private readonly idfCache = new Map<string, number>();
+  private readonly travelCache = new Map<string, number>();
+
+  /**
+   * How often `word` travels with `given` across the catalog: of the markets carrying `given`, the
+   * share that carries `word` too (0 when fewer than `TRAVEL_SUPPORT` markets carry `given`). Read
+   * from the index itself, so it is learned again as the catalog changes (every upsert clears it).
+   */
+  travelsWith(given: string, word: string): number {
+    const cacheKey = `${given}\u0000${word}`;
+    let v = this.travelCache.get(cacheKey);
+    if (v === undefined) {
+      const g = this.postings.get(given) ?? [];
+      const w = this.postings.get(word) ?? [];
+      v = 0;
+      if (g.length - this.deadIn(g) >= TRAVEL_SUPPORT) {
+        // Postings are in position order: one merge counts the markets carrying both.
+        let i = 0;
+        let j = 0;
+        let both = 0;
+        while (i < g.length && j < w.length) {
+          const x = g[i] ?? 0;
+          const y = w[j] ?? 0;
+          if (x === y) {
+            if (!this.dead.has(x)) both += 1;
+            i += 1;
+            j += 1;
+          } else if (x < y) i += 1;
+          else j += 1;
+        }
+        v = both / (g.length - this.deadIn(g));
+      }
+      this.travelCache.set(cacheKey, v);
+    }
+    return v;
+  }
+
+  private deadIn(list: number[]): number {
+    if (this.dead.size === 0) return 0;
+    let n = 0;
+    for (const at of list) if (this.dead.has(at)) n += 1;
+    return n;
+  }
 
   idf(key: string): number {
     let v = this.idfCache.get(key);

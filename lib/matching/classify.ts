@@ -26,6 +26,8 @@ export { describeInterval } from "./compare/quantity";
 export { describeTime } from "./compare/time";
 export { comparePicks } from "./compare/option";
 export { unmatchedNames } from "./compare/names";
+import { namesImplied, type Travels } from "./compare/names";
+export type { Travels } from "./compare/names";
 export { unmatchedWords, wordDifferences } from "./compare/words";
 export { MIN_TOPIC_SIMILARITY, topicSimilarity, type Idf } from "./compare/topic";
 
@@ -86,7 +88,7 @@ function related(a: Features, b: Features, comparison: Comparison, notes: string
  * competition, asset, measure), the named option, the threshold and its direction, the deadline
  * or instant, negation and resolution sources. Null when the two are not about the same thing.
  */
-export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | null {
+export function classifyPair(a: Features, b: Features, idf: Idf, travels?: Travels): PairResult | null {
   const sim = topicSimilarity(a, b, idf);
   if (sim < MIN_TOPIC_SIMILARITY) return null;
   // The reasoning names the sides by venue: it is read from either side of the stored pair.
@@ -205,7 +207,12 @@ export function classifyPair(a: Features, b: Features, idf: Idf): PairResult | n
   // Words of the typed concepts were compared above (a different place, office or stage returned).
   for (const f of [a, b]) for (const values of Object.values(f.concepts)) for (const v of values ?? []) for (const w of v.split(" ")) excused.add(w);
   // The options were compared as options: their words are not wording.
-  const wording = (c.wording = compareWording(a, b, excused, pickWords));
+  const read = compareWording(a, b, excused, pickWords);
+  // Names the other market's own words imply across the catalog are not unsaid (compare/names.ts).
+  const implied = { a: namesImplied(read.names.a, b, travels), b: namesImplied(read.names.b, a, travels) };
+  c.implied = implied;
+  const wording = (c.wording = { ...read, names: { a: read.names.a.filter((w) => !implied.a.includes(w)), b: read.names.b.filter((w) => !implied.b.includes(w)) } });
+  if (implied.a.length + implied.b.length > 0) notes.push(`implied by the other market's own names across the catalog: ${[...implied.a.map((w) => `${A} ${w}`), ...implied.b.map((w) => `${B} ${w}`)].join(", ")}`);
   const paraphrases = [...wording.paraphrased.a.map((p) => `${A} ${p.word} = ${B} ${p.as}`), ...wording.paraphrased.b.map((p) => `${B} ${p.word} = ${A} ${p.as}`)];
   if (paraphrases.length > 0) notes.push(`in other words: ${paraphrases.join(", ")}`);
 

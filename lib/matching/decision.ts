@@ -11,35 +11,13 @@
  * produced, and the validation figures that chose the threshold).
  */
 import decision from "./data/decision.json";
-import { logistic, type Evidence } from "./confidence";
+import { featuresOf, featureValue, logistic, type Evidence } from "./confidence";
 
 /** The decision's inputs, in the order of the stored weights. */
-export const decisionFeatures = [
-  "bias",
-  "similarity",
-  "unmatchedNames",
-  "unmatchedWords",
-  "paraphrased",
-  "abbreviated",
-  "optionOneSide",
-  "tick",
-  "looseTime",
-  "dateOneSide",
-  "dateInferred",
-  "dateFromResolution",
-  "ordinalOneSide",
-  "contextOneSide",
-  "sourcesDiffer",
-  "disjunctive",
-] as const;
+export const decisionFeatures = ["bias", ...featuresOf("decision")] as const;
 
 export function decisionVector(ev: Evidence): number[] {
-  return decisionFeatures.map((name) => {
-    if (name === "bias") return 1;
-    // Counts saturate: the third unsaid word says little the second did not.
-    if (name === "unmatchedNames" || name === "unmatchedWords" || name === "paraphrased") return Math.min(3, ev[name]);
-    return ev[name];
-  });
+  return [1, ...featuresOf("decision").map((name) => featureValue(name, ev))];
 }
 
 interface Decision {
@@ -49,12 +27,13 @@ interface Decision {
 }
 
 const model = decision as Decision;
-if (model.features.join(",") !== decisionFeatures.join(",")) throw new Error("lib/matching/data/decision.json was fitted on other features: run npm run matching:fit");
 
 /** Lowest fitted probability at which two markets are stated to be one question. */
 export const identityThreshold = model.threshold;
 
 /** The fitted probability that two markets whose stated attributes agree are one question (three decimals). */
 export function identityProbability(ev: Evidence): number {
+  // Checked at first use, so the fit itself can run after a feature is added.
+  if (model.features.join(",") !== decisionFeatures.join(",")) throw new Error("lib/matching/data/decision.json was fitted on other features: run npm run matching:fit");
   return logistic(model.weights, decisionVector(ev));
 }

@@ -25,6 +25,8 @@ export interface MatchInput {
   /** Rules or description, where venues put dates, thresholds and sources. */
   description: string | null;
   resolutionDate: Date | null;
+  /** The venue's own tags of the market's event (its place in the venue's hierarchy). */
+  tags?: string[];
 }
 
 export interface Features {
@@ -71,6 +73,8 @@ export interface Features {
   keys: string[];
   /** The market's own resolution date (ms): what fills a date its question leaves unsaid. */
   resolution?: number | null;
+  /** Words of the venue's own tags for its event: where a name its question leaves out may be said. */
+  hierarchy?: string[];
   /** The resolution terms its rules state (what counts, time zone, bound, source, station, window start). */
   rules?: RuleTermsOf;
 }
@@ -164,7 +168,7 @@ function namedPick(label: string | null, question: string): string | null {
 const sourcePatterns = Object.entries(sourceAliases).map(([name, canon]) => ({ canon, re: new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`) }));
 
 /** Resolution sources the rules name, canonical (data/vocabulary.json). */
-function findSources(description: string | null): string[] {
+export function findSources(description: string | null): string[] {
   if (description === null) return [];
   const lower = clean(description).toLowerCase();
   return [...new Set(sourcePatterns.filter((s) => s.re.test(lower)).map((s) => s.canon))].sort();
@@ -315,7 +319,8 @@ export function extractFeatures(input: MatchInput): Features {
     initialisms: initialisms([question, input.eventTitle, rule ?? "", (input.description ?? "").slice(0, 3000)].join(" . ")),
     keys: [...keys],
     resolution,
-    rules: readRuleTerms(input.description, sources),
+    hierarchy: [...new Set(canonicalTokens((input.tags ?? []).join(" . ")))],
+    rules: readRuleTerms(input.description, sources, question),
   };
 }
 

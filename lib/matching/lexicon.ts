@@ -30,6 +30,9 @@ export const genericWords: ReadonlySet<string> = new Set((vocabulary as { generi
 /** Words that say how a level is reached (kept in a question's mode, out of its topic: `modeWords`). */
 export const modeWords: ReadonlySet<string> = new Set((vocabulary as { modeWords: { entries: string[] } }).modeWords.entries);
 
+/** Words that name a stage of a contest or a narrower part of an event (`stageWords`): a name that narrows. */
+export const stageWords: ReadonlySet<string> = new Set((vocabulary as { stageWords: { entries: string[] } }).stageWords.entries);
+
 /** One entry of the typed gazetteer: a canonical phrase and its concept type. */
 export interface PhraseEntry {
   canon: string;

@@ -10,6 +10,10 @@ export type { Difference } from "./compare/types";
 /** What each rule term is called in text. */
 export const ruleTermLabel: Record<string, string> = {
   trigger: "what counts",
+  act: "the act required",
+  stage: "stage of the contest",
+  conditions: "added condition",
+  observation: "when the value is read",
   deadlineZone: "deadline time zone",
   bound: "bound",
   source: "settlement source",

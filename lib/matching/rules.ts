@@ -1,18 +1,29 @@
 /**
- * The terms of a market's rules that decide how it resolves, read from its rules text, and the
- * comparison of two markets' terms. Two questions with the same headline are different contracts
- * when their rules count different things: an announcement against the event itself, a deadline in
- * another time zone, an inclusive against an exclusive bound, another settlement source or weather
- * station, a window that starts when the market is listed against one that starts on a date.
+ * A market's settlement record: the terms of its rules that decide how it resolves, read from its
+ * rules text (and, for what the question itself says it requires, its question), and the comparison
+ * of two markets' records. Two questions with the same headline are different contracts when their
+ * rules count different things: an announcement against the event itself, a nomination against an
+ * appointment against a Senate confirmation, a primary against its first round, a condition one rule
+ * adds ("scheduled by", "popular vote"), a deadline in another time zone, an inclusive against an
+ * exclusive bound, another settlement source or weather station, a window that starts when the
+ * market is listed against one that starts on a date.
  *
- * A difference is returned with both sides' own wording, so an analyst reads it side by side; the
- * engine keeps a pair with any rule difference at most `overlap`.
+ * Each term of a pair is the same, conflicting, stated on one side only, or unknown (neither rule
+ * states it); unknown is never counted as the same. A conflict is returned with both sides' own
+ * wording, so an analyst reads it side by side; the engine keeps a pair with any conflict at most
+ * `overlap`. Terms stated on one side only, and those both state alike, are evidence for the fitted
+ * identity decision.
+ *
+ * Kalshi writes its rules from one template per series ("If <subject> <act> before <date>, then the
+ * market resolves to Yes."): the act and the conditions are the template's words, the subject and
+ * the date its slots, so the same patterns read every market of a series; no rule is written for a
+ * series.
  */
 import { priceFeeds } from "./lexicon";
 import { clean } from "./text";
 
 /** What each rule term is. */
-export const ruleTerms = ["trigger", "deadlineZone", "bound", "source", "station", "windowStart"] as const;
+export const ruleTerms = ["trigger", "act", "stage", "conditions", "observation", "deadlineZone", "bound", "source", "station", "windowStart"] as const;
 export type RuleTerm = (typeof ruleTerms)[number];
 
 /** One term as a market's rules state it: a canonical value to compare and the rules' own words. */
@@ -46,7 +57,43 @@ function stated(text: string, re: RegExp, value: (m: RegExpExecArray) => string)
 
 // An announcement counts as the act itself ("an announcement of X ... will resolve this market to
 // Yes", "announcements ... qualify"): a rule that resolves on news of the act, not on the act.
-const triggerRe = /\b(?:an?|the|any)\s+(?:official\s+|public\s+)?announcement\s+(?:of|that|by)\b[^.]{0,160}?\b(?:will|shall)\s+(?:immediately\s+)?(?:resolve|count|qualify|suffice)|\bannouncements?\b[^.]{0,80}?\b(?:will|shall)\s+(?:count|qualify|suffice)/i;
+// Also: the act is itself an announcement ("officially announces that", "a publicly announced
+// agreement", "announces <a person> as <a> pick"), or the rules encompass one ("an announcement ... is
+// also encompassed").
+const triggerRe =
+  /\b(?:an?|the|any)\s+(?:official\s+|public\s+)?announcement\s+(?:of|that|by)\b[^.]{0,160}?\b(?:will|shall)\s+(?:immediately\s+)?(?:resolve|count|qualify|suffice)|\bannouncements?\b[^.]{0,160}?\b(?:will|shall)\s+(?:count|qualify|suffice)|\bannouncements?\b[^.]{0,160}?\b(?:is|are)\s+(?:also\s+)?(?:encompassed|sufficient|included)|\b(?:officially|publicly|formally)\s+announces?\s+(?:that|it|they)\b|\bdefined\s+as\s+an?\s+(?:publicly|officially)\s+announced\b|\bannounces?\s+(?:\p{Lu}[\p{L}.'-]*\s+){1,4}as\s+(?:his|her|their|its|the)\s+(?:pick|choice|nominee)\b|\bannounces?\b[^.]{0,60}\bthat\s+(?:they|it|he|she)\s+(?:bought|purchased|acquired|made)\b/iu;
+
+// The act that fills an office: a nomination, a Senate confirmation, or an appointment by any means
+// (confirmation, a recess appointment, or otherwise). Read from the question too: a question that
+// asks whether someone is "confirmed" or "formally nominated" says what its rules require.
+const actPatterns: Array<[RegExp, string]> = [
+  [/\bconfirmed\s+by\s+the\s+(?:U\.?S\.?\s+)?Senate\b|\bSenate[- ]confirmed\b|\bbe\s+confirmed\s+(?:as|to)\b/i, "confirmed by the Senate"],
+  [/\b(?:formally\s+)?nominated\s+by\s+the\s+President\b|\bformally\s+nominat(?:e|es|ed)\b|\bnext\s+nominate\b/i, "nominated"],
+  [/\b(?:appoints?|appointed)\b[^.]{0,120}\b(?:recess\s+appointment|otherwise\s+officially)\b|\bconsidered\s+to\s+have\s+been\s+appointed\b/i, "appointed by any means"],
+];
+
+// The stage of a contest: a primary, the general election, its first round, a runoff.
+const stagePatterns: Array<[RegExp, string]> = [
+  [/\bprimary\b|\bprimaries\b/i, "primary"],
+  [/\bgeneral\s+election\b/i, "general"],
+  [/\bfirst\s+round\b|\b1st\s+round\b/i, "first round"],
+  [/\b(?:second\s+round|2nd\s+round|run-?off)\b/i, "runoff"],
+];
+
+// When the measured value is read: at any moment of the window, or once, for a period or at its end.
+const observationPatterns: Array<[RegExp, string]> = [
+  [/\bat\s+any\s+(?:point|time|moment)\b|\bneed\s+only\s+be\s+met\s+once\b|\bany\s+(?:\d+\s+|one\s+)?minute\s+candle\b/i, "at any moment of the window"],
+  [/\bin\s+Q[1-4]\s+(?:of\s+)?\d{4}\b|\bat\s+the\s+end\s+of\s+(?:the\s+)?(?:day|week|month|quarter|year|\d{4})\b|\bfor\s+the\s+(?:month|quarter|year)\s+(?:of|ending)\b/i, "one reading for a period"],
+];
+
+// A condition the Yes paragraph adds to the act: that it be scheduled by a date, a popular vote, a
+// signed or formal written instrument, a first time, a full approval.
+const conditionPatterns: Array<[RegExp, string]> = [
+  [/\bis\s+scheduled\s+(?:for|to)\b[^.;]{0,60}\bby\s+\p{L}+\.?\s+\d|\bmust\s+be\s+scheduled\b/iu, "scheduled by a date"],
+  [/\bpopular\s+vote\b/i, "popular vote"],
+  [/\bformal\s+written\s+agreement\b|\bsigned\s+by\s+(?:authorized\s+)?representatives\b/i, "signed written agreement"],
+  [/\bfull\s+(?:FDA\s+)?approval\b/i, "full approval"],
+];
 
 // A clock time with its zone; the zone is what is compared.
 const zoneRe = /\b\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?\s*\(?\b(ET|EST|EDT|Eastern(?: Standard| Daylight)? Time|UTC|GMT|PT|PST|PDT|Pacific Time|CT|CST|CDT|Central Time)\b/i;
@@ -99,11 +146,25 @@ function yesParagraphs(description: string): string {
 }
 
 /** The resolution terms a market's rules state (none for a market without rules). */
-export function readRuleTerms(description: string | null, sources: string[]): RuleTermsOf {
-  if (description === null || description.trim() === "") return {};
+export function readRuleTerms(description: string | null, sources: string[], question = ""): RuleTermsOf {
+  const out: RuleTermsOf = {};
+  const own = clean(question).replace(/\s+/g, " ");
+  // What the question itself says the act is (the rules may be missing or say it in other words).
+  const askedAct = firstOf(own, actPatterns);
+  if (askedAct !== undefined) out.act = askedAct;
+  const askedStage = allOf(own, stagePatterns);
+  if (askedStage !== undefined) out.stage = askedStage;
+  if (description === null || description.trim() === "") return out;
   const rules = clean(description.slice(0, 4000)).replace(/\s+/g, " ");
   const yes = yesParagraphs(description);
-  const out: RuleTermsOf = {};
+  const act = firstOf(rules, actPatterns);
+  if (act !== undefined && out.act === undefined) out.act = act;
+  const stage = allOf(`${own} ${yes}`, stagePatterns);
+  if (stage !== undefined) out.stage = stage;
+  const conditions = allOf(rules, conditionPatterns);
+  const observation = firstOf(yes, observationPatterns);
+  if (observation !== undefined) out.observation = observation;
+  if (conditions !== undefined) out.conditions = conditions;
   const trigger = stated(yes, triggerRe, () => "announcement");
   out.trigger = trigger ?? { value: "event", wording: yes.slice(0, 120) + (yes.length > 120 ? "…" : "") };
   const zone = stated(rules, zoneRe, (m) => zoneOf(m[1] ?? ""));
@@ -123,25 +184,75 @@ export function readRuleTerms(description: string | null, sources: string[]): Ru
   return out;
 }
 
+/** The first pattern of `patterns` the text states, with its words. */
+function firstOf(text: string, patterns: Array<[RegExp, string]>): StatedTerm | undefined {
+  for (const [re, value] of patterns) {
+    const term = stated(text, re, () => value);
+    if (term !== undefined) return term;
+  }
+  return undefined;
+}
+
+/** Every pattern of `patterns` the text states (sorted, joined), with the first one's words. */
+function allOf(text: string, patterns: Array<[RegExp, string]>): StatedTerm | undefined {
+  const found = patterns.map(([re, value]) => ({ value, term: stated(text, re, () => value) })).filter((p) => p.term !== undefined);
+  if (found.length === 0) return undefined;
+  return { value: found.map((f) => f.value).sort().join(" + "), wording: found.map((f) => f.term?.wording ?? "").join(" / ") };
+}
+
 /** The number of a bound ("≥ 5" -> 5). */
 const boundNumber = (v: string) => Number(v.replace(/^[^\d]+/, ""));
 
+/** How one term of two settlement records compares. */
+export type TermState = "same" | "conflict" | "oneSide" | "unknown";
+
+export interface SettlementComparison {
+  /** The conflicting terms, each side's wording (A, then B). */
+  differences: RuleDifference[];
+  /** Each term's state (unknown: neither record states it; never counted as the same). */
+  states: Record<RuleTerm, TermState>;
+}
+
+/** Whether a record was read from rules at all (every record read from rules states its trigger). */
+const hasRules = (r: RuleTermsOf) => r.trigger !== undefined;
+
 /**
- * The terms both markets' rules state and state differently. A term one side's rules leave out is
- * not a difference (the other's rules may only be more explicit), except the trigger: rules that
- * count an announcement against rules whose Yes paragraph counts the event itself.
+ * Compares two settlement records term by term. A term one side's record leaves out is stated on one
+ * side only (the other's rules may only be less explicit), except a qualifying condition: a
+ * condition one side's rules add to the act ("scheduled by", "popular vote") narrows it, so it is a
+ * conflict when the other side's rules were read and state none.
  */
-export function compareRuleTerms(a: RuleTermsOf, b: RuleTermsOf): RuleDifference[] {
-  const out: RuleDifference[] = [];
+export function compareSettlement(a: RuleTermsOf, b: RuleTermsOf): SettlementComparison {
+  const differences: RuleDifference[] = [];
+  const states = {} as Record<RuleTerm, TermState>;
   for (const term of ruleTerms) {
     const x = a[term];
     const y = b[term];
-    if (x === undefined || y === undefined || x.value === y.value) continue;
-    if (term === "bound" && boundNumber(x.value) !== boundNumber(y.value)) continue; // another number: the interval comparison's concern
-    if (term === "source" && x.value.split(", ").some((s) => y.value.split(", ").includes(s))) continue;
-    out.push({ term, a: x.wording, b: y.wording });
+    if (x === undefined && y === undefined) {
+      states[term] = "unknown";
+      continue;
+    }
+    if (x === undefined || y === undefined) {
+      const other = x === undefined ? a : b;
+      if (term === "conditions" && hasRules(other)) {
+        states[term] = "conflict";
+        differences.push({ term, a: x?.wording ?? "(no such condition)", b: y?.wording ?? "(no such condition)" });
+      } else states[term] = "oneSide";
+      continue;
+    }
+    const same =
+      x.value === y.value ||
+      (term === "bound" && boundNumber(x.value) !== boundNumber(y.value)) || // another number: the interval comparison's concern
+      (term === "source" && x.value.split(", ").some((v) => y.value.split(", ").includes(v)));
+    states[term] = same ? "same" : "conflict";
+    if (!same) differences.push({ term, a: x.wording, b: y.wording });
   }
-  return out;
+  return { differences, states };
+}
+
+/** The terms both markets' records state differently (the conflicts of `compareSettlement`). */
+export function compareRuleTerms(a: RuleTermsOf, b: RuleTermsOf): RuleDifference[] {
+  return compareSettlement(a, b).differences;
 }
 
 export { describeRuleDifference } from "./reasoning";

@@ -6,7 +6,7 @@ import { marketColumns, quoteOfMarket, toMarketPublic, type MarketSelection } fr
 import { getEventOrThrow, getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { EventPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
-import { marketMatches, matchFeatures, type MarketMatchRow } from "@/lib/db/schema/market-matches";
+import { marketMatches, matchFeatures, matchReviews, type MarketMatchRow } from "@/lib/db/schema/market-matches";
 import { markets } from "@/lib/db/schema/markets";
 import { marketQuotes } from "@/lib/db/schema/quotes";
 import type { BookPriceReader, BookPrices } from "@/lib/live/book-prices";
@@ -33,6 +33,12 @@ function validAt(asOf: Date | undefined): SQL {
   if (asOf === undefined) return isNull(marketMatches.validTo);
   return and(lte(marketMatches.validFrom, asOf), or(isNull(marketMatches.validTo), gt(marketMatches.validTo, asOf))) as SQL;
 }
+
+/** An operator confirmed the pair with the relation now stated (lib/matching/reviews.ts). */
+const verifiedSql = sql<boolean>`exists (select 1 from ${matchReviews} where ${matchReviews.marketA} = ${marketMatches.marketA} and ${matchReviews.marketB} = ${marketMatches.marketB} and ${matchReviews.verdict} = 'confirmed' and ${matchReviews.relation} = ${marketMatches.relation})`;
+
+/** The `verified` filter as a condition (none when absent). */
+const verifiedIs = (verified: boolean | undefined): SQL | undefined => (verified === undefined ? undefined : verified ? verifiedSql : sql`not ${verifiedSql}`);
 
 const yesPrice = (row: MarketSelection): number => row.outcomes[0]?.price ?? 0;
 
@@ -97,21 +103,22 @@ interface Oriented {
   row: MarketMatchRow;
   other: string;
   relation: Relation;
+  verified: boolean;
 }
 
 /** The matches of the given markets, each read from the given market's side. */
-async function matchesOf(db: Db, ids: string[], asOf: Date | undefined, minConfidence: number): Promise<Array<Oriented & { self: string }>> {
+async function matchesOf(db: Db, ids: string[], asOf: Date | undefined, minConfidence: number, verified?: boolean): Promise<Array<Oriented & { self: string }>> {
   if (ids.length === 0) return [];
   const rows = await db
-    .select()
+    .select({ row: marketMatches, verified: verifiedSql })
     .from(marketMatches)
-    .where(and(validAt(asOf), gte(marketMatches.confidence, minConfidence), or(inArray(marketMatches.marketA, ids), inArray(marketMatches.marketB, ids))));
+    .where(and(validAt(asOf), gte(marketMatches.confidence, minConfidence), or(inArray(marketMatches.marketA, ids), inArray(marketMatches.marketB, ids)), verifiedIs(verified)));
   const set = new Set(ids);
   const out: Array<Oriented & { self: string }> = [];
-  for (const row of rows) {
+  for (const { row, verified: isVerified } of rows) {
     const rel = row.relation as Relation;
-    if (set.has(row.marketA)) out.push({ row, self: row.marketA, other: row.marketB, relation: rel });
-    if (set.has(row.marketB)) out.push({ row, self: row.marketB, other: row.marketA, relation: invertRelation(rel) });
+    if (set.has(row.marketA)) out.push({ row, self: row.marketA, other: row.marketB, relation: rel, verified: isVerified });
+    if (set.has(row.marketB)) out.push({ row, self: row.marketB, other: row.marketA, relation: invertRelation(rel), verified: isVerified });
   }
   return out;
 }
@@ -122,7 +129,7 @@ const byStrength = (x: Oriented, y: Oriented) =>
 /** GET /v0/markets/{id}/matches: the market and what other venues list about the same question. */
 export async function getMarketMatches(db: Db, ref: string, query: MarketMatchesQuery, bookPrices: BookPriceReader) {
   const market = await getMarketOrThrow(db, ref);
-  const found = (await matchesOf(db, [market.marketId], query.asOf, query.minConfidence ?? 0))
+  const found = (await matchesOf(db, [market.marketId], query.asOf, query.minConfidence ?? 0, query.verified))
     .filter((m) => query.relation === undefined || m.relation === query.relation)
     .sort(byStrength)
     .slice(0, query.limit);
@@ -144,6 +151,7 @@ export async function getMarketMatches(db: Db, ref: string, query: MarketMatches
             reasoning: m.row.reasoning,
             differences: differencesFrom(m.row, market.marketId),
             ruleDifferences: differences(market.marketId, m.other),
+            verified: m.verified,
             firstSeenAt: m.row.firstSeenAt.toISOString(),
             validFrom: m.row.validFrom.toISOString(),
             validTo: m.row.validTo === null ? null : m.row.validTo.toISOString(),
@@ -167,7 +175,7 @@ export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQ
   const event = await getEventOrThrow(db, ref);
   const ids = event.markets.map((m) => m.marketId);
   const titles = new Map(event.markets.map((m) => [m.marketId, m.title]));
-  const found = (await matchesOf(db, ids, query.asOf, query.minConfidence ?? 0))
+  const found = (await matchesOf(db, ids, query.asOf, query.minConfidence ?? 0, query.verified))
     .filter((m) => query.relation === undefined || m.relation === query.relation)
     .sort(byStrength);
   const rows = await loadMarkets(db, found.map((m) => m.other));
@@ -207,6 +215,7 @@ export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQ
                   reasoning: m.row.reasoning,
                   differences: differencesFrom(m.row, m.self),
                   ruleDifferences: differences(m.self, m.other),
+                  verified: m.verified,
                 },
               ];
             }),
@@ -228,7 +237,7 @@ const priceB = sql<number>`coalesce((${quoteB.outcomes}->0->>'price')::float8, 0
 /** Current (or asOf) pairs with both markets, filtered in SQL, strongest price difference first. */
 async function pairs(
   db: Db,
-  filter: { relations: Relation[]; minConfidence: number; category?: string; query?: string; asOf?: Date; minDifference?: number; maxDifference?: number },
+  filter: { relations: Relation[]; minConfidence: number; category?: string; query?: string; asOf?: Date; minDifference?: number; maxDifference?: number; verified?: boolean },
   order: SQL,
   limit: number,
 ) {
@@ -243,8 +252,10 @@ async function pairs(
   }
   if (filter.minDifference !== undefined) conditions.push(sql`${difference} >= ${filter.minDifference}`);
   if (filter.maxDifference !== undefined) conditions.push(sql`${difference} <= ${filter.maxDifference}`);
+  const verified = verifiedIs(filter.verified);
+  if (verified !== undefined) conditions.push(verified);
   const rows = await db
-    .select({ match: marketMatches })
+    .select({ match: marketMatches, verified: verifiedSql })
     .from(marketMatches)
     .innerJoin(marketA, eq(marketA.id, marketMatches.marketA))
     .innerJoin(marketB, eq(marketB.id, marketMatches.marketB))
@@ -255,9 +266,9 @@ async function pairs(
     .limit(limit);
   // Both markets as every answer reads them (descriptive row and quote), by id.
   const loaded = await loadMarkets(db, rows.flatMap((r) => [r.match.marketA, r.match.marketB]));
-  return rows.flatMap(({ match }) => {
+  return rows.flatMap(({ match, verified: isVerified }) => {
     const [a, b] = [loaded.get(match.marketA), loaded.get(match.marketB)];
-    return a === undefined || b === undefined ? [] : [{ match, a, b }];
+    return a === undefined || b === undefined ? [] : [{ match, a, b, verified: isVerified }];
   });
 }
 
@@ -275,14 +286,14 @@ export async function browseMatchedMarkets(db: Db, query: MatchedMarketsQuery, b
   const maxDifference = query.maxDifference ?? (minDifference > 0 ? 0.2 : undefined);
   const rows = await pairs(
     db,
-    { relations, minConfidence: query.minConfidence ?? 0, category: query.category, query: query.query, asOf: query.asOf, minDifference, maxDifference },
+    { relations, minConfidence: query.minConfidence ?? 0, category: query.category, query: query.query, asOf: query.asOf, minDifference, maxDifference, verified: query.verified },
     sql`abs(${priceA} - ${priceB}) desc`,
     query.limit,
   );
   const prices = await pricesFor(bookPrices, query.includePrices, rows.flatMap((r) => [r.a, r.b]));
   const oriented = rows.map((row) => orient(row, relations));
   const differences = await ruleDifferencesOf(db, oriented.map((r) => [r.a.id, r.b.id]));
-  const data = oriented.map(({ match, a, b, relation }) => ({
+  const data = oriented.map(({ match, a, b, relation, verified }) => ({
     marketA: publicMarket(a, prices),
     marketB: publicMarket(b, prices),
     venueA: a.venue,
@@ -295,6 +306,7 @@ export async function browseMatchedMarkets(db: Db, query: MatchedMarketsQuery, b
     reasoning: match.reasoning,
     differences: differencesFrom(match, a.id),
     ruleDifferences: differences(a.id, b.id),
+    verified,
   }));
   return matchedPairsResponse.parse({ data, meta: { count: data.length, limit: query.limit } });
 }
@@ -304,7 +316,7 @@ export async function browseEventMatches(db: Db, query: EventsMatchesQuery) {
   const relations: Relation[] = query.relation !== undefined ? [query.relation] : ["identity", "subset", "superset", "overlap", "disjoint"];
   const rows = await pairs(
     db,
-    { relations, minConfidence: query.minConfidence ?? 0, category: query.category, query: query.query, asOf: query.asOf },
+    { relations, minConfidence: query.minConfidence ?? 0, category: query.category, query: query.query, asOf: query.asOf, verified: query.verified },
     sql`${marketA.eventId}, ${marketB.eventId}`,
     5000,
   );
@@ -335,6 +347,7 @@ export async function browseEventMatches(db: Db, query: EventsMatchesQuery) {
           reasoning: r.match.reasoning,
           differences: differencesFrom(r.match, r.a.id),
           ruleDifferences: differences(r.a.id, r.b.id),
+          verified: r.verified,
         })),
       },
     ];
@@ -354,10 +367,10 @@ export async function findArbitrage(db: Db, query: ArbitrageQuery, bookPrices: B
   const rows =
     relations.length === 0
       ? []
-      : await pairs(db, { relations, minConfidence: query.minConfidence ?? 0, category: query.category, asOf: query.asOf }, sql`${marketMatches.confidence} desc`, 5000);
+      : await pairs(db, { relations, minConfidence: query.minConfidence ?? 0, category: query.category, asOf: query.asOf, verified: query.verified }, sql`${marketMatches.confidence} desc`, 5000);
   const minSpread = query.minSpread ?? 0;
   const found = rows
-    .flatMap(({ match, a, b }) => {
+    .flatMap(({ match, a, b, verified }) => {
       const pa = yesPrice(a);
       const pb = yesPrice(b);
       const relation = match.relation as Relation;
@@ -394,6 +407,7 @@ export async function findArbitrage(db: Db, query: ArbitrageQuery, bookPrices: B
           relation,
           confidence: match.confidence,
           reasoning: `${how}; gross edge ${cents(spread)} per contract. Fees, slippage and settlement differences are not in it.`,
+          verified,
         },
       ];
     })

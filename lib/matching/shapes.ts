@@ -72,12 +72,18 @@ const query = z
   .preprocess(blank, z.string().max(200, "query must be at most 200 characters").optional())
   .describe("Case-insensitive text either market's title contains.");
 
+const verifiedFilter = z
+  .preprocess(blank, z.enum(["true", "false"], "verified must be true or false").optional())
+  .transform((v) => (v === undefined ? undefined : v === "true"))
+  .describe("true: only pairs an operator confirmed (the review queue); false: only pairs not confirmed; absent: both.");
+
 export const marketMatchesQuery = z.object({
   relation: relation.describe("Only matches with this relation (read from the requested market)."),
   minConfidence: unitNumber("minConfidence").describe("Minimum confidence, 0..1."),
   limit,
   includePrices: bool("includePrices").describe("Attach bestBid and bestAsk (live book, else the venue's book, else null; priceSource says which) and lastPrice to each market."),
   asOf,
+  verified: verifiedFilter,
 });
 
 export const eventMatchesQuery = marketMatchesQuery;
@@ -93,6 +99,7 @@ export const matchedMarketsQuery = z.object({
   limit,
   includePrices: bool("includePrices").describe("Attach bestBid and bestAsk (live book, else the venue's book, else null; priceSource says which) and lastPrice to both markets."),
   asOf,
+  verified: verifiedFilter,
 });
 
 export const eventsMatchesQuery = z.object({
@@ -102,6 +109,7 @@ export const eventsMatchesQuery = z.object({
   minConfidence: unitNumber("minConfidence").describe("Minimum confidence, 0..1."),
   limit,
   asOf,
+  verified: verifiedFilter,
 });
 
 export const arbitrageQuery = z.object({
@@ -112,6 +120,7 @@ export const arbitrageQuery = z.object({
   limit,
   includePrices: bool("includePrices").describe("Attach bestBid and bestAsk (live book, else the venue's book, else null; priceSource says which) and lastPrice to both markets."),
   asOf,
+  verified: verifiedFilter,
 });
 
 export type MarketMatchesQuery = z.output<typeof marketMatchesQuery>;
@@ -138,10 +147,11 @@ export type MatchedMarketPublic = z.infer<typeof matchedMarketPublic>;
 
 const relationField = z.enum(relations).describe("Read from the requested (or A) market to the other.");
 const confidenceField = z.number().min(0).max(1).describe("0..1, from how much of the question was compared and agreed.");
+const verifiedField = z.boolean().describe("An operator confirmed this pair with this relation (the review queue); false when not reviewed or rejected.");
 const reasoningField = z.string().nullable().describe("What was compared (entity, date or deadline, threshold and direction, polarity, source) and how it agreed or differed.");
 
 export const ruleDifference = z.object({
-  term: z.enum(ruleTerms).describe("trigger: what counts (an announcement or the event itself); deadlineZone: the deadline's time zone; bound: inclusive or exclusive bound on one number; source: who settles it; station: the weather station or airport read; windowStart: a window from listing or from a date."),
+  term: z.enum(ruleTerms).describe("trigger: what counts (an announcement or the event itself); act: the act required (nominated, confirmed by the Senate, appointed by any means); stage: primary, general, first round, runoff; conditions: a condition one rule adds (scheduled by a date, popular vote, signed written agreement, full approval); observation: the value read at any moment of the window or once for a period; deadlineZone: the deadline's time zone; bound: inclusive or exclusive bound on one number; source: who settles it; station: the weather station or airport read; windowStart: a window from listing or from a date."),
   a: z.string().describe("The requested (or A) market's rules, in their own words."),
   b: z.string().describe("The other (or B) market's rules, in their own words."),
 });
@@ -171,6 +181,7 @@ export const marketMatch = z.object({
   reasoning: reasoningField,
   differences: differencesField,
   ruleDifferences: ruleDifferencesField,
+  verified: verifiedField,
   firstSeenAt: z.iso.datetime().describe("When this pair was first matched."),
   validFrom: z.iso.datetime().describe("Start of this verdict's validity."),
   validTo: z.iso.datetime().nullable().describe("End of this verdict's validity; null while current."),
@@ -191,6 +202,7 @@ export const eventMarketMatch = z.object({
   reasoning: reasoningField,
   differences: differencesField,
   ruleDifferences: ruleDifferencesField,
+  verified: verifiedField,
 });
 
 export const eventMatchesResponse = z.object({
@@ -223,6 +235,7 @@ export const matchedPair = z.object({
   reasoning: reasoningField,
   differences: differencesField,
   ruleDifferences: ruleDifferencesField,
+  verified: verifiedField,
 });
 
 export const matchedPairsResponse = z.object({
@@ -241,6 +254,7 @@ export const arbitrageOpportunity = z.object({
   relation: relationField,
   confidence: confidenceField,
   reasoning: z.string(),
+  verified: verifiedField,
 });
 
 export const arbitrageResponse = z.object({

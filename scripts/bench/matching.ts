@@ -21,7 +21,9 @@
  *    recall of the labelled pairs inside them, and a seeded random sample of the claims with both
  *    sides' text, to be read by hand.
  *
- *   npm run bench:matching [-- --sets template,real,real2] [-- --catalogs --sample 40 --seed 2025]
+ *   npm run bench:matching [-- --sets template,real,real2] [-- --no-folds] [-- --no-routes]
+ *                          [-- --rows-out FILE | --rows-in FILE]   (keep, or re-score, the folds' compared pairs)
+ *                          [-- --catalogs --sample 60 --seed 2025]
  *                          [-- --speed --markets 100000 --changed 1000]
  *
  * Targets on data the engine never saw: identity precision >= 0.97 with recall >= 0.95 on
@@ -30,44 +32,34 @@
  * when read by hand; full <= 10 min; incremental <= 10 s.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+import { collectAll, reviewLabels, setLabels, type Collected } from "../matching/collect";
+import { crossValidate, mean, ruleFigures, settleClaims, spread, withReviews } from "../matching/folds";
+import { catalogsDir, claimIsRight, FOLDS, loadSet, pairId, setNames, type LabelledSet, type SetName } from "../matching/labelled";
 import { benchDataDir } from "./lib/harness";
 import { loadLine } from "./lib/memory";
-import { catalogsDir, claimIsRight, loadSet, pairId, setNames, type LabelledSet, type SetName, type Split } from "../matching/labelled";
 
 const { values } = parseArgs({
   options: {
     sets: { type: "string", default: setNames.join(",") },
+    folds: { type: "boolean", default: true },
+    routes: { type: "boolean", default: true },
+    "rows-out": { type: "string" },
+    "rows-in": { type: "string" },
     speed: { type: "boolean", default: false },
     explain: { type: "boolean", default: false },
     markets: { type: "string", default: "100000" },
     changed: { type: "string", default: "1000" },
     catalogs: { type: "boolean", default: false },
-    sample: { type: "string", default: "40" },
+    sample: { type: "string", default: "60" },
     seed: { type: "string", default: "2025" },
   },
+  allowNegative: true,
 });
 const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-
-// The embedded store is opened from DATA_DIR at first use: each part runs in a child with its own.
-if (process.env.BRIER_BENCH_MATCHING_PART === undefined) {
-  const parts = [...(values.sets ?? "").split(",").filter((s) => s !== ""), ...(values.catalogs === true ? ["catalogs"] : []), ...(values.speed === true ? ["speed"] : [])];
-  let status = 0;
-  for (const part of parts) {
-    console.log(`bench:matching ${part}: ${loadLine("at start")}`);
-    const { dir, remove } = benchDataDir("matching");
-    const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-      stdio: "inherit",
-      env: { ...process.env, DATA_DIR: dir, BRIER_BENCH_MATCHING_PART: part, LOG_LEVEL: "warn" },
-    });
-    remove();
-    if (child.status !== 0) status = child.status ?? 1;
-  }
-  process.exit(status);
-}
 
 type Predicted = { relation: string; confidence: number; reasoning: string; ruleDifferences: number };
 
@@ -112,9 +104,8 @@ const ruleLabels = new Set(["criteria_differ", "different_station", "boundary_di
 
 /** Prints the quality figures of one set, overall and per split. */
 function report(set: LabelledSet, predictions: Map<string, Predicted>) {
-  const inPart = (cid: string, split: Split | "all", category?: string) =>
-    (split === "all" || set.splitOf.get(cid) === split) && (category === undefined || set.categoryOf.get(cid) === category);
-  const score = (split: Split | "all", minConfidence: number, category?: string) => {
+  const inPart = (cid: string, split: "all", category?: string) => split === "all" && (category === undefined || set.categoryOf.get(cid) === category);
+  const score = (split: "all", minConfidence: number, category?: string) => {
     let tp = 0;
     let fp = 0;
     let fn = 0;
@@ -136,10 +127,10 @@ function report(set: LabelledSet, predictions: Map<string, Predicted>) {
   };
   const row = (name: string, s: ReturnType<typeof score>) =>
     console.log(`  ${name.padEnd(24)} ${String(s.tp).padStart(4)} ${String(s.fp).padStart(4)} ${String(s.fn).padStart(4)}   ${f(s.precision)}     ${f(s.recall)}  ${f(s.f1)}`);
-  for (const split of ["all", "fit", "validation"] as const) {
+  for (const split of ["all"] as const) {
     const markets = [...set.categoryOf.keys()].filter((cid) => inPart(cid, split)).length;
     console.log(`
-[${set.name} / ${split}] ${markets} labelled Polymarket markets`);
+[${set.name} / served model, in sample: fitted on every fold; the honest figures are the folds'] ${markets} labelled Polymarket markets`);
     console.log(`  ${"identity".padEnd(24)}   TP   FP   FN   precision  recall  F1`);
     row("overall", score(split, 0));
     for (const c of [0.5, 0.8, 0.9, 0.95]) row(`minConfidence ${c}`, score(split, c));
@@ -182,14 +173,14 @@ function explain(set: LabelledSet, predictions: Map<string, Predicted>) {
   for (const [pair, p] of predictions) {
     if (p.relation !== "identity" || set.labelOf.get(pair)?.relation === "identity") continue;
     const l = set.labelOf.get(pair);
-    console.log(`  ${set.splitOf.get(pair.split("|")[0] ?? "")} ${pair.split("|")[1]} (labelled ${l?.relation ?? "unrelated"}${l !== undefined ? `: ${l.polymarket.question} <> ${l.kalshi.title}` : ""}) ${p.confidence}: ${p.reasoning}`);
+    console.log(`  fold ${set.foldOf.get(pair.split("|")[0] ?? "")} ${pair.split("|")[1]} (labelled ${l?.relation ?? "unrelated"}${l !== undefined ? `: ${l.polymarket.question} <> ${l.kalshi.title}` : ""}) ${p.confidence}: ${p.reasoning}`);
   }
   console.log(`\n[${set.name}] missed identities`);
   for (const l of set.pairs) {
     if (l.relation !== "identity") continue;
     const p = predictions.get(pairId(l.polymarket.conditionId, l.kalshi.ticker));
     if (p?.relation === "identity") continue;
-    console.log(`  ${set.splitOf.get(l.polymarket.conditionId)} ${l.polymarket.question} <> ${l.kalshi.ticker} ${l.kalshi.title}: ${p === undefined ? "not matched" : `${p.relation} ${p.confidence}: ${p.reasoning}`}`);
+    console.log(`  fold ${set.foldOf.get(l.polymarket.conditionId)} ${l.polymarket.question} <> ${l.kalshi.ticker} ${l.kalshi.title}: ${p === undefined ? "not matched" : `${p.relation} ${p.confidence}: ${p.reasoning}`}`);
   }
   console.log(`\n[${set.name}] subset, superset and disjoint pairs read otherwise`);
   for (const l of set.pairs) {
@@ -198,6 +189,71 @@ function explain(set: LabelledSet, predictions: Map<string, Predicted>) {
     if (p?.relation === l.relation) continue;
     console.log(`  ${l.relation} ${l.polymarket.question} <> ${l.kalshi.ticker}: ${p === undefined ? "not matched" : `${p.relation} ${p.confidence}: ${p.reasoning}`}`);
   }
+}
+
+/**
+ * The honest figures: k-fold cross-validation by topic over every labelled set (folds.ts). Every
+ * labelled pair is scored once, by a decision fitted on the other folds at a threshold chosen on
+ * them; per set and pooled, each fold's identity precision and recall, their mean and spread.
+ */
+async function folds(sets: SetName[]) {
+  const load = () => loadLine("now");
+  const started = Date.now();
+  console.log(`\n==== cross-validation by topic: ${FOLDS} folds over ${sets.join(", ")} (${load()})`);
+  // --rows-in re-scores the compared pairs a run wrote with --rows-out (the decision's features read again).
+  const collected: Collected[] = values["rows-in"] !== undefined ? (JSON.parse(readFileSync(values["rows-in"], "utf8")) as Collected[]).filter((c) => (sets as string[]).includes(c.set)) : collectAll(sets);
+  if (values["rows-out"] !== undefined) writeFileSync(values["rows-out"], JSON.stringify(collected));
+  const { decisionVector } = await import("@/lib/matching/decision");
+  const labels = sets.map(setLabels);
+  const { candidates, extra } = withReviews(
+    collected.filter((c) => c.identityCandidate).map((c) => ({ pair: c.pair, set: c.set, fold: c.fold, x: decisionVector(c.evidence), y: c.label?.relation === "identity" ? 1 : 0 })),
+    reviewLabels(collected),
+  );
+  const identities = (set?: string) => {
+    const out = Array.from({ length: FOLDS }, () => 0);
+    for (const l of labels) if (set === undefined || l.set === set) for (const p of l.pairs) if (p.label.relation === "identity") out[p.fold] = (out[p.fold] ?? 0) + 1;
+    return out;
+  };
+  const cv = crossValidate(candidates, identities(), extra);
+  const row = (name: string, tp: number, fp: number, fn: number, extra = "") => {
+    const p = tp + fp === 0 ? 1 : tp / (tp + fp);
+    const r = tp + fn === 0 ? 1 : tp / (tp + fn);
+    console.log(`  ${name.padEnd(22)} ${String(tp).padStart(4)} ${String(fp).padStart(4)} ${String(fn).padStart(4)}   ${f(p)}     ${f(r)}${extra}`);
+    return { p, r };
+  };
+  for (const set of [...sets, "all"] as const) {
+    const inSet = (x: { set: string }) => set === "all" || x.set === set;
+    const ids = identities(set === "all" ? undefined : set);
+    console.log(`\n[${set} / folds]  identity            TP   FP   FN   precision  recall   (at minConfidence 0.9: TP/FP)`);
+    const ps: number[] = [];
+    const rs: number[] = [];
+    let tp = 0;
+    let fp = 0;
+    let tp90 = 0;
+    let fp90 = 0;
+    for (const fold of cv.folds) {
+      const claims = settleClaims(cv.scored.filter((c) => c.fold === fold.fold && c.p >= fold.threshold)).filter(inSet);
+      const t = claims.filter((c) => c.y === 1).length;
+      const at90 = claims.filter((c) => c.p >= 0.9);
+      const t90 = at90.filter((c) => c.y === 1).length;
+      const { p, r } = row(`fold ${fold.fold} (threshold ${fold.threshold.toFixed(2)})`, t, claims.length - t, (ids[fold.fold] ?? 0) - t, `   (${t90}/${at90.length - t90})`);
+      if (claims.length > 0 || (ids[fold.fold] ?? 0) > 0) {
+        ps.push(p);
+        rs.push(r);
+      }
+      tp += t;
+      fp += claims.length - t;
+      tp90 += t90;
+      fp90 += at90.length - t90;
+    }
+    const total = ids.reduce((s, n) => s + n, 0);
+    row("every fold", tp, fp, total - tp, `   (${tp90}/${fp90})`);
+    console.log(`  mean over folds: precision ${f(mean(ps))} ± ${f(spread(ps))} (min ${f(Math.min(...ps))}), recall ${f(mean(rs))} ± ${f(spread(rs))} (min ${f(Math.min(...rs))})`);
+    const rules = ruleFigures(collected.filter(inSet), labels.filter((l) => set === "all" || l.set === set), ruleLabels);
+    console.log(`  rule differences named on pairs labelled ${[...ruleLabels].join("/")}: ${rules.rulesNamed}/${rules.rulesDiffer}${rules.rulesDiffer > 0 ? ` = ${f(rules.rulesNamed / rules.rulesDiffer)}` : ""}; on labelled identities: ${rules.identitiesNamed}/${rules.identities}`);
+    console.log(`  subset/superset relation accuracy: ${rules.nestedRight}/${rules.nested}${rules.nested > 0 ? ` = ${f(rules.nestedRight / rules.nested)}` : ""}`);
+  }
+  console.log(`\n  threshold chosen on the pooled out-of-fold scores (the product's): ${cv.pooled.threshold}; ${((Date.now() - started) / 1000).toFixed(0)} s (${load()})`);
 }
 
 async function quality(name: SetName) {
@@ -416,7 +472,27 @@ labelled pairs inside: identities found ${found} of ${labelledIdentities.length}
   await closeDatabase();
 }
 
+// The embedded store is opened from DATA_DIR at first use: each part runs in a child with its own.
+async function parent(): Promise<number> {
+  const parts = [...(values.routes === true ? (values.sets ?? "").split(",").filter((s) => s !== "") : []), ...(values.catalogs === true ? ["catalogs"] : []), ...(values.speed === true ? ["speed"] : [])];
+  let status = 0;
+  const sets = setNames.filter((n) => (values.sets ?? "").split(",").includes(n));
+  if (values.folds === true && sets.length > 0) await folds(sets);
+  for (const part of parts) {
+    console.log(`bench:matching ${part}: ${loadLine("at start")}`);
+    const { dir, remove } = benchDataDir("matching");
+    const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+      stdio: "inherit",
+      env: { ...process.env, DATA_DIR: dir, BRIER_BENCH_MATCHING_PART: part, LOG_LEVEL: "warn" },
+    });
+    remove();
+    if (child.status !== 0) status = child.status ?? 1;
+  }
+  return status;
+}
+
 async function main() {
+  if (process.env.BRIER_BENCH_MATCHING_PART === undefined) process.exit(await parent());
   const part = process.env.BRIER_BENCH_MATCHING_PART ?? "";
   if (part === "speed") await speed();
   else if (part === "catalogs") await catalogs();

@@ -1,11 +1,11 @@
 /**
  * The labelled matching sets (test/fixtures/matching, test/fixtures/matching-real,
  * test/fixtures/matching-real2) and the two whole catalogs of catalogs-2025-02: loading them,
- * serving them through the loopback fake venue into the real catalog ingestion, and splitting them
- * by topic into a part the confidence is fitted on and a part kept for validation.
+ * serving them through the loopback fake venue into the real catalog ingestion, and dealing them by
+ * topic into folds for cross-validation.
  *
- * The split is by topic: the Polymarket events and Kalshi events joined by any labelled pair form
- * one topic, and a topic is wholly on one side, so no event is seen in both parts.
+ * A topic is the Polymarket events and Kalshi events joined by any labelled pair; a topic is wholly
+ * in one fold, so no event is seen both when fitting and when validating a fold.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -13,7 +13,8 @@ import path from "node:path";
 
 export const setNames = ["template", "real", "real2"] as const;
 export type SetName = (typeof setNames)[number];
-export type Split = "fit" | "validation";
+/** Folds of the cross-validation (every labelled pair is validated once, by a model fitted on the others). */
+export const FOLDS = 5;
 
 export const setDirs: Record<SetName, string> = {
   template: path.resolve(__dirname, "../../test/fixtures/matching"),
@@ -60,16 +61,22 @@ export interface LabelledSet {
   labelOf: Map<string, LabelledPair>;
   /** Every Polymarket market the set labels (the markets queried), with its category. */
   categoryOf: Map<string, string>;
-  /** The part each labelled Polymarket market is in. */
-  splitOf: Map<string, Split>;
+  /** The topic of each labelled Polymarket market (`<set>:<first event of the topic>`). */
+  topicOf: Map<string, string>;
+  /** The fold (0..FOLDS-1) of each labelled Polymarket market. */
+  foldOf: Map<string, number>;
 }
 
 export const pairId = (conditionId: string, ticker: string) => `${conditionId}|${ticker}`;
 
-/** One in three topics (by a hash of the topic's first event) is kept for validation. */
-function splitOfTopic(topic: string): Split {
-  const h = createHash("sha256").update(topic).digest();
-  return (h[0] ?? 0) % 3 === 0 ? "validation" : "fit";
+/**
+ * Topics dealt into folds: ordered by a hash of their name (no order of the file or of the labels
+ * decides), then dealt round-robin so the folds hold as many topics each as they can.
+ */
+function dealFolds(topics: Iterable<string>, folds: number): Map<string, number> {
+  const hash = (t: string) => createHash("sha256").update(t).digest("hex");
+  const ordered = [...new Set(topics)].sort((a, b) => (hash(a) < hash(b) ? -1 : 1));
+  return new Map(ordered.map((t, i) => [t, i % folds]));
 }
 
 export function loadSet(name: SetName | "catalogs"): LabelledSet {
@@ -101,15 +108,18 @@ export function loadSet(name: SetName | "catalogs"): LabelledSet {
   const categoryOf = new Map<string, string>();
   for (const p of labels.pairs) categoryOf.set(p.polymarket.conditionId, p.category);
   for (const p of labels.polymarket_without_identity) categoryOf.set(p.conditionId, p.category);
-  const splitOf = new Map<string, Split>();
-  for (const [cid, event] of pmEvent) splitOf.set(cid, splitOfTopic(find(event)));
+  const topicOf = new Map<string, string>();
+  for (const [cid, event] of pmEvent) topicOf.set(cid, `${name}:${find(event)}`);
+  const dealt = dealFolds(topicOf.values(), FOLDS);
+  const foldOf = new Map([...topicOf].map(([cid, topic]) => [cid, dealt.get(topic) ?? 0]));
   return {
     name,
     dir,
     pairs: labels.pairs,
     labelOf: new Map(labels.pairs.map((p) => [pairId(p.polymarket.conditionId, p.kalshi.ticker), p])),
     categoryOf,
-    splitOf,
+    topicOf,
+    foldOf,
   };
 }
 

@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { boolean, doublePrecision, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, customType, doublePrecision, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+/** PostgreSQL's `tsvector` (full-text words), read back as its text form; only ever written by a generated column. */
+export const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * The search vector of a catalog row (markets and events): its title's words with weight A, its
+ * slug's with weight B (hyphens, underscores, dots and slashes split a slug into words), lower-cased
+ * by the `simple` configuration. lib/catalog/search.ts builds the queries that match it.
+ */
+export const searchVectorOf = sql`setweight(to_tsvector('simple'::regconfig, title), 'A') || setweight(to_tsvector('simple'::regconfig, translate(coalesce(slug, ''), '-_./', '    ')), 'B')`;
 
 /**
  * Catalog events, one row per (venue, venue-native event id). `id` is UUID v5 of that pair
@@ -34,12 +44,8 @@ export const events = pgTable(
     /** True only once every market of the event is closed (positive evidence, never absence). */
     closed: boolean("closed").notNull().default(false),
     resolutionDate: timestamp("resolution_date", { withTimezone: true }),
-    /**
-     * `title`, U+001F, `slug`: what `query=` matches, under one trigram index (one GIN to maintain
-     * per write instead of two). The separator is a control character `query` may not contain, so
-     * a pattern never matches across the title/slug boundary.
-     */
-    searchText: text("search_text").generatedAlwaysAs(sql`title || chr(31) || coalesce(slug, '')`),
+    /** What `query=` searches, as for markets (./markets.ts, lib/catalog/search.ts). */
+    searchVector: tsvector("search_vector").generatedAlwaysAs(searchVectorOf),
     /** First ingestion that saw the event (`sort=newest`): set on insert, never by an update. */
     firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
     /** The poll that last wrote this row; `event_quotes.quoted_at` is the last volume change. */
@@ -54,6 +60,7 @@ export const events = pgTable(
   },
   (t) => [
     uniqueIndex("events_venue_event_id_venue_idx").on(t.venueEventId, t.venue),
+    // Also carries `closed` and `search_vector` (INCLUDE, drizzle/0019), as markets_rank_idx does.
     index("events_rank_idx").on(t.volume24h.desc(), t.id.desc()),
     index("events_venue_rank_idx").on(t.venue, t.volume24h.desc(), t.id.desc()),
     index("events_category_rank_idx").on(t.category, t.volume24h.desc(), t.id.desc()),
@@ -67,7 +74,7 @@ export const events = pgTable(
       .where(sql`closed = false`),
     index("events_newest_rank_idx").on(t.firstSeenAt.desc(), t.id.desc()).where(sql`closed = false`),
     index("events_slug_idx").on(t.slug),
-    index("events_search_text_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
+    index("events_search_vector_idx").using("gin", t.searchVector),
   ],
 );
 

@@ -65,3 +65,37 @@ export const matchFeatures = pgTable(
 );
 
 export type MarketMatchRow = typeof marketMatches.$inferSelect;
+
+/**
+ * Operators' reviews of matched pairs (the verified tier, docs/matching.md "Review queue"): one row
+ * per pair (`market_a` < `market_b`), the latest review winning. `verdict` is `confirmed` or
+ * `rejected` once reviewed, null while the pair waits in the queue with a `proposed` verdict (a
+ * pair whose two markets resolved differently arrives as a proposed rejection, `source` =
+ * `outcomes`). `relation` is the relation the reviewer confirmed, read from A to B.
+ */
+export const matchReviews = pgTable(
+  "match_reviews",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    marketA: uuid("market_a")
+      .notNull()
+      .references(() => markets.id, { onDelete: "cascade" }),
+    marketB: uuid("market_b")
+      .notNull()
+      .references(() => markets.id, { onDelete: "cascade" }),
+    /** confirmed | rejected; null while waiting. */
+    verdict: text("verdict"),
+    /** What a proposer (outcomes) suggests, shown in the queue: rejected. */
+    proposed: text("proposed"),
+    /** The relation confirmed (from A to B); for a rejection, the relation that was claimed. */
+    relation: text("relation").notNull(),
+    reason: text("reason").notNull().default(""),
+    /** Who reviewed it (the operator's email, or `import:<email>` for an imported review). */
+    reviewer: text("reviewer"),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    /** operator | outcomes | import */
+    source: text("source").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("match_reviews_pair_idx").on(t.marketA, t.marketB), index("match_reviews_pending_idx").on(t.createdAt).where(sql`verdict is null`)],
+);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { events } from "./events";
+import { events, searchVectorOf, tsvector } from "./events";
 
 /** One outcome as a poll sends it and `market_quotes.outcomes` stores it (prices are probabilities 0..1). */
 export interface StoredOutcome {
@@ -59,11 +59,12 @@ export const markets = pgTable(
     url: text("url"),
     image: text("image"),
     /**
-     * `title`, U+001F, `slug`: what `query=` matches, under one trigram index (one GIN to maintain
-     * per write instead of two). The separator is a control character `query` may not contain, so
-     * a pattern never matches across the title/slug boundary.
+     * What `query=` searches (lib/catalog/search.ts): the title's words (weight A) and the slug's
+     * (weight B), PostgreSQL full text with the `simple` configuration (lower-cased words, no
+     * stemming, no stop words: titles name people, places and tickers in many languages). Under a
+     * GIN index for rare words and carried by the rank index for frequent ones (docs/catalog.md).
      */
-    searchText: text("search_text").generatedAlwaysAs(sql`title || chr(31) || coalesce(slug, '')`),
+    searchVector: tsvector("search_vector").generatedAlwaysAs(searchVectorOf),
     /** First ingestion that saw the market (`sort=newest`): set on insert, never by an update. */
     firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
     /** The poll that last wrote this row's descriptive columns; `market_quotes.quoted_at` is the last price or volume change. */
@@ -78,6 +79,8 @@ export const markets = pgTable(
   },
   (t) => [
     uniqueIndex("markets_venue_market_id_venue_idx").on(t.venueMarketId, t.venue),
+    // Also carries `closed` and `search_vector` (INCLUDE, drizzle/0019): a search for a frequent word
+    // walks it in volume order without visiting the table (lib/catalog/search.ts).
     index("markets_rank_idx").on(t.volume24h.desc(), t.id.desc()),
     index("markets_venue_rank_idx").on(t.venue, t.volume24h.desc(), t.id.desc()),
     index("markets_category_rank_idx").on(t.category, t.volume24h.desc(), t.id.desc()),
@@ -96,7 +99,7 @@ export const markets = pgTable(
     index("markets_slug_idx").on(t.slug),
     index("markets_contract_address_idx").on(t.contractAddress),
     index("markets_outcome_ids_idx").using("gin", t.outcomeIds),
-    index("markets_search_text_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
+    index("markets_search_vector_idx").using("gin", t.searchVector),
   ],
 );
 

@@ -1,8 +1,8 @@
 /**
  * The feature factory: the one place where the comparators' structured results become the
  * evidence vector the fitted models read (confidence.ts's `Evidence`; decision.ts's
- * `decisionFeatures` and calibration's `featureNames` pick from it). A new feature is a field of
- * `Evidence` and one line here.
+ * `decisionFeatures` and calibration's `featureNames` pick from it). A new feature is an entry of
+ * `evidenceFeatures` (confidence.ts) and one line here.
  */
 import { emptyEvidence, type Evidence } from "../confidence";
 import type { ContextComparison } from "./context";
@@ -32,6 +32,8 @@ export interface Comparison {
   /** `form.disjunctive` counted: only where everything else reads the same. */
   disjunctiveCounted?: boolean;
   rules?: RulesComparison;
+  /** Names one side states that the other's own names imply across the catalog (names.ts, `namesImplied`). */
+  implied?: { a: string[]; b: string[] };
 }
 
 const flag = (b: boolean | undefined) => (b === true ? 1 : 0);
@@ -42,6 +44,7 @@ export function evidenceOf(c: Comparison): Evidence {
   ev.unmatchedNames = c.wording.names.a.length + c.wording.names.b.length;
   ev.unmatchedWords = c.wording.words.a.length + c.wording.words.b.length;
   ev.paraphrased = c.wording.paraphrased.a.length + c.wording.paraphrased.b.length;
+  ev.namesFromHierarchy = (c.implied?.a.length ?? 0) + (c.implied?.b.length ?? 0);
   ev.contextOneSide = c.context.oneSide.length;
   ev.contextDiff = flag(c.contextConflict);
   ev.abbreviated = flag(c.option?.abbreviated);
@@ -56,5 +59,7 @@ export function evidenceOf(c: Comparison): Evidence {
   ev.disjunctive = flag(c.disjunctiveCounted);
   ev.sourcesDiffer = flag(c.rules?.sources === "conflict");
   ev.ruleDifferences = c.rules?.differences.length ?? 0;
+  ev.settlementSame = c.rules?.same.length ?? 0;
+  ev.settlementOneSide = c.rules?.oneSide.length ?? 0;
   return ev;
 }

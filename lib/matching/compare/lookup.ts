@@ -34,11 +34,11 @@ function lookup(cache: WeakMap<Features, Lookup>, f: Features, words: () => Iter
   return l;
 }
 
-/** B's words where A's names are looked for. Both venues are US exchanges: a question that names no
+/** B's words where A's names are looked for (its question, label, event title, rules and its event's tags). Both venues are US exchanges: a question that names no
  * country is about the home country, so "the national savings rate" and "the savings rate" are
  * one measure. */
 export const namesLookup = (b: Features) =>
-  lookup(namesCache, b, () => [...b.words, ...b.ruleNames, ...((b.concepts.country ?? []).length === 0 ? homeCountryWords() : [])]);
+  lookup(namesCache, b, () => [...b.words, ...b.ruleNames, ...(b.hierarchy ?? []), ...((b.concepts.country ?? []).length === 0 ? homeCountryWords() : [])]);
 
 /** B's words and rule words, where A's content words are looked for (the home country's words when B names no country, as for names). */
 export const wordsLookup = (b: Features) =>

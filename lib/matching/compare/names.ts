@@ -3,7 +3,7 @@
  * that the other's text does not.
  */
 import type { Features } from "../extract";
-import { genericWords } from "../lexicon";
+import { genericWords, stageWords } from "../lexicon";
 import { teamCityOf } from "../names";
 import { aliasedWords } from "../aliases";
 import { entitiesLookup, namesLookup, sameStem } from "./lookup";
@@ -45,4 +45,24 @@ export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<st
     });
   }
   return [...new Set(missing)];
+}
+
+/** How often a word travels with another across the catalog (`CandidateIndex.travelsWith`). */
+export type Travels = (given: string, word: string) => number;
+
+/** The share of the markets carrying a word that must carry a name for that word to imply it. */
+export const TRAVEL_SHARE = 0.9;
+
+/**
+ * Of the names `missing` that one side states and the other's text lacks, those the other market
+ * implies: names that, across the whole catalog, travel with a word the other market states (its
+ * question, label, event title and rule: its topic keys). An awards ceremony's name travels with
+ * the award's name; a league's organiser with its competition. A stage or a narrower part of an
+ * event (`stageWords`: a primary, a round, a final) is never implied: a name that narrows fails
+ * closed. Learned from the index each pass, never from a list of names.
+ */
+export function namesImplied(missing: readonly string[], other: Features, travels: Travels | undefined): string[] {
+  if (travels === undefined || missing.length === 0) return [];
+  const given = other.keys.filter((k) => !k.includes(":") && !genericWords.has(k) && !stageWords.has(k));
+  return missing.filter((w) => !stageWords.has(w) && !genericWords.has(w) && given.some((g) => g !== w && travels(g, w) >= TRAVEL_SHARE));
 }

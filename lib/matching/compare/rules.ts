@@ -3,7 +3,7 @@
  * zone, bound, source, station, window start) both rules state differently.
  */
 import type { Features } from "../extract";
-import { compareRuleTerms, type RuleDifference } from "../rules";
+import { compareSettlement, ruleTerms, type RuleDifference, type RuleTerm, type TermState } from "../rules";
 import type { AttributeState, Cmp } from "./types";
 
 export interface RulesComparison {
@@ -12,6 +12,9 @@ export interface RulesComparison {
   sharedSources: string[];
   /** Rule terms both state differently, each side's wording (A, then B). */
   differences: RuleDifference[];
+  /** Settlement terms both records state alike, and those one states and the other leaves unsaid (the trigger, which every record read from rules has, is not counted). */
+  same: RuleTerm[];
+  oneSide: RuleTerm[];
 }
 
 /**
@@ -27,6 +30,9 @@ export function compareRules(a: Features, b: Features, cmp: Cmp, quantityCmp: Cm
     sharedSources = a.sources.filter((s) => b.sources.includes(s));
     sources = sharedSources.length > 0 ? "same" : "conflict";
   } else if (a.sources.length > 0 || b.sources.length > 0) sources = "oneSide";
-  const differences = cmp === "disjoint" ? [] : compareRuleTerms(a.rules ?? {}, b.rules ?? {}).filter((d) => d.term !== "bound" || quantityCmp === "equal");
-  return { sources, sharedSources, differences };
+  if (cmp === "disjoint") return { sources, sharedSources, differences: [], same: [], oneSide: [] };
+  const settlement = compareSettlement(a.rules ?? {}, b.rules ?? {});
+  const differences = settlement.differences.filter((d) => d.term !== "bound" || quantityCmp === "equal");
+  const counted = (state: TermState) => ruleTerms.filter((t) => t !== "trigger" && settlement.states[t] === state);
+  return { sources, sharedSources, differences, same: counted("same"), oneSide: counted("oneSide") };
 }

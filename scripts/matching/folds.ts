@@ -1,0 +1,230 @@
+/**
+ * The identity decision's fit and its honest measure: an L2-regularised logistic regression over
+ * the identity candidates (pairs whose stated attributes agree), cross-validated by topic.
+ *
+ * Every labelled pair is in one fold (its topic's, `labelled.ts`); fold i is scored by a model fitted
+ * on the other folds, at a threshold chosen on those other folds alone (an inner cross-validation
+ * over them: the lowest of a 0.05 grid at which their out-of-fold identity precision reaches the
+ * target). So no pair is scored by a model or a threshold that saw it. The product's weights are then
+ * fitted on every fold, at the threshold the pooled out-of-fold scores choose.
+ */
+import { claimIsRight } from "./labelled";
+import type { Collected, SetLabels } from "./collect";
+
+export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+/** Solves A x = b by Gaussian elimination with partial pivoting (A is small and regularised). */
+function solve(A: number[][], b: number[]): number[] {
+  const n = b.length;
+  const M = A.map((row, i) => [...row, b[i] ?? 0]);
+  for (let c = 0; c < n; c += 1) {
+    let pivot = c;
+    for (let r = c + 1; r < n; r += 1) if (Math.abs(M[r]?.[c] ?? 0) > Math.abs(M[pivot]?.[c] ?? 0)) pivot = r;
+    [M[c], M[pivot]] = [M[pivot] ?? [], M[c] ?? []];
+    const row = M[c] ?? [];
+    for (let r = 0; r < n; r += 1) {
+      if (r === c) continue;
+      const other = M[r] ?? [];
+      const factor = (other[c] ?? 0) / (row[c] ?? 1);
+      for (let k = c; k <= n; k += 1) other[k] = (other[k] ?? 0) - factor * (row[k] ?? 0);
+    }
+  }
+  return M.map((row, i) => (row[n] ?? 0) / (row[i] ?? 1));
+}
+
+export interface Row {
+  x: number[];
+  y: number;
+}
+
+/** L2-regularised logistic regression by Newton's method. */
+export function fitLogistic(rows: Row[], lambda: number): number[] {
+  const d = rows[0]?.x.length ?? 0;
+  let w = new Array<number>(d).fill(0);
+  for (let iter = 0; iter < 50; iter += 1) {
+    const grad = w.map((wi) => lambda * wi);
+    const hess = Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? lambda : 0)));
+    for (const r of rows) {
+      const p = sigmoid(r.x.reduce((s, xi, i) => s + xi * (w[i] ?? 0), 0));
+      const s = p * (1 - p);
+      for (let i = 0; i < d; i += 1) {
+        const xi = r.x[i] ?? 0;
+        if (xi === 0) continue;
+        grad[i] = (grad[i] ?? 0) + (p - r.y) * xi;
+        const hi = hess[i] ?? [];
+        for (let j = 0; j < d; j += 1) hi[j] = (hi[j] ?? 0) + s * xi * (r.x[j] ?? 0);
+      }
+    }
+    const step = solve(hess, grad);
+    w = w.map((wi, i) => wi - (step[i] ?? 0));
+    if (Math.max(...step.map(Math.abs)) < 1e-8) break;
+  }
+  return w;
+}
+
+/** The fitted probability, rounded as the engine serves it. */
+export const probabilityOf = (w: readonly number[], x: readonly number[]) => Math.round(1000 * sigmoid(x.reduce((s, xi, i) => s + xi * (w[i] ?? 0), 0))) / 1000;
+
+export const LAMBDA = 1;
+export const PRECISION_TARGET = 0.95;
+export const thresholdGrid = Array.from({ length: 19 }, (_, i) => Number((0.05 + 0.05 * i).toFixed(2)));
+
+/** An identity candidate as the decision reads it. */
+export interface Candidate {
+  pair: string;
+  set: string;
+  fold: number;
+  x: number[];
+  y: number;
+}
+
+export interface Scored extends Candidate {
+  p: number;
+}
+
+/**
+ * The claims a pass keeps: a market that reads the same as two markets of the other venue is
+ * ambiguous and neither pair is kept (as `policy.ts` settles a pass).
+ */
+export function settleClaims<T extends { pair: string }>(claims: T[]): T[] {
+  const count = new Map<string, number>();
+  const sides = (pair: string) => {
+    const [pm, kx] = pair.split("|");
+    return [`pm:${pm}`, `kx:${kx}`];
+  };
+  for (const c of claims) for (const s of sides(c.pair)) count.set(s, (count.get(s) ?? 0) + 1);
+  return claims.filter((c) => sides(c.pair).every((s) => (count.get(s) ?? 0) === 1));
+}
+
+export interface GridPoint {
+  threshold: number;
+  claimed: number;
+  right: number;
+  precision: number;
+  recall: number;
+}
+
+/** The lowest threshold at which the scored candidates' precision reaches the target (most recall), else the most precise one that claims anything. */
+export function chooseThreshold(scored: Scored[], identities: number, target = PRECISION_TARGET): { threshold: number; grid: GridPoint[] } {
+  const grid = thresholdGrid.map((t) => {
+    const claimed = settleClaims(scored.filter((s) => s.p >= t));
+    const right = claimed.filter((s) => s.y === 1).length;
+    return { threshold: t, claimed: claimed.length, right, precision: claimed.length === 0 ? 1 : right / claimed.length, recall: right / Math.max(1, identities) };
+  });
+  const meeting = grid.filter((g) => g.precision >= target && g.claimed > 0);
+  const chosen = meeting[0] ?? [...grid].filter((g) => g.claimed > 0).sort((x, y) => y.precision - x.precision || x.threshold - y.threshold)[0];
+  return { threshold: chosen?.threshold ?? 0.5, grid };
+}
+
+/** Out-of-fold scores of `candidates` over the folds `folds` (each scored by a model fitted on the others of `folds`). */
+function outOfFold(candidates: Candidate[], folds: number[]): Scored[] {
+  const out: Scored[] = [];
+  for (const f of folds) {
+    // Reviewed pairs (fold -1) are fitted on in every fold.
+    const train = candidates.filter((c) => c.fold !== f && (folds.includes(c.fold) || c.fold === -1));
+    const w = fitLogistic(train, LAMBDA);
+    for (const c of candidates) if (c.fold === f) out.push({ ...c, p: probabilityOf(w, c.x) });
+  }
+  return out;
+}
+
+export interface FoldFigures {
+  fold: number;
+  threshold: number;
+  tp: number;
+  fp: number;
+  fn: number;
+  precision: number;
+  recall: number;
+  /** Claims at minConfidence 0.9 (the served confidence is the probability). */
+  tp90: number;
+  fp90: number;
+}
+
+export interface CrossValidation {
+  folds: FoldFigures[];
+  /** Every labelled pair's out-of-fold score (identity candidates only). */
+  scored: Scored[];
+  /** The threshold the pooled out-of-fold scores choose (the product's). */
+  pooled: { threshold: number; grid: GridPoint[] };
+}
+
+/**
+ * K-fold cross-validation of the decision over `candidates`; `identitiesByFold` counts every
+ * labelled identity of each fold (also those the engine never compared: they are misses).
+ * `extra` rows (reviewed pairs) are fitted on in every fold and never scored.
+ */
+export function crossValidate(candidates: Candidate[], identitiesByFold: number[], extra: Candidate[] = []): CrossValidation {
+  const k = identitiesByFold.length;
+  const all = Array.from({ length: k }, (_, i) => i);
+  const folds: FoldFigures[] = [];
+  const scored: Scored[] = [];
+  for (const f of all) {
+    const others = all.filter((o) => o !== f);
+    // The threshold from the other folds alone (inner cross-validation over them).
+    const inner = outOfFold([...candidates, ...extra.map((e) => ({ ...e, fold: -1 }))].filter((c) => c.fold !== f), others);
+    const innerIdentities = others.reduce((s, o) => s + (identitiesByFold[o] ?? 0), 0);
+    const { threshold } = chooseThreshold(inner, innerIdentities);
+    const w = fitLogistic([...candidates.filter((c) => c.fold !== f), ...extra], LAMBDA);
+    const mine = candidates.filter((c) => c.fold === f).map((c) => ({ ...c, p: probabilityOf(w, c.x) }));
+    scored.push(...mine);
+    const claims = settleClaims(mine.filter((c) => c.p >= threshold));
+    const tp = claims.filter((c) => c.y === 1).length;
+    const fp = claims.length - tp;
+    const identities = identitiesByFold[f] ?? 0;
+    const at90 = claims.filter((c) => c.p >= 0.9);
+    folds.push({
+      fold: f,
+      threshold,
+      tp,
+      fp,
+      fn: identities - tp,
+      precision: claims.length === 0 ? 1 : tp / claims.length,
+      recall: identities === 0 ? 1 : tp / identities,
+      tp90: at90.filter((c) => c.y === 1).length,
+      fp90: at90.filter((c) => c.y === 0).length,
+    });
+  }
+  const total = identitiesByFold.reduce((s, n) => s + n, 0);
+  return { folds, scored, pooled: chooseThreshold(scored, total) };
+}
+
+export const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+export const spread = (xs: number[]) => {
+  const m = mean(xs);
+  return Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, xs.length - 1));
+};
+
+/** The rule and nesting figures of a set of compared pairs, by fold (they do not depend on the decision). */
+export function ruleFigures(collected: Collected[], labels: SetLabels[], ruleLabels: ReadonlySet<string>) {
+  const byPair = new Map(collected.map((c) => [c.pair, c]));
+  const labelled = labels.flatMap((l) => l.pairs);
+  const rulesDiffer = labelled.filter((p) => (p.label.differs_in ?? []).some((d) => ruleLabels.has(d)));
+  const identities = labelled.filter((p) => p.label.relation === "identity");
+  const nested = labelled.filter((p) => p.label.relation === "subset" || p.label.relation === "superset");
+  const named = (p: { pair: string }) => (byPair.get(p.pair)?.evidence.ruleDifferences ?? 0) > 0;
+  return {
+    rulesDiffer: rulesDiffer.length,
+    rulesNamed: rulesDiffer.filter(named).length,
+    identities: identities.length,
+    identitiesNamed: identities.filter(named).length,
+    nested: nested.length,
+    nestedRight: nested.filter((p) => {
+      const c = byPair.get(p.pair);
+      return c !== undefined && claimIsRight(p.label, c.relation);
+    }).length,
+  };
+}
+
+/**
+ * Candidates with operators' reviews applied: a reviewed pair is labelled by its review and moved to
+ * `extra` (fitted on in every fold, never scored), so no fold is validated on a pair a person
+ * labelled after seeing the engine's answer.
+ */
+export function withReviews(candidates: Candidate[], reviews: ReadonlyMap<string, number>): { candidates: Candidate[]; extra: Candidate[] } {
+  if (reviews.size === 0) return { candidates, extra: [] };
+  return {
+    candidates: candidates.filter((c) => !reviews.has(c.pair)),
+    extra: candidates.filter((c) => reviews.has(c.pair)).map((c) => ({ ...c, y: reviews.get(c.pair) ?? c.y })),
+  };
+}
