@@ -27,6 +27,7 @@ const market = (overrides: Partial<MarketPublic>): MarketPublic => ({
   image: null,
   firstSeenAt: "2026-11-01T00:00:00.000Z",
   updatedAt: "2026-11-23T00:00:00.000Z",
+  resolution: { state: "open", winningOutcomeId: null, settlementValue: null, closedAt: null, determinedAt: null, settledAt: null, venueState: "active", resolutionSource: null, learnedBy: "catalog", synthetic: false, updatedAt: null },
   ...overrides,
 });
 

@@ -5,6 +5,7 @@ import { events } from "@/lib/db/schema/events";
 import { markets } from "@/lib/db/schema/markets";
 import { eventQuotes, marketQuotes } from "@/lib/db/schema/quotes";
 import { isoOrNull } from "@/lib/format";
+import { resolutionColumn, toResolutionPublic, type StoredResolution } from "@/lib/outcomes/public";
 import { isCategory, type Category } from "./categories";
 import { priceStepsOf, roundPrice } from "./prices";
 import type { EventPublic, MarketPublic } from "./shapes";
@@ -45,6 +46,8 @@ export function marketColumnsOf(m: typeof markets, q: typeof marketQuotes) {
     image: m.image,
     firstSeenAt: m.firstSeenAt,
     lastSeenAt: isoText(sql`greatest(${m.lastSeenAt}, ${q.quotedAt})`).as("last_seen_at"),
+    /** The current outcome (lib/outcomes), by primary key; null when Brier has none. */
+    resolution: resolutionColumn(m.venue, m.venueMarketId),
   };
 }
 
@@ -79,6 +82,7 @@ export interface MarketSelection {
   image: string | null;
   firstSeenAt: Date;
   lastSeenAt: string;
+  resolution?: StoredResolution | null;
 }
 
 /** A market row as the listing reads it: the same fields, its times already as ISO text. */
@@ -130,6 +134,7 @@ export function toMarketPublic(row: MarketSelection | ListedMarketRow): MarketPu
     image: row.image,
     firstSeenAt: typeof row.firstSeenAt === "string" ? row.firstSeenAt : row.firstSeenAt.toISOString(),
     updatedAt: row.lastSeenAt,
+    resolution: toResolutionPublic(row.resolution, row),
   };
   if (outcomes.length === 2) {
     market.yes = outcomes[0];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { resolutionPublic } from "@/lib/outcomes/shapes";
 import { categories } from "./categories";
 import { decodeCursor, listSorts, type Cursor, type ListSort } from "./cursor";
 import { MAX_QUERY_LENGTH } from "./limits";
@@ -185,6 +186,7 @@ export const marketPublic = z.object({
   updatedAt: z.iso
     .datetime()
     .describe("Last ingestion that changed this market (re-ingesting identical data writes nothing and leaves it)."),
+  resolution: resolutionPublic.describe("What happened: the market's outcome as its venue stated it (docs/outcomes.md)."),
 });
 
 export type MarketPublic = z.infer<typeof marketPublic>;

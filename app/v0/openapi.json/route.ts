@@ -6,6 +6,7 @@ import { historyOpenApi } from "@/lib/history/openapi";
 import { json, withRequest } from "@/lib/http";
 import { openApiDocument, openApiSelf } from "@/lib/openapi";
 import { matchingOpenApi } from "@/lib/matching/openapi";
+import { outcomesOpenApi } from "@/lib/outcomes/openapi";
 import { spreadsOpenApi } from "@/lib/spreads/openapi";
 import { sqlOpenApi } from "@/lib/sql/openapi";
 import { healthOpenApi, statusOpenApi } from "@/lib/status/openapi";
@@ -27,6 +28,7 @@ const sections = [
   archiveOpenApi,
   matchingOpenApi,
   spreadsOpenApi,
+  outcomesOpenApi,
   calibrationOpenApi,
   streamsOpenApi,
   watchlistOpenApi,
