@@ -93,11 +93,12 @@ describe("Kalshi through the pass-through", () => {
     expect((markets.body.data as { marketId: string }[]).map((m) => m.marketId)).toContain("KXFEDDECISION-27MAR-H0");
   });
 
-  it("uses the caller's credentials on their own instance for the signed order book, and refuses without", async () => {
+  it("uses the caller's credentials on their own instance for the signed order book; without them a public read answers 503 naming the venue, never 401", async () => {
     const { key } = await makeKey("enterprise");
     const anonymous = await post(key, "kalshi", "fetchOrderBook", { args: ["KXFEDDECISION-27MAR-H0"] });
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.body.error?.code).toBe("AUTHENTICATION_ERROR");
+    expect(anonymous.status, anonymous.text).toBe(503);
+    expect(anonymous.body.error?.code).toBe("EXCHANGE_NOT_AVAILABLE");
+    expect(anonymous.text).toContain("kalshi");
 
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
