@@ -10,8 +10,9 @@ const settled = (value: number | null) => (value === null ? "open" : value === 1
  * settlements once resolved, and for an identity whose markets resolved differently a plain
  * "proven false identity" (lib/matching/outcome-audit.ts).
  */
-export function PairOutcomesNote({ outcomes, relation }: { outcomes: PairOutcomes; relation: string }) {
-  if (outcomes.verdict === "unresolved") return null;
+export function PairOutcomesNote({ outcomes, relation }: { outcomes: PairOutcomes | undefined; relation: string }) {
+  // A pair read from an answer that carries no audit (not every matching route attaches it yet) shows nothing.
+  if (outcomes === undefined || outcomes.verdict === "unresolved") return null;
   if (outcomes.verdict === "disagreed" && relation === "identity") {
     return (
       <span className="badge" style={{ background: "var(--down)", color: "white" }} data-testid="proven-false-identity" title="Both markets resolved and their Yes settled differently: they were not the same question">
