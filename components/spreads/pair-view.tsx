@@ -286,7 +286,13 @@ export function PairView({ a, b, allowed }: { a: string; b: string; allowed: boo
             {episodes.data.data.episodes.length === 0 ? (
               <EmptyState>The spread after fees never stayed above the threshold in this window.</EmptyState>
             ) : (
-              <table className="data" data-testid="pair-episodes">
+              <table
+                className="data"
+                data-testid="pair-episodes"
+                data-since={episodes.data.meta.since}
+                data-until={episodes.data.meta.until}
+                aria-busy={episodes.isPlaceholderData}
+              >
                 <thead>
                   <tr>
                     <th>Start (UTC)</th>
