@@ -12,9 +12,12 @@ import { connectNatsBus, type NatsBus } from "@/lib/live/nats-bus";
 import { LivePublisher } from "@/lib/live/publisher";
 import { createStreamServer, type StreamServer } from "@/lib/streams/ws-server";
 import { getTickStores } from "@/lib/ticks";
+import { getDb } from "@/lib/db";
+import { ResolutionSink } from "@/lib/outcomes/sink";
 import { startFakeMarketChannel, type FakeMarketChannel } from "./fakes/market-channel";
 import { makeKey } from "./helpers/keys";
 import { StreamClient } from "./helpers/stream-client";
+import { resolutionRecord } from "./helpers/resolutions";
 
 /**
  * The scale-out topology against the real NATS server (CI starts it; BRIER_TEST_NATS_URL
@@ -151,6 +154,29 @@ describe("live streams across two web instances through NATS", () => {
       expect(message.symbol).toBe(A1);
       expect(message.data).toMatchObject({ _source: "polymarket", _symbol: A1 });
     }
+    await Promise.all(clients.map((client) => client.close()));
+  });
+
+  it("delivers a resolution the recorder's sink records to the followers on every instance, one NATS subscription per instance and venue", async () => {
+    const { key } = await makeKey("pro");
+    const sink = new ResolutionSink(await getDb(), (await getTickStores()).writer, recorderBus);
+    const clients = await Promise.all(
+      [0, 0, 1].map((i) => StreamClient.connect(`${instances[i]?.base.replace("http", "ws") ?? ""}/ws?apiKey=${key}`)),
+    );
+    // A market by its ticker, the whole venue, the same market by its No outcome.
+    const args: unknown[][] = [[["KXNATS-1"]], [], [["KXNATS-1-NO"]]];
+    for (const [n, client] of clients.entries()) {
+      expect((await client.request({ id: `r${n}`, action: "subscribe", exchange: "kalshi", method: "watchResolutions", args: args[n] })).event).toBe("subscribed");
+    }
+    const received = instances.map((instance) => instance.hub.resolutions.received);
+    const at = new Date("2026-11-22T10:00:00Z");
+    await sink.record([resolutionRecord({ venueMarketId: "KXNATS-1", state: "determined", winningOutcomeId: "KXNATS-1", settlementValue: 1, venueTime: at })]);
+    for (const [n, client] of clients.entries()) {
+      const message = await client.next((m) => m.id === `r${n}` && m.event === "resolution");
+      expect(message).toMatchObject({ symbol: "KXNATS-1", seq: 1, data: { venue: "kalshi", state: "determined", winningOutcomeId: "KXNATS-1", venueTime: at.toISOString() } });
+    }
+    // Each instance read the change from NATS once, however many of its clients follow it.
+    expect(instances.map((instance, i) => instance.hub.resolutions.received - (received[i] ?? 0))).toEqual([1, 1]);
     await Promise.all(clients.map((client) => client.close()));
   });
 

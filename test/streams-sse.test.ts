@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/v0/stream/route";
 import { Recorder } from "@/lib/recorder/polymarket/recorder";
 import { getDb } from "@/lib/db";
-import { livePublisher } from "@/lib/live/connection";
+import { getLiveBus, livePublisher } from "@/lib/live/connection";
+import { ResolutionSink } from "@/lib/outcomes/sink";
 import { getStreamHub } from "@/lib/streams/live";
 import { flushStreamUsage, streamUsagePerKey } from "@/lib/streams/usage";
 import { getTickStores } from "@/lib/ticks";
@@ -12,6 +13,7 @@ import { describeKeyedRoute } from "./helpers/auth-suite";
 import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
 import { startFakeMarketChannel, type FakeMarketChannel } from "./fakes/market-channel";
+import { resolutionRecord } from "./helpers/resolutions";
 
 const ids = JSON.parse(readFileSync(path.resolve(__dirname, "fixtures/venues/IDS.json"), "utf8")) as {
   M1: { cond: string; yes: string; no: string };
@@ -108,11 +110,66 @@ describe("GET /v0/stream (Server-Sent Events)", () => {
     expect(res.text).toMatch(/free plan allows 5/);
   });
 
+  it("sends resolution events of the named markets, or of the whole venue, beside the books", async () => {
+    const { key } = await makeKey("pro");
+    const sink = new ResolutionSink(await getDb(), (await getTickStores()).writer, await getLiveBus());
+    const open = async (query: string, abort: AbortController) => {
+      const response = await GET(new Request(`http://localhost/v0/stream?${query}`, { headers: { authorization: `Bearer ${key}` }, signal: abort.signal }), { params: Promise.resolve({}) });
+      expect(response.status).toBe(200);
+      return response;
+    };
+    const one = new AbortController();
+    const both = new AbortController();
+    const market = await open("exchange=kalshi&resolutions=KXSSE-1", one);
+    const mixed = await open(`outcomeIds=${A1}&resolutions=*`, both);
+    const at = new Date("2026-11-21T09:00:00Z");
+    await sink.record([resolutionRecord({ venueMarketId: "KXSSE-2", state: "closed", venueTime: at })]);
+    await sink.record([resolutionRecord({ venueMarketId: "KXSSE-1", state: "settled", venueState: "finalized", winningOutcomeId: "KXSSE-1-NO", settlementValue: 0, venueTime: at })]);
+    const cond = `0x${"cd".repeat(32)}`;
+    await sink.record([resolutionRecord({ venue: "polymarket", venueMarketId: "9202", market: cond, outcomeIds: ["92021", "92022"], state: "disputed", venueTime: at })]);
+    const events = await readEvents(market, (seen) => seen.some((e) => e.event === "resolution"));
+    expect(events[0]).toEqual({ event: "subscribed", id: "resolutions" });
+    expect(events.filter((e) => e.event === "resolution")).toEqual([
+      {
+        event: "resolution",
+        id: "resolutions",
+        method: "watchResolutions",
+        symbol: "KXSSE-1",
+        seq: 1,
+        data: {
+          venue: "kalshi",
+          market: "KXSSE-1",
+          venueMarketId: "KXSSE-1",
+          outcomeIds: ["KXSSE-1", "KXSSE-1-NO"],
+          state: "settled",
+          venueState: "finalized",
+          winningOutcomeId: "KXSSE-1-NO",
+          settlementValue: 0,
+          closedAt: null,
+          venueTime: at.toISOString(),
+          receivedAt: at.toISOString(),
+          learnedBy: "push",
+          resolutionSource: null,
+          synthetic: false,
+        },
+      },
+    ]);
+    // outcomeIds and resolutions=* on Polymarket (the default venue): the book, then the venue's change only.
+    const mixedEvents = await readEvents(mixed, (seen) => seen.some((e) => e.event === "resolution") && seen.some((e) => e.event === "data"));
+    expect(mixedEvents.filter((e) => e.event === "subscribed").map((e) => e.id)).toEqual(["books", "resolutions"]);
+    expect(mixedEvents.filter((e) => e.event === "resolution").map((e) => [e.symbol, (e.data as { state: string }).state])).toEqual([[cond, "disputed"]]);
+    one.abort();
+    both.abort();
+  });
+
   it("names a bad parameter", async () => {
     const { key } = await makeKey("free");
     const missing = await callRoute(GET, { path: "/v0/stream", key });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ error: { code: "invalid_parameter", parameter: "outcomeIds" } });
+    const resolutions = await callRoute(GET, { path: "/v0/stream?resolutions=", key });
+    expect(resolutions.status).toBe(400);
+    expect(resolutions.body).toMatchObject({ error: { code: "invalid_parameter", parameter: "resolutions" } });
     const venue = await callRoute(GET, { path: "/v0/stream?outcomeIds=1&exchange=nowhere", key });
     expect(venue.status).toBe(400);
     expect(venue.body).toMatchObject({ error: { parameter: "exchange" } });

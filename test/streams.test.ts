@@ -20,9 +20,11 @@ import { StreamHub, type HubLimits } from "@/lib/streams/hub";
 import { LivePublisher } from "@/lib/live/publisher";
 import { createStreamServer, type StreamServer } from "@/lib/streams/ws-server";
 import { getTickStores } from "@/lib/ticks";
+import { ResolutionSink } from "@/lib/outcomes/sink";
 import { startFakeMarketChannel, type FakeMarketChannel } from "./fakes/market-channel";
 import { makeKey } from "./helpers/keys";
 import { StreamClient, type ServerMessage } from "./helpers/stream-client";
+import { resolutionRecord } from "./helpers/resolutions";
 
 /**
  * /ws end to end on one process: the recorder fed by the loopback market channel publishes into
@@ -354,6 +356,81 @@ describe("protocol errors and plan limits", () => {
     const limited = await two.next((m) => m.id === "c" && m.event === "data");
     expect((limited.data as { bids: unknown[] }).bids.length).toBeLessThanOrEqual(3);
     await Promise.all([one.close(), two.close()]);
+  });
+});
+
+describe("resolution events (watchResolutions)", () => {
+  it("delivers each change the sink records to the subscriptions that follow its market or its venue, in order, never a repeat", async () => {
+    const sink = new ResolutionSink(await getDb(), (await getTickStores()).writer, bus);
+    const { key } = await makeKey("pro");
+    const market = await StreamClient.connect(`${wsBase}?apiKey=${key}`);
+    const venue = await StreamClient.connect(`${wsBase}?apiKey=${key}`);
+    const sub = (client: StreamClient, id: string, exchange: string, args: unknown[]) =>
+      client.request({ id, action: "subscribe", exchange, method: "watchResolutions", args });
+    // By books key and by an outcome id of another market; a whole venue; another venue.
+    expect((await sub(market, "m", "kalshi", [["KXWS-1", "KXWS-3-NO"]])).event).toBe("subscribed");
+    expect((await sub(venue, "k", "kalshi", [])).event).toBe("subscribed");
+    expect((await sub(venue, "p", "polymarket", [null])).event).toBe("subscribed");
+    const closedAt = new Date("2026-11-20T12:00:00Z");
+    const determined = new Date("2026-11-20T13:00:00Z");
+    await sink.record([resolutionRecord({ venueMarketId: "KXWS-1", state: "closed", venueState: "closed", closedAt, venueTime: closedAt })]);
+    await sink.record([resolutionRecord({ venueMarketId: "KXWS-2", state: "closed", closedAt, venueTime: closedAt })]);
+    await sink.record([
+      resolutionRecord({ venueMarketId: "KXWS-1", state: "determined", venueState: "determined", winningOutcomeId: "KXWS-1", settlementValue: 1, closedAt, venueTime: determined }),
+    ]);
+    // The same statement again is not a change: no event.
+    await sink.record([resolutionRecord({ venueMarketId: "KXWS-1", state: "determined", venueState: "determined", winningOutcomeId: "KXWS-1", settlementValue: 1, closedAt, venueTime: determined })]);
+    await sink.record([resolutionRecord({ venueMarketId: "KXWS-3", state: "voided", venueState: "finalized", closedAt, venueTime: determined })]);
+
+    const first = await market.next((m) => m.id === "m" && m.event === "resolution");
+    expect(first).toMatchObject({ event: "resolution", method: "watchResolutions", symbol: "KXWS-1", seq: 1 });
+    expect(first.data).toMatchObject({ venue: "kalshi", market: "KXWS-1", state: "closed", closedAt: closedAt.toISOString(), learnedBy: "push", synthetic: false });
+    const second = await market.next((m) => m.id === "m" && m.event === "resolution");
+    expect(second).toMatchObject({ symbol: "KXWS-1", seq: 2 });
+    expect(second.data).toMatchObject({ state: "determined", winningOutcomeId: "KXWS-1", settlementValue: 1, venueTime: determined.toISOString(), outcomeIds: ["KXWS-1", "KXWS-1-NO"] });
+    const third = await market.next((m) => m.id === "m" && m.event === "resolution");
+    expect(third).toMatchObject({ symbol: "KXWS-3", seq: 3, data: { state: "voided", winningOutcomeId: null } });
+
+    const all: ServerMessage[] = [];
+    for (let i = 0; i < 4; i += 1) all.push(await venue.next((m) => m.id === "k" && m.event === "resolution"));
+    expect(all.map((m) => [m.symbol, (m.data as { state: string }).state, m.seq])).toEqual([
+      ["KXWS-1", "closed", 1],
+      ["KXWS-2", "closed", 2],
+      ["KXWS-1", "determined", 3],
+      ["KXWS-3", "voided", 4],
+    ]);
+    // A Polymarket change reaches the Polymarket follower only.
+    await sink.record([resolutionRecord({ venue: "polymarket", venueMarketId: "9101", market: `0x${"ab".repeat(32)}`, outcomeIds: ["91011", "91012"], state: "proposed", venueTime: determined })]);
+    const poly = await venue.next((m) => m.id === "p" && m.event === "resolution");
+    expect(poly).toMatchObject({ symbol: `0x${"ab".repeat(32)}`, seq: 1, data: { venue: "polymarket", venueMarketId: "9101", state: "proposed" } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(market.messages.filter((m) => m.event === "resolution")).toEqual([]);
+    expect(venue.messages.filter((m) => m.event === "resolution")).toEqual([]);
+
+    // Unsubscribed: the next change of its market is not sent to it.
+    expect((await market.request({ id: "u", action: "unsubscribe", exchange: "kalshi", method: "watchResolutions", args: [["KXWS-1", "KXWS-3-NO"]] })).event).toBe("subscribed");
+    await sink.record([resolutionRecord({ venueMarketId: "KXWS-1", state: "settled", venueState: "finalized", winningOutcomeId: "KXWS-1", settlementValue: 1, venueTime: new Date("2026-11-20T14:00:00Z") })]);
+    expect(await venue.next((m) => m.id === "k" && m.event === "resolution")).toMatchObject({ symbol: "KXWS-1", seq: 5, data: { state: "settled" } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(market.messages.filter((m) => m.event === "resolution")).toEqual([]);
+    await Promise.all([market.close(), venue.close()]);
+  });
+
+  it("validates its arguments and counts one subscription per market, or one for the venue", async () => {
+    const { key } = await makeKey("free");
+    const client = await StreamClient.connect(`${wsBase}?apiKey=${key}`);
+    const sub = (id: string, exchange: string, args: unknown[]) => client.request({ id, action: "subscribe", exchange, method: "watchResolutions", args });
+    expect((await sub("a", "kalshi", [[1]])).error?.code).toBe("VALIDATION_ERROR");
+    expect((await sub("b", "kalshi", [[]])).error?.message).toMatch(/watchResolutions takes one optional argument/);
+    expect((await sub("c", "kalshi", [["A"], ["B"]])).error?.code).toBe("VALIDATION_ERROR");
+    expect((await sub("d", "nowhere", [])).error?.code).toBe("NOT_FOUND");
+    const six = await sub("e", "kalshi", [["A", "B", "C", "D", "E", "F"]]);
+    expect(six.error?.code).toBe("SUBSCRIPTION_LIMIT");
+    expect(six.error?.message).toMatch(/free plan allows 5/);
+    expect((await sub("f", "kalshi", [["A", "B", "C", "D"]])).event).toBe("subscribed");
+    expect((await sub("g", "kalshi", [])).event).toBe("subscribed");
+    expect((await sub("h", "polymarket", [])).error?.code).toBe("SUBSCRIPTION_LIMIT");
+    await client.close();
   });
 });
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { config } from "@/lib/config";
+import { NotFoundError } from "@/lib/errors";
 import { MemoryKeyLimits, type KeyLimits } from "@/lib/limits/key-limits";
 import { errorFields, log } from "@/lib/log";
 import { prepareCall } from "@/lib/passthrough/dispatch";
@@ -17,6 +18,7 @@ import { TickScheduler, type OutboxLimits, type Transport } from "./outbox";
 import { dataMessage, errorFrame, subscribedFrame, type ClientMessage, type RequestId } from "./protocol";
 import { sampleEveryMinute, type StreamUsageSample } from "./usage-meter";
 import { VenueWatchers } from "./venue-watchers";
+import { parseResolutionArgs, RESOLUTION_METHOD, ResolutionFeeds } from "./resolutions";
 import { bookLimit, LIVE_METHODS, parseSpreadArgs, parseVenues, SPREAD_METHOD, symbolsOf, topicKey, UNWATCH } from "./args";
 import { StreamSession, toStreamError, type AdmittedConnection, type SessionHost, type Subscription } from "./session";
 
@@ -63,6 +65,8 @@ export class StreamHub implements SessionHost {
   readonly watchers = new VenueWatchers();
   readonly sessions = new Set<StreamSession>();
   readonly fanout: BookFanout;
+  /** The venues' outcome changes (`watchResolutions`). */
+  readonly resolutions: ResolutionFeeds;
   readonly #ticks: TickScheduler;
   readonly #onUsage: ((sample: StreamUsageSample) => void) | undefined;
   readonly #stopSampling: () => void;
@@ -82,6 +86,7 @@ export class StreamHub implements SessionHost {
     this.accounting = new StreamAccounting(options.keyLimits ?? new MemoryKeyLimits(), this.limits);
     this.#ticks = new TickScheduler(this.limits.tickMs ?? config.streams.tickMs, () => this.fanout.advance());
     this.fanout = new BookFanout(() => this.#ticks.schedule());
+    this.resolutions = new ResolutionFeeds(this.bus);
     this.#onUsage = options.onUsage;
     this.#stopSampling = this.#onUsage === undefined ? () => undefined : sampleEveryMinute(() => this.#sampleAll());
   }
@@ -108,6 +113,10 @@ export class StreamHub implements SessionHost {
     }
     if (method === "firehose") {
       await this.#subscribeFirehose(session, message, key, parseVenues(args));
+      return;
+    }
+    if (method === RESOLUTION_METHOD) {
+      await this.#subscribeResolutions(session, message, key, parseResolutionArgs(args));
       return;
     }
     if (!method.startsWith("watch")) {
@@ -262,6 +271,31 @@ export class StreamHub implements SessionHost {
     if (!session.subscriptions.has(key)) return;
     this.fanout.addFirehose(feed);
     session.outbox.push(subscribedFrame(message.id));
+  }
+
+  /**
+   * A venue's outcome changes (./resolutions.ts): every market's (counts one of the key's
+   * subscriptions) or those of the listed markets (one per market), from whichever instance's
+   * outcome sink recorded them.
+   */
+  async #subscribeResolutions(session: StreamSession, message: ClientMessage, key: string, ids: Set<string> | undefined): Promise<void> {
+    if (!isExchangeKey(message.exchange)) throw new NotFoundError("exchange", message.exchange);
+    const subscription = await this.#subscription(session, message, key, ids === undefined ? [] : [...ids], ids === undefined ? 1 : ids.size);
+    if (subscription === undefined) return;
+    // Ended while the bus subscription was being confirmed: released as soon as it is.
+    const state: { ended: boolean; release?: Unsubscribe } = { ended: false };
+    subscription.release = () => {
+      state.ended = true;
+      state.release?.();
+    };
+    const followed = await this.resolutions.follow(message.exchange, subscription, ids);
+    state.release = followed.release;
+    if (state.ended || !session.subscriptions.has(key)) {
+      followed.release();
+      return;
+    }
+    session.outbox.push(subscribedFrame(message.id));
+    followed.activate();
   }
 
   /**

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseUntrustedJson, TOO_DEEP_MESSAGE } from "@/lib/json";
+import { resolutionChangePublic } from "@/lib/outcomes/shapes";
 import type { SharedBody } from "./encode";
 
 /**
@@ -108,7 +109,15 @@ export const errorEvent = z.object({
   id: requestId.optional(),
   error: z.object({ code: z.string(), message: z.string() }),
 });
-export const streamMessage = z.discriminatedUnion("event", [subscribedEvent, dataEvent, errorEvent]);
+export const resolutionEvent = z.object({
+  event: z.literal("resolution"),
+  id: requestId,
+  method: z.literal("watchResolutions"),
+  symbol: z.string().describe("The market's books key (Polymarket condition id, Kalshi ticker)."),
+  seq: z.number().int().describe("The subscription's own sequence: one per change it covers (changes are never merged)."),
+  data: resolutionChangePublic.describe("The change, as GET /v0/resolutions lists it."),
+});
+export const streamMessage = z.discriminatedUnion("event", [subscribedEvent, dataEvent, resolutionEvent, errorEvent]);
 
 /** The text of an `error` event, parsed through its shape. */
 export function errorFrame(id: RequestId | undefined, error: StreamError): string {

@@ -1,10 +1,11 @@
 import WebSocket from "ws";
 
 export interface ServerMessage {
-  event: "subscribed" | "data" | "error";
+  event: "subscribed" | "data" | "resolution" | "error";
   id?: string | number;
   method?: string;
   symbol?: string;
+  seq?: number;
   data?: unknown;
   error?: { code: string; message: string };
 }
