@@ -136,18 +136,31 @@ describe("demo ticks (synthetic)", () => {
     expect(mirrored).toEqual([{ n: 0 }]);
   });
 
-  it("depth over time follows the range and one outcome, oldest first", async () => {
+  it("depth over time follows the range and one outcome, oldest first, aggregated to the range's buckets", async () => {
     const [yes] = m1?.outcomeIds ?? [];
     const day = await sql(depthHistorySql({ market: m1?.conditionId ?? "", assetId: yes ?? "" }, "24h"));
     const week = await sql(depthHistorySql({ market: m1?.conditionId ?? "", assetId: yes ?? "" }, "7d"));
+    const books = (rows: typeof day) => rows.reduce((sum, r) => sum + Number(r.books), 0);
     // Books every 15 minutes: about 96 a day for this outcome, all of the 2 recorded days in 7d.
-    expect(day.length).toBeGreaterThan(80);
-    expect(day.length).toBeLessThan(110);
-    expect(week.length).toBeGreaterThan(day.length * 1.8);
-    const times = day.map((r) => Date.parse(`${String(r.timestamp).replace(" ", "T")}Z`));
+    expect(books(day)).toBeGreaterThan(80);
+    expect(books(day)).toBeLessThan(110);
+    expect(books(week)).toBeGreaterThan(books(day) * 1.8);
+    // 10-minute buckets over a day, hourly over a week: a week of books is at most 7 x 24 rows, not one per book.
+    expect(day.length).toBeLessThanOrEqual(24 * 6 + 1);
+    expect(week.length).toBeLessThanOrEqual(7 * 24 + 1);
+    expect(week.length).toBeLessThan(books(week) / 3);
+    const times = day.map((r) => Date.parse(`${String(r.bucket).replace(" ", "T")}Z`));
     expect(times).toEqual([...times].sort((a, b) => a - b));
-    expect(times[0]).toBeGreaterThanOrEqual(now - 86_400_000 - 60_000);
-    expect(day.every((r) => Number(r.bid_levels) > 0 && Number(r.ask_levels) > 0)).toBe(true);
+    expect(times.every((t) => t % 600_000 === 0)).toBe(true);
+    expect(times[0]).toBeGreaterThanOrEqual(now - 86_400_000 - 600_000);
+    for (const r of [...day, ...week]) {
+      for (const side of ["bid", "ask"]) {
+        const [p10, p50, p90] = [Number(r[`${side}_p10`]), Number(r[`${side}_p50`]), Number(r[`${side}_p90`])];
+        expect(p10).toBeGreaterThan(0);
+        expect(p10).toBeLessThanOrEqual(p50);
+        expect(p50).toBeLessThanOrEqual(p90);
+      }
+    }
   });
 
   it("with a catalog price, the walk stays near it and the last book sits around it", async () => {

@@ -1,6 +1,7 @@
 "use client";
 import { useRef } from "react";
 import type { DepthPoint } from "@/lib/browser/sql-answers";
+import { formatInteger } from "@/lib/format";
 import { baseOptions, integerFormat, useChart } from "./use-chart";
 import styles from "./charts.module.css";
 
@@ -31,6 +32,9 @@ export function DepthChart({ bids, asks }: { bids: DepthPoint[]; asks: DepthPoin
           bottomColor: `${color}10`,
           lineType: 1,
           priceLineVisible: false,
+          // No value badge: the last point is the best bid's own size on one side and the whole
+          // book on the other; both sides' totals are said in words under the chart.
+          lastValueVisible: false,
           priceFormat: integerFormat,
           title,
         });
@@ -41,11 +45,14 @@ export function DepthChart({ bids, asks }: { bids: DepthPoint[]; asks: DepthPoin
     },
     [bids, asks],
   );
+  const total = (points: DepthPoint[]) => Math.max(0, ...points.map((p) => p.cumulative));
   return (
     <div>
       <div ref={ref} className={`${styles.frame} ${styles.small}`} role="img" aria-label="Cumulative depth by price (cents)" data-testid="depth-chart" />
       <div className={styles.axisNote}>
-        <span>Cumulative size (shares) by price</span>
+        <span>
+          Cumulative size (shares) by price · in the book: bids {formatInteger(total(bids))}, asks {formatInteger(total(asks))}
+        </span>
         <span>price (¢) →</span>
       </div>
     </div>

@@ -7,6 +7,11 @@ import styles from "./charts.module.css";
 export interface LineSeriesData {
   name: string;
   points: { time: number; value: number }[];
+  /**
+   * A percentile band's edge: drawn thin and dotted in the colour of the series at `colorOf`
+   * (its median), with no label on the axis.
+   */
+  bandOf?: number;
 }
 
 const palette = ["accent", "down", "up", "#b26bd8", "#e39b28", "#2aa7b8"] as const;
@@ -57,10 +62,13 @@ export function LineChart({
       const chart = charts.createChart(element, { ...baseOptions(colors), leftPriceScale: { visible: series.some((s, i) => onLeftScale(series, i)), borderColor: colors.grid } });
       let points = 0;
       series.forEach((s, index) => {
+        const band = s.bandOf !== undefined;
         const line = chart.addSeries(charts.LineSeries, {
-          color: seriesColor(index, colors),
-          lineWidth: 2,
-          title: s.name,
+          color: seriesColor(s.bandOf ?? index, colors),
+          lineWidth: band ? 1 : 2,
+          lineStyle: band ? charts.LineStyle.Dotted : charts.LineStyle.Solid,
+          lastValueVisible: !band,
+          title: band ? "" : s.name,
           priceLineVisible: false,
           priceScaleId: onLeftScale(series, index) ? "left" : "right",
           ...(format === "integer" ? { priceFormat: integerFormat } : format === "cents" ? { priceFormat: centsFormat } : {}),

@@ -8,14 +8,15 @@ import { LineChart } from "@/components/charts/line-chart";
 import { ErrorState } from "@/components/ui/query-state";
 import { postSql } from "@/lib/browser/api-client";
 import { recordedSpan, type MarketChartState } from "@/lib/browser/market-state";
-import { candlesFromAnswer, cumulativeDepth, latestBookFromAnswer, levelCountsFromAnswer } from "@/lib/browser/sql-answers";
-import { formatDateTime, formatPrice } from "@/lib/format";
+import { candlesFromAnswer, cumulativeDepth, latestBookFromAnswer, levelBandsFromAnswer, type LevelBandPoint } from "@/lib/browser/sql-answers";
+import { formatDateTime, formatInteger, formatPrice } from "@/lib/format";
 import type { SqlResult } from "@/lib/sql/execute";
 import {
   bookSql,
   candleIntervals,
   candleRanges,
   candleSql,
+  depthBuckets,
   depthHistorySql,
   isCandleInterval,
   isCandleRange,
@@ -198,14 +199,20 @@ function RecordedBookCard({ target, outcomeLabel }: { target: TickTarget; outcom
 function DepthHistoryCard({ target, outcomeLabel, range }: { target: TickTarget; outcomeLabel: string; range: MarketChartState["range"] }) {
   const query = depthHistorySql(target, range);
   const levels = useSql(query);
+  const bands = useMemo(() => (levels.data === undefined ? [] : levelBandsFromAnswer(levels.data)), [levels.data]);
   const series = useMemo(() => {
-    const points = levels.data === undefined ? [] : levelCountsFromAnswer(levels.data);
+    const line = (name: string, pick: (p: LevelBandPoint) => number, bandOf?: number) => ({ name, bandOf, points: bands.map((p) => ({ time: p.time, value: pick(p) })) });
+    // Medians first (their colours), then each side's 10th and 90th percentiles as dotted edges.
     return [
-      { name: "bid levels", points: points.map((p) => ({ time: p.time, value: p.bidLevels })) },
-      { name: "ask levels", points: points.map((p) => ({ time: p.time, value: p.askLevels })) },
+      line("bid levels (median)", (p) => p.bid.p50),
+      line("ask levels (median)", (p) => p.ask.p50),
+      line("bid p10", (p) => p.bid.p10, 0),
+      line("bid p90", (p) => p.bid.p90, 0),
+      line("ask p10", (p) => p.ask.p10, 1),
+      line("ask p90", (p) => p.ask.p90, 1),
     ];
-  }, [levels.data]);
-  const count = series[0]?.points.length ?? 0;
+  }, [bands]);
+  const books = bands.reduce((sum, p) => sum + p.books, 0);
   return (
     <section className={`card ${styles.fillCard}`} aria-labelledby="levels-title">
       <div className={styles.cardHead}>
@@ -213,18 +220,19 @@ function DepthHistoryCard({ target, outcomeLabel, range }: { target: TickTarget;
         <OpenInConsole sql={query} />
       </div>
       <span className="muted small">
-        Bid and ask price levels in each recorded book over the last {rangeWords[range]}
-        {levels.data !== undefined && ` (${count} snapshots)`}
+        Price levels per side in the books recorded over the last {rangeWords[range]}, per {depthBuckets[range].words}: the median, and dotted the 10th and 90th
+        percentiles
+        {levels.data !== undefined && ` (${formatInteger(books)} books in ${formatInteger(bands.length)} buckets)`}
       </span>
       <div className={styles.fillSlot}>
         {levels.isError ? (
           <ErrorState error={levels.error} title="Depth history could not be loaded" onRetry={() => void levels.refetch()} />
         ) : levels.isPending ? (
           <div className="skeleton" style={{ height: "100%", minHeight: 220 }} />
-        ) : count === 0 ? (
+        ) : bands.length === 0 ? (
           <p className="muted">No book snapshots recorded for this outcome in the last {rangeWords[range]}.</p>
         ) : (
-          <LineChart series={series} format="integer" fill label={`Bid and ask level counts over the last ${rangeWords[range]}`} testId="levels-chart" />
+          <LineChart series={series} format="integer" fill label={`Bid and ask level counts over the last ${rangeWords[range]}, median and 10th to 90th percentile per ${depthBuckets[range].words}`} testId="levels-chart" />
         )}
       </div>
     </section>

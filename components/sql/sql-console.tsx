@@ -17,7 +17,7 @@ import styles from "./sql.module.css";
 const examplesFor = (target: TickTarget) => [
   { name: "Hourly candles (7 days)", sql: candleSql(target) },
   { name: "Latest book snapshots", sql: bookSql(target) },
-  { name: "Book depth over time", sql: depthSql(target.market) },
+  { name: "Book depth over time", sql: depthSql(target) },
 ];
 
 /** The editor's query pointed at another market: its condition id and outcome id literals replaced. */

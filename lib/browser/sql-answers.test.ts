@@ -4,7 +4,7 @@ import {
   candlesFromAnswer,
   cumulativeDepth,
   latestBookFromAnswer,
-  levelCountsFromAnswer,
+  levelBandsFromAnswer,
   parseSqlTime,
   type SqlRows,
 } from "./sql-answers";
@@ -42,10 +42,10 @@ GROUP BY hour ORDER BY hour;`;
     expect(sql).toContain(window);
   });
 
-  it("book and depth SQL filter by market (and outcome for the book)", () => {
+  it("book and depth SQL filter by market and outcome", () => {
     expect(bookSql(target, 1)).toContain("WHERE market = '0xabc' AND event_type = 'book'\n  AND JSONExtractString(data, 'asset_id') = '123'");
     expect(bookSql(target, 1)).toMatch(/LIMIT 1;$/);
-    expect(depthSql("0xabc")).toMatch(/WHERE market = '0xabc' AND event_type = 'book'\nORDER BY timestamp DESC LIMIT 100;$/);
+    expect(depthSql(target)).toMatch(/WHERE market = '0xabc' AND event_type = 'book'\n  AND JSONExtractString\(data, 'asset_id'\) = '123'\nORDER BY timestamp DESC LIMIT 100;$/);
   });
 
   it("escapes quotes and backslashes in literals", () => {
@@ -92,12 +92,17 @@ describe("answers to chart data", () => {
     expect(latestBookFromAnswer(answer(["timestamp"], []))).toBeUndefined();
   });
 
-  it("reads level counts oldest first", () => {
-    expect(
-      levelCountsFromAnswer(answer(["timestamp", "bid_levels", "ask_levels"], [
-        { timestamp: "2026-03-01 15:00:00", bid_levels: 4, ask_levels: "5" },
-        { timestamp: "2026-03-01 14:00:00", bid_levels: 3, ask_levels: 2 },
-      ])).map((p) => [p.bidLevels, p.askLevels]),
-    ).toEqual([[3, 2], [4, 5]]);
+  it("reads depth-over-time buckets oldest first, skipping a row without its percentiles", () => {
+    const bands = levelBandsFromAnswer(
+      answer(["bucket", "books", "bid_p10", "bid_p50", "bid_p90", "ask_p10", "ask_p50", "ask_p90"], [
+        { bucket: "2026-03-01 15:00:00", books: 4, bid_p10: 2, bid_p50: "3", bid_p90: 5, ask_p10: 1, ask_p50: 4, ask_p90: 6 },
+        { bucket: "2026-03-01 14:00:00", books: "6", bid_p10: 1, bid_p50: 2, bid_p90: 3, ask_p10: 2, ask_p50: 2, ask_p90: 2 },
+        { bucket: "2026-03-01 16:00:00", books: 1, bid_p10: 1, bid_p50: null, bid_p90: 3, ask_p10: 2, ask_p50: 2, ask_p90: 2 },
+      ]),
+    );
+    expect(bands.map((b) => [b.time, b.books, b.bid.p50, b.ask.p90])).toEqual([
+      [Date.parse("2026-03-01T14:00:00Z") / 1000, 6, 2, 2],
+      [Date.parse("2026-03-01T15:00:00Z") / 1000, 4, 3, 6],
+    ]);
   });
 });

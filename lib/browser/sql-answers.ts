@@ -111,19 +111,26 @@ export function cumulativeDepth(book: BookSnapshot): { bids: DepthPoint[]; asks:
   return { bids: accumulate(book.bids), asks: accumulate(book.asks) };
 }
 
-export interface LevelCountPoint {
+/** One depth-over-time bucket: how many books were recorded, and the spread of their level counts. */
+export interface LevelBandPoint {
   time: number;
-  bidLevels: number;
-  askLevels: number;
+  books: number;
+  bid: { p10: number; p50: number; p90: number };
+  ask: { p10: number; p50: number; p90: number };
 }
 
-export function levelCountsFromAnswer(answer: SqlRows): LevelCountPoint[] {
-  const points: LevelCountPoint[] = [];
+/** Reads depthHistorySql's answer (lib/sql/patterns.ts), oldest first; a row missing a number is skipped. */
+export function levelBandsFromAnswer(answer: SqlRows): LevelBandPoint[] {
+  const points: LevelBandPoint[] = [];
   for (const row of answer.data) {
-    const time = parseSqlTime(row.timestamp);
-    const bidLevels = toNumber(row.bid_levels);
-    const askLevels = toNumber(row.ask_levels);
-    if (time !== undefined && bidLevels !== undefined && askLevels !== undefined) points.push({ time, bidLevels, askLevels });
+    const time = parseSqlTime(row.bucket);
+    const books = toNumber(row.books);
+    const side = (name: "bid" | "ask") => {
+      const [p10, p50, p90] = [toNumber(row[`${name}_p10`]), toNumber(row[`${name}_p50`]), toNumber(row[`${name}_p90`])];
+      return p10 === undefined || p50 === undefined || p90 === undefined ? undefined : { p10, p50, p90 };
+    };
+    const [bid, ask] = [side("bid"), side("ask")];
+    if (time !== undefined && books !== undefined && bid !== undefined && ask !== undefined) points.push({ time, books, bid, ask });
   }
   return points.sort((a, b) => a.time - b.time);
 }

@@ -70,31 +70,53 @@ WHERE market = ${sqlString(target.market)} AND event_type = 'book'
 ORDER BY timestamp DESC LIMIT ${Math.max(1, Math.floor(limit))};`;
 }
 
-/** Pattern 3: book depth over time (bid and ask level counts) for a market. */
-export function depthSql(market: string, limit = 100): string {
-  return `SELECT timestamp, JSONLength(JSONExtractRaw(data, 'bids')) AS bid_levels,
-       JSONLength(JSONExtractRaw(data, 'asks')) AS ask_levels
-FROM ${TICK_TABLE}
-WHERE market = ${sqlString(market)} AND event_type = 'book'
-ORDER BY timestamp DESC LIMIT ${Math.max(1, Math.floor(limit))};`;
-}
-
 /**
- * Book depth over a time range for one outcome (the market page's "Book depth over time", which
- * follows the candles' range): pattern 3 narrowed to the outcome's asset and the range, oldest first.
+ * Pattern 3: book depth over time (bid and ask level counts) for one outcome of a market. A
+ * market's rows hold every outcome's book, so the outcome's asset is part of the filter (both
+ * books together come in mirrored pairs).
  */
-export function depthHistorySql(target: TickTarget, range: CandleRange, limit = 5_000): string {
+export function depthSql(target: TickTarget, limit = 100): string {
   return `SELECT timestamp, JSONLength(JSONExtractRaw(data, 'bids')) AS bid_levels,
        JSONLength(JSONExtractRaw(data, 'asks')) AS ask_levels
 FROM ${target.table ?? TICK_TABLE}
 WHERE market = ${sqlString(target.market)} AND event_type = 'book'
   AND JSONExtractString(data, 'asset_id') = ${sqlString(target.assetId)}
-  AND timestamp >= now() - ${candleRanges[range]}
-ORDER BY timestamp LIMIT ${Math.max(1, Math.floor(limit))};`;
+ORDER BY timestamp DESC LIMIT ${Math.max(1, Math.floor(limit))};`;
+}
+
+/**
+ * The width of one depth-over-time bucket per range: about 120 to 170 buckets whatever the range,
+ * so a week reads as a band, not one bar per recorded book.
+ */
+export const depthBuckets = {
+  "6h": { sql: "INTERVAL 3 MINUTE", words: "3 minutes" },
+  "24h": { sql: "INTERVAL 10 MINUTE", words: "10 minutes" },
+  "7d": { sql: "INTERVAL 1 HOUR", words: "hour" },
+  "30d": { sql: "INTERVAL 6 HOUR", words: "6 hours" },
+} as const satisfies Record<CandleRange, { sql: string; words: string }>;
+
+/**
+ * Book depth over time for one outcome, aggregated to the range: per bucket the number of books
+ * recorded and the 10th, 50th and 90th percentiles of the bid and ask level counts, oldest first.
+ */
+export function depthHistorySql(target: TickTarget, range: CandleRange): string {
+  const levels = (side: "bid" | "ask") =>
+    ([10, 50, 90] as const).map((p) => `quantileExact(${String(p / 100)})(${side}_levels) AS ${side}_p${p}`).join(", ");
+  return `SELECT toStartOfInterval(timestamp, ${depthBuckets[range].sql}) AS bucket, count() AS books,
+       ${levels("bid")},
+       ${levels("ask")}
+FROM (
+  SELECT timestamp, JSONLength(JSONExtractRaw(data, 'bids')) AS bid_levels, JSONLength(JSONExtractRaw(data, 'asks')) AS ask_levels
+  FROM ${target.table ?? TICK_TABLE}
+  WHERE market = ${sqlString(target.market)} AND event_type = 'book'
+    AND JSONExtractString(data, 'asset_id') = ${sqlString(target.assetId)}
+    AND timestamp >= now() - ${candleRanges[range]}
+)
+GROUP BY bucket ORDER BY bucket;`;
 }
 
 /** The three patterns verbatim (1h candles over 7 days, 20 books, 100 depth points). */
 export function publishedPatterns(conditionId: string, outcomeId: string): { candles: string; books: string; depth: string } {
   const target = { market: conditionId, assetId: outcomeId };
-  return { candles: candleSql(target), books: bookSql(target), depth: depthSql(conditionId) };
+  return { candles: candleSql(target), books: bookSql(target), depth: depthSql(target) };
 }
