@@ -3,26 +3,24 @@
  * (with embedded stores the server runs it in-process). SIGTERM/SIGINT close the connections and
  * flush every buffered row before exit. Logs go to stderr.
  */
-import { config } from "@/lib/config";
 import { closeDatabase, getDb } from "@/lib/db";
 import { errorFields, log } from "@/lib/log";
 import { startArchiveSchedule } from "@/lib/archive/schedule";
-import { kalshiRecorderStatus, startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/service";
-import { startRecorder, stopRecorder } from "@/lib/recorder/polymarket/service";
+import { recordedVenues } from "@/lib/recorder/registry";
 import { closeTickStores, getTickStores } from "@/lib/ticks";
 
 async function main(): Promise<void> {
-  if (!config.recorder.enabled) {
-    log.info("recorder disabled (RECORDER_ENABLED=false)");
+  // Every recorded venue's recorder (lib/recorder/registry.ts); Kalshi's without credentials records nothing and says why.
+  const venues = recordedVenues().filter((venue) => venue.recorder.enabled());
+  if (venues.length === 0) {
+    log.info("recorder disabled (RECORDER_ENABLED=false, KALSHI_RECORDER_ENABLED=false)");
     return;
   }
   const [db, stores] = await Promise.all([getDb(), getTickStores()]);
-  const recorder = await startRecorder(stores, db, "separate process");
-  // Kalshi's recorder in the same process; without credentials it records nothing and says why.
-  await startKalshiRecorder(stores, db, "separate process");
+  for (const venue of venues) await venue.recorder.start({ stores, db, mode: "separate process" });
   // With CLICKHOUSE_URL the web instances stay stateless: this process builds the archive's file stats.
   const archive = startArchiveSchedule();
-  const report = setInterval(() => log.info("recorder status", { polymarket: recorder.status(), kalshi: kalshiRecorderStatus() }), 60_000);
+  const report = setInterval(() => log.info("recorder status", Object.fromEntries(venues.map((venue) => [venue.id, venue.recorder.report()]))), 60_000);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -30,7 +28,7 @@ async function main(): Promise<void> {
     clearInterval(report);
     archive.stop();
     log.info("recorder shutting down", { signal });
-    void Promise.all([stopRecorder(), stopKalshiRecorder()])
+    void Promise.all(venues.map((venue) => venue.recorder.stop()))
       .then(() => Promise.all([closeTickStores(), closeDatabase()]))
       .catch((error: unknown) => log.error("recorder shutdown failed", errorFields(error)))
       .finally(() => process.exit(0));

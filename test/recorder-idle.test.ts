@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { clearCatalog, makeEvent, seedCatalog } from "./helpers/catalog";
 import { processStartedAt } from "@/lib/status/process";
-import { recorderIdleReason } from "@/lib/status/recorder-idle";
+import { recorderIdleReason } from "@/lib/recorder/polymarket/idle";
 import { config } from "@/lib/config";
 
 describe("why the recorder follows no asset", () => {

@@ -3,10 +3,9 @@ import type { Db } from "@/lib/db";
 import { hourlyCoverage, type HourCondition } from "./coverage-model";
 import { assetIncidents, journalWindow, runSpans, syntheticSpans, type JournalWindow } from "./journal";
 import { runVenue } from "@/lib/recorder/journal";
-import type { RecordedVenue } from "@/lib/ticks/published";
 
 /** The journal of one venue's recorder: its runs and their incidents. */
-export function venueJournal(window: JournalWindow, venue: RecordedVenue): JournalWindow {
+export function venueJournal(window: JournalWindow, venue: string): JournalWindow {
   const runs = window.runs.filter((run) => runVenue(run.mode) === venue);
   const ids = new Set(runs.map((run) => run.id));
   return { runs, incidents: window.incidents.filter((incident) => ids.has(incident.runId)) };
@@ -16,7 +15,7 @@ export function venueJournal(window: JournalWindow, venue: RecordedVenue): Journ
  * The whole-archive condition of each UTC hour in [since, until) for one venue's recorder
  * (docs/history.md, "Coverage"): available, degraded, missing or synthetic, keyed by hour start.
  */
-export async function venueHourConditions(db: Db, venue: RecordedVenue, since: number, until: number, now: number): Promise<Map<number, HourCondition>> {
+export async function venueHourConditions(db: Db, venue: string, since: number, until: number, now: number): Promise<Map<number, HourCondition>> {
   const window = venueJournal(await journalWindow(db, since, until), venue);
   const runs = runSpans(window, now);
   const synthetic = syntheticSpans(window, now);

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db";
 import { InvalidParameterError, NotFoundError } from "@/lib/errors";
-import { recordedVenueTables } from "@/lib/ticks/published";
+import { unlistedVenue, venueOfTable } from "@/lib/recorder/registry";
 import { coverageGaps, hourlyCoverage, intersect } from "./coverage-model";
 import { assetIncidents, journalWindow, runSpans, subscribedSpans, syntheticSpans } from "./journal";
 import { outcomesOfCondition, recordedOutcomeOrThrow } from "./outcomes";
@@ -23,20 +23,19 @@ export async function coverage(db: Db, ticks: TickReader, query: CoverageQuery, 
   if (range.until - range.since > 31 * DAY) throw new InvalidParameterError("since", "since and until may be at most 31 days apart");
 
   let market: string;
-  // The market's table and venue: Polymarket's unless the catalog says the market is Kalshi's.
-  let table: string = recordedVenueTables.polymarket;
-  let venue = "polymarket";
+  // The market's table: the catalog's market's venue's, else the venue recording bare contract addresses (Polymarket's).
+  let table = unlistedVenue()?.table ?? "";
   const labels = new Map<string, string>();
   if (query.outcomeId !== undefined) {
     const outcome = await recordedOutcomeOrThrow(db, query.outcomeId);
     market = outcome.conditionId;
-    ({ table, venue } = outcome);
+    ({ table } = outcome);
     labels.set(outcome.outcomeId, outcome.label);
   } else {
     market = query.market ?? "";
     for (const outcome of await outcomesOfCondition(db, market)) {
       labels.set(outcome.outcomeId, outcome.label);
-      ({ table, venue } = outcome);
+      ({ table } = outcome);
     }
   }
 
@@ -58,7 +57,7 @@ export async function coverage(db: Db, ticks: TickReader, query: CoverageQuery, 
   const assets = query.outcomeId !== undefined ? [query.outcomeId] : [...new Set([...labels.keys(), ...totals.map((row) => row[0])])].filter((a) => a !== "");
   if (assets.length === 0) throw new NotFoundError("market", market);
   const journal = await journalWindow(db, range.since, range.until, assets);
-  const window = venueJournal(journal, venue === "kalshi" ? "kalshi" : "polymarket");
+  const window = venueJournal(journal, venueOfTable(table)?.id ?? "");
   const runs = runSpans(window, now);
   const demo = syntheticSpans(window, now);
 

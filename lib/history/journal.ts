@@ -1,8 +1,8 @@
 import "server-only";
-import { and, arrayOverlaps, desc, eq, gte, inArray, isNull, like, lt, notInArray, notLike, or, sql } from "drizzle-orm";
+import { and, arrayOverlaps, desc, eq, gte, inArray, isNull, like, lt, ne, notLike, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { recorderIncidents, recorderRuns, type RecorderIncidentRow, type RecorderRunRow } from "@/lib/db/schema/recorder-runs";
-import { degradingKinds, HEARTBEAT_STALE_MS, isSyntheticMode, SYNTHETIC_MODES } from "@/lib/recorder/journal";
+import { BARE_MODE_VENUE, degradingKinds, HEARTBEAT_STALE_MS, isSyntheticMode, runModePattern, SYNTHETIC_MODE, SYNTHETIC_MODE_PATTERN } from "@/lib/recorder/journal";
 import type { Span } from "./coverage-model";
 import { encodeCursor } from "@/lib/input";
 import { timeRange } from "./params";
@@ -11,9 +11,10 @@ import { incidentsPage, type IncidentPublic, type IncidentsQuery } from "./shape
 /** Kinds that last (have an end); the others are instants. */
 const spanKinds = new Set(["connection_lost", "lag", "back_pressure", "insert_failed"]);
 
-/** Runs of one venue's recorder (lib/recorder/journal.ts runMode: Kalshi's modes start with `kalshi: `). */
-export function runsOfVenue(venue: "polymarket" | "kalshi") {
-  return venue === "kalshi" ? like(recorderRuns.mode, "kalshi: %") : notLike(recorderRuns.mode, "kalshi: %");
+/** Runs of one venue's recorder (lib/recorder/journal.ts runMode: every venue's modes but the first's start with `<venue>: `). */
+export function runsOfVenue(venue: string) {
+  const pattern = runModePattern(venue);
+  return "like" in pattern ? like(recorderRuns.mode, pattern.like) : notLike(recorderRuns.mode, pattern.notLike);
 }
 
 /** Where a run's recording ended: its clean stop, now while it still beats, or its last beat (it died). */
@@ -142,8 +143,13 @@ export async function listIncidents(db: Db, query: IncidentsQuery, now = Date.no
 }
 
 /** The newest recorder run, for /v0/status: is a recorder running anywhere (its own process included)? */
-export async function latestRecorderRun(db: Db, venue: "polymarket" | "kalshi" = "polymarket", now = Date.now()): Promise<Record<string, unknown> | null> {
-  const [run] = await db.select().from(recorderRuns).where(and(runsOfVenue(venue), notInArray(recorderRuns.mode, [...SYNTHETIC_MODES]))).orderBy(desc(recorderRuns.beatAt)).limit(1);
+export async function latestRecorderRun(db: Db, venue: string = BARE_MODE_VENUE, now = Date.now()): Promise<Record<string, unknown> | null> {
+  const [run] = await db
+    .select()
+    .from(recorderRuns)
+    .where(and(runsOfVenue(venue), ne(recorderRuns.mode, SYNTHETIC_MODE), notLike(recorderRuns.mode, SYNTHETIC_MODE_PATTERN)))
+    .orderBy(desc(recorderRuns.beatAt))
+    .limit(1);
   if (run === undefined) return null;
   const running = run.stoppedAt === null && now - run.beatAt.getTime() <= HEARTBEAT_STALE_MS;
   return {

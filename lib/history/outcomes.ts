@@ -1,9 +1,9 @@
 import "server-only";
-import { and, arrayContains, eq, or } from "drizzle-orm";
+import { and, arrayContains, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { markets } from "@/lib/db/schema/markets";
 import { AppError, NotFoundError } from "@/lib/errors";
-import { recordedMarketOf } from "@/lib/ticks/published";
+import { recordedMarketOf, recordedVenues } from "@/lib/recorder/registry";
 
 /** An outcome of the catalog with what the tick table knows it by. */
 export interface RecordedOutcome {
@@ -23,7 +23,7 @@ export interface TickSource {
   conditionId: string;
 }
 
-/** The outcome's table and market key (lib/ticks/published.ts recordedMarketOf decides both). */
+/** The outcome's table and market key (lib/recorder/registry.ts recordedMarketOf decides both). */
 export function tickSourceOf(row: { venue: string; venueMarketId: string; contractAddress: string | null }): TickSource | undefined {
   const recorded = recordedMarketOf(row);
   return recorded === undefined ? undefined : { table: recorded.table, conditionId: recorded.market };
@@ -48,12 +48,19 @@ export async function recordedOutcomeOrThrow(db: Db, outcomeId: string): Promise
   return { outcomeId, label, marketId: row.id, venue: row.venue, ...source };
 }
 
+/** The recorded venues whose tick-table `market` is the catalog's venue market id (Kalshi's ticker), not the contract address. */
+function keyedByVenueMarketId(): string[] {
+  return recordedVenues()
+    .filter((venue) => venue.keyedBy === "venueMarketId")
+    .map((venue) => venue.id);
+}
+
 /** The outcomes of a market by its tick-table `market` (condition id, or Kalshi ticker): coverage of a whole market. */
 export async function outcomesOfCondition(db: Db, conditionId: string): Promise<RecordedOutcome[]> {
   const rows = await db
     .select({ id: markets.id, venue: markets.venue, venueMarketId: markets.venueMarketId, contractAddress: markets.contractAddress, outcomes: markets.outcomes })
     .from(markets)
-    .where(or(eq(markets.contractAddress, conditionId), and(eq(markets.venue, "kalshi"), eq(markets.venueMarketId, conditionId))));
+    .where(or(eq(markets.contractAddress, conditionId), and(inArray(markets.venue, keyedByVenueMarketId()), eq(markets.venueMarketId, conditionId))));
   return rows.flatMap((row) => {
     const source = tickSourceOf(row);
     if (source === undefined) return [];

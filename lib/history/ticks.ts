@@ -2,8 +2,7 @@ import "server-only";
 import type { BookData, BookRow } from "@/lib/books/book-state";
 import { AppError } from "@/lib/errors";
 import { bind, tickRows, tickRowStream, tickStream, type Bind, type Binds, type TickReader } from "@/lib/ticks";
-import { tickTable } from "@/lib/ticks/ddl/0001_polymarket_orderbook";
-import { kalshiTable } from "@/lib/ticks/ddl/0004_kalshi_orderbook";
+import { venueOfTable } from "@/lib/recorder/registry";
 import type { TickSource } from "./outcomes";
 
 /**
@@ -109,7 +108,7 @@ export interface ReplaySide {
 export async function* mergedBookRows(ticks: TickReader, sides: readonly ReplaySide[], toMs: number): AsyncGenerator<{ side: number; row: BookRow }> {
   const binds: Record<string, Bind> = { to: bind.time(Math.floor(toMs)), limit: bind.uint32(sides.length * MAX_REPLAY_ROWS + 1) };
   const parts = sides.map(({ source, assetId, fromMs }, index) => {
-    const table = source.table === tickTable || source.table === kalshiTable ? source.table : undefined;
+    const table = venueOfTable(source.table)?.table;
     if (table === undefined) throw new AppError("not_found", "Not a recorded venue's table.", { resource: "order book" });
     binds[`market${index}`] = bind.string(source.conditionId);
     binds[`asset${index}`] = bind.string(assetId);

@@ -8,9 +8,8 @@ import { flushRateLimits } from "@/lib/auth/rate-limit";
 import { flushUsage } from "@/lib/auth/usage";
 import { closeKeyLimits } from "@/lib/limits";
 import { errorFields, log } from "@/lib/log";
-import { startKalshiRecorder, stopKalshiRecorder } from "@/lib/recorder/kalshi/service";
-import { startRecorder, stopRecorder } from "@/lib/recorder/polymarket/service";
 import { startOutcomeReaders } from "@/lib/recorder/outcome-readers";
+import { recordedVenues } from "@/lib/recorder/registry";
 import { ResolutionSink } from "@/lib/outcomes/sink";
 import { healthMonitor } from "@/lib/status/health";
 import { BACKGROUND_JOBS_TASK, startupTask } from "@/lib/status/health-state.mjs";
@@ -90,11 +89,18 @@ async function startJobs(): Promise<void> {
   startupWork("first catalog poll and its follow-ups", firstRound);
   // The outcome readers (docs/outcomes.md) run where the recorders run: their push half rides on the recorders' channels.
   const outcomes = config.embeddedClickhouse ? await startOutcomes() : undefined;
-  // The tick recorder: in this process with embedded stores; with CLICKHOUSE_URL it is `npm run recorder`.
-  if (config.recorder.enabled && config.embeddedClickhouse) {
+  // The recorded venues' recorders (lib/recorder/registry.ts): in this process with embedded stores;
+  // with CLICKHOUSE_URL they are `npm run recorder`. Kalshi's without credentials records nothing and /v0/status says why.
+  if (config.embeddedClickhouse) {
     const [db, stores] = await Promise.all([getDb(), getTickStores()]);
-    startupWork("tick recorder start", startRecorder(stores, db, "in-process", outcomes).catch((error: unknown) => log.error("recorder failed to start", errorFields(error))));
-    onShutdown(stopRecorder);
+    for (const venue of recordedVenues()) {
+      if (!venue.recorder.enabled()) continue;
+      const started = venue.recorder
+        .start({ stores, db, mode: "in-process", ...(outcomes !== undefined ? { outcomes } : {}) })
+        .catch((error: unknown) => log.error("recorder failed to start", { venue: venue.id, ...errorFields(error) }));
+      if (venue.recorder.startupTask !== undefined) startupWork(venue.recorder.startupTask, started);
+      onShutdown(venue.recorder.stop);
+    }
   }
   // The archive's closed hours: file stats built ahead of the first download or manifest.
   if (config.embeddedClickhouse) {
@@ -113,15 +119,9 @@ async function startJobs(): Promise<void> {
       ),
     );
   }
-  // Kalshi's recorder beside it; without credentials it records nothing and /v0/status says why.
-  if (config.kalshiRecorder.enabled && config.embeddedClickhouse) {
-    const [db, stores] = await Promise.all([getDb(), getTickStores()]);
-    void startKalshiRecorder(stores, db, "in-process", outcomes);
-    onShutdown(stopKalshiRecorder);
-  }
 }
 
-/** The process's outcome sink and the REST sweeps of both venues (stopped at shutdown). */
+/** The process's outcome sink and the REST sweeps of the recorded venues (stopped at shutdown). */
 async function startOutcomes(): Promise<ResolutionSink> {
   const [db, stores, bus] = await Promise.all([getDb(), getTickStores(), getLiveBus().catch(() => undefined)]);
   const sink = new ResolutionSink(db, stores.writer, bus);

@@ -42,15 +42,21 @@ export const LAG_THRESHOLD_MS = 10_000;
 const MALFORMED_EVERY_MS = 1_000;
 
 /**
- * The `mode` column of a run says which recorder it was (no column of its own): the Polymarket
- * recorder's runs keep the bare mode they always had, the Kalshi recorder's are `kalshi: <mode>`.
+ * The `mode` column of a run says which recorder it was (no column of its own): the runs of the
+ * first recorded venue (Polymarket) keep the bare mode they had before a second venue was recorded
+ * (rows already written say so), every other venue's are `<venue>: <mode>` (`kalshi: in-process`).
  */
-export function runMode(mode: string, venue: "polymarket" | "kalshi"): string {
-  return venue === "polymarket" ? mode : `${venue}: ${mode}`;
+export const BARE_MODE_VENUE = "polymarket";
+const VENUE_PREFIX = /^([^:]+): /;
+
+export function runMode(mode: string, venue: string): string {
+  return venue === BARE_MODE_VENUE ? mode : `${venue}: ${mode}`;
 }
 
-/** The synthetic history's run modes, one per venue (`synthetic`, `kalshi: synthetic`): the Kalshi one for the demo pair's Kalshi book (lib/demo/pair.ts). */
-export const SYNTHETIC_MODES: readonly string[] = [runMode(SYNTHETIC_MODE, "polymarket"), runMode(SYNTHETIC_MODE, "kalshi")];
+/** The SQL `LIKE` patterns of one venue's run modes: the bare ones (no `<venue>: ` prefix) for the first venue, else its prefix. */
+export function runModePattern(venue: string): { like: string } | { notLike: string } {
+  return venue === BARE_MODE_VENUE ? { notLike: "%: %" } : { like: `${venue}: %` };
+}
 
 /** Whether a synthetic demo history was written into these stores (its journal run, the one-command demo's check). */
 export async function hasSyntheticRun(db: Db): Promise<boolean> {
@@ -58,19 +64,23 @@ export async function hasSyntheticRun(db: Db): Promise<boolean> {
   return run !== undefined;
 }
 
+/** A synthetic demo history's run, of any venue (`synthetic`, `kalshi: synthetic`: lib/demo/pair.ts). */
 export function isSyntheticMode(mode: string): boolean {
-  return SYNTHETIC_MODES.includes(mode);
+  return mode === SYNTHETIC_MODE || mode.endsWith(`: ${SYNTHETIC_MODE}`);
 }
 
+/** The SQL `LIKE` pattern of every venue's synthetic run but the first venue's (which is SYNTHETIC_MODE itself). */
+export const SYNTHETIC_MODE_PATTERN = `%: ${SYNTHETIC_MODE}`;
+
 /** The venue a run recorded, from its `mode` (see runMode). */
-export function runVenue(mode: string): "polymarket" | "kalshi" {
-  return mode.startsWith("kalshi: ") ? "kalshi" : "polymarket";
+export function runVenue(mode: string): string {
+  return VENUE_PREFIX.exec(mode)?.[1] ?? BARE_MODE_VENUE;
 }
 
 export interface JournalOptions {
   mode: "in-process" | "separate process";
-  /** The recorder's venue (default polymarket). */
-  venue?: "polymarket" | "kalshi";
+  /** The recorder's venue (lib/recorder/registry.ts id; default polymarket). */
+  venue?: string;
   heartbeatMs?: number;
   lagThresholdMs?: number;
   now?: () => number;
@@ -107,7 +117,7 @@ export class RecorderJournal {
   constructor(db: Db, options: JournalOptions) {
     this.#db = db;
     this.#options = { heartbeatMs: HEARTBEAT_MS, lagThresholdMs: LAG_THRESHOLD_MS, now: () => Date.now(), ...options };
-    this.#mode = runMode(options.mode, options.venue ?? "polymarket");
+    this.#mode = runMode(options.mode, options.venue ?? BARE_MODE_VENUE);
   }
 
   /** Writes the run row and `recorder_started`, then beats every heartbeatMs with `counters()`. */

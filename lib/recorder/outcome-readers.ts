@@ -1,11 +1,9 @@
 import "server-only";
 import { errorFields, log } from "@/lib/log";
 import type { ResolutionSink } from "@/lib/outcomes/sink";
-import { KalshiRest } from "./kalshi/rest";
-import { sweepKalshiOutcomes } from "./kalshi/outcomes";
-import { PolymarketRest } from "./polymarket/rest";
-import { sweepPolymarketOutcomes } from "./polymarket/outcomes";
+import { recordedVenues } from "./registry";
 import { VenueRestError } from "./rest";
+import type { OutcomeSweep } from "./venue";
 
 /** Between two incremental sweeps. */
 export const OUTCOME_SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -18,20 +16,18 @@ export const OUTCOME_SWEEP_INTERVAL_MS = 10 * 60_000;
 export const OUTCOME_LOOKBACK_MS = 7 * 24 * 3_600_000;
 
 export interface OutcomeReaders {
-  /** The first sweep of both venues (all closed markets, Kalshi's historical ones too). */
+  /** The first sweep of every venue (all closed markets, Kalshi's historical ones too). */
   firstSweep: Promise<void>;
   stop: () => void;
 }
 
 /**
- * The REST half of both venues' outcome readers (the push half rides on the recorders'
+ * The REST half of the recorded venues' outcome readers (lib/recorder/registry.ts) (the push half rides on the recorders'
  * channels): a sweep of every closed market at start, then every OUTCOME_SWEEP_INTERVAL_MS an
  * incremental sweep of what closed within OUTCOME_LOOKBACK_MS. A venue that cannot be reached is
  * logged once per failure streak (the offline demo has none reachable).
  */
-export function startOutcomeReaders(sink: ResolutionSink, clients: { polymarket?: PolymarketRest; kalshi?: KalshiRest } = {}): OutcomeReaders {
-  const polymarket = clients.polymarket ?? new PolymarketRest();
-  const kalshi = clients.kalshi ?? new KalshiRest();
+export function startOutcomeReaders(sink: ResolutionSink, sweeps: ReadonlyMap<string, OutcomeSweep> = venueSweeps()): OutcomeReaders {
   const record = (records: Parameters<ResolutionSink["record"]>[0]) => sink.record(records);
   const failing = new Set<string>();
   const run = async (venue: string, sweep: () => Promise<number>) => {
@@ -47,15 +43,11 @@ export function startOutcomeReaders(sink: ResolutionSink, clients: { polymarket?
     }
   };
   let stopped = false;
-  const firstSweep = Promise.all([
-    run("polymarket", () => sweepPolymarketOutcomes(polymarket, record)),
-    run("kalshi", () => sweepKalshiOutcomes(kalshi, record)),
-  ]).then(() => undefined);
+  const firstSweep = Promise.all([...sweeps].map(([venue, sweep]) => run(venue, () => sweep(record, undefined)))).then(() => undefined);
   const timer = setInterval(() => {
     if (stopped) return;
     const since = new Date(Date.now() - OUTCOME_LOOKBACK_MS);
-    void run("polymarket", () => sweepPolymarketOutcomes(polymarket, record, since));
-    void run("kalshi", () => sweepKalshiOutcomes(kalshi, record, { minCloseTs: Math.floor(since.getTime() / 1000), historical: false }));
+    for (const [venue, sweep] of sweeps) void run(venue, () => sweep(record, since));
   }, OUTCOME_SWEEP_INTERVAL_MS);
   timer.unref();
   return {
@@ -65,4 +57,9 @@ export function startOutcomeReaders(sink: ResolutionSink, clients: { polymarket?
       clearInterval(timer);
     },
   };
+}
+
+/** The process's sweep of each recorded venue that reads outcomes, by venue id. */
+export function venueSweeps(): Map<string, OutcomeSweep> {
+  return new Map(recordedVenues().flatMap((venue) => (venue.outcomes === undefined ? [] : [[venue.id, venue.outcomes.reader()] as const])));
 }

@@ -1,4 +1,5 @@
 import type { Category } from "@/lib/catalog/categories";
+import { registryGeneration } from "@/lib/recorder/registry";
 import { feeSchedules, type FeeRounding, type FeeRule, type FeeScheduleVersion } from "./fee-schedules";
 
 /**
@@ -48,25 +49,33 @@ export function ratio(decimal: string): Ratio {
   return { numerator: BigInt(`${match[1]}${fraction}`), denominator: 10n ** BigInt(fraction.length) };
 }
 
-const byVenue = new Map<string, FeeScheduleVersion[]>();
-for (const version of feeSchedules) {
-  const list = byVenue.get(version.venue) ?? [];
-  list.push(version);
-  byVenue.set(version.venue, list);
+/** Each venue's schedule versions, oldest first; built again when the registry of recorded venues changes. */
+let schedulesOf = { generation: -1, byVenue: new Map<string, FeeScheduleVersion[]>() };
+
+function schedulesByVenue(): Map<string, FeeScheduleVersion[]> {
+  if (schedulesOf.generation === registryGeneration()) return schedulesOf.byVenue;
+  const byVenue = new Map<string, FeeScheduleVersion[]>();
+  for (const version of feeSchedules()) {
+    const list = byVenue.get(version.venue) ?? [];
+    list.push(version);
+    byVenue.set(version.venue, list);
+  }
+  for (const list of byVenue.values()) list.sort((a, b) => Date.parse(a.effectiveFrom) - Date.parse(b.effectiveFrom));
+  schedulesOf = { generation: registryGeneration(), byVenue };
+  return byVenue;
 }
-for (const list of byVenue.values()) list.sort((a, b) => Date.parse(a.effectiveFrom) - Date.parse(b.effectiveFrom));
 
 /** The version of the venue's schedule in force at `at` (epoch ms), if Brier has one. */
 export function scheduleAt(venue: string, at: number): FeeScheduleVersion | undefined {
   let found: FeeScheduleVersion | undefined;
-  for (const version of byVenue.get(venue) ?? []) if (Date.parse(version.effectiveFrom) <= at) found = version;
+  for (const version of schedulesByVenue().get(venue) ?? []) if (Date.parse(version.effectiveFrom) <= at) found = version;
   return found;
 }
 
 /** The instants in (from, to] at which the market's fee may change (its venue's schedule, its own fee versions): a series re-prices its fees there. */
 export function scheduleChanges(market: Pick<FeeSubject, "venue" | "marketFees">, from: number, to: number): number[] {
   const own = (market.marketFees ?? []).flatMap((version) => (version.from === null ? [] : [version.from]));
-  const venue = (byVenue.get(market.venue) ?? []).map((version) => Date.parse(version.effectiveFrom));
+  const venue = (schedulesByVenue().get(market.venue) ?? []).map((version) => Date.parse(version.effectiveFrom));
   return [...new Set([...venue, ...own])].filter((at) => at > from && at <= to).sort((a, b) => a - b);
 }
 
@@ -85,7 +94,7 @@ function seriesOf(ticker: string): string {
 export function marketFeeAt(market: FeeSubject, at: number): MarketFee {
   const version = scheduleAt(market.venue, at);
   if (version === undefined) {
-    const venues = [...byVenue.keys()];
+    const venues = [...schedulesByVenue().keys()];
     return {
       known: false,
       schedule: null,
@@ -210,5 +219,5 @@ export function marginalFeePerContract(fee: MarketFee, price: number): number {
 
 /** Every schedule version, for GET /v0/fees. */
 export function allScheduleVersions(): readonly FeeScheduleVersion[] {
-  return feeSchedules;
+  return feeSchedules();
 }

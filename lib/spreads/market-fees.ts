@@ -2,10 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { marketFees, type StoredFeeVersion } from "@/lib/db/schema/market-fees";
-import { readKalshiMarketFees, type KalshiFeeVersion, type KalshiGet } from "@/lib/recorder/kalshi/fees";
-import { KalshiRest } from "@/lib/recorder/kalshi/rest";
-import { PolymarketRest } from "@/lib/recorder/polymarket/rest";
-import { readPolymarketMarketFee, type GammaGet, type PolymarketMarketFee } from "@/lib/recorder/polymarket/fees";
+import { recordedVenue, recordedVenues, type VenueGet } from "@/lib/recorder/registry";
 import type { MarketFeeVersion } from "./fees";
 
 /**
@@ -18,20 +15,15 @@ import type { MarketFeeVersion } from "./fees";
 
 export const REFRESH_MS = 6 * 3_600_000;
 
-/** The venues' REST GETs the readers go through (lib/recorder/<venue>/rest.ts clients); a venue without one is not read. */
-export interface FeeReaders {
-  gamma?: GammaGet;
-  kalshi?: KalshiGet;
-}
+/** The venues' REST GETs the readers go through (lib/recorder/<venue>/rest.ts clients), under each venue's `fees.reader` key; a venue without one is not read. */
+export type FeeReaders = Partial<Record<string, VenueGet>>;
 
 /** A fee read waits at most this long per request: a pair's answer never hangs on a slow venue (the table prices it meanwhile). */
 const READ_TIMEOUT_MS = 5_000;
 
 /** The readers of this process: the venues' REST clients (lib/recorder/<venue>/rest.ts, the offline redirect applied). */
 export function defaultFeeReaders(): FeeReaders {
-  const polymarket = new PolymarketRest({ timeoutMs: READ_TIMEOUT_MS });
-  const kalshi = new KalshiRest({ timeoutMs: READ_TIMEOUT_MS });
-  return { gamma: (path, query) => polymarket.gamma(path, query), kalshi: (path, query) => kalshi.get(path, query) };
+  return Object.fromEntries(recordedVenues().flatMap((venue) => (venue.fees === undefined ? [] : [[venue.fees.reader, venue.fees.defaultReader(READ_TIMEOUT_MS)]])));
 }
 
 export interface FeeMarket {
@@ -43,34 +35,10 @@ export interface FeeMarket {
   synthetic: boolean;
 }
 
-/** Polymarket's schedule as dated versions: the market's schedule from its creation. */
-export function polymarketVersions(fee: PolymarketMarketFee): StoredFeeVersion[] {
-  const note = fee.feesEnabled ? `the market's feeSchedule (rate ${fee.rate}, exponent ${fee.exponent}${fee.takerOnly ? ", takers only" : ""})` : "the market's feesEnabled is false";
-  return [{ from: fee.createdAt, takerRate: fee.rate, exponent: fee.exponent, note }];
-}
-
-const sourceNote: Record<KalshiFeeVersion["source"], string> = {
-  series: "the series' fee_type and fee_multiplier",
-  series_fee_change: "a fee change of the series",
-  event_override: "the event's fee override",
-  fee_waiver: "the market's fee waiver (until fee_waiver_expiration_time)",
-};
-
-export function kalshiVersions(versions: readonly KalshiFeeVersion[]): StoredFeeVersion[] {
-  return versions.map((v) => ({
-    from: Number.isFinite(v.from) ? v.from : null,
-    takerRate: v.takerRate,
-    exponent: 1,
-    note: `${sourceNote[v.source]}: ${v.feeType} × ${v.multiplier}`,
-  }));
-}
-
 async function readVersions(market: FeeMarket, readers: FeeReaders, now: number): Promise<StoredFeeVersion[] | undefined> {
-  if (market.venue === "polymarket" && readers.gamma !== undefined && market.contractAddress !== null) {
-    return polymarketVersions(await readPolymarketMarketFee(readers.gamma, market.contractAddress));
-  }
-  if (market.venue === "kalshi" && readers.kalshi !== undefined) return kalshiVersions(await readKalshiMarketFees(readers.kalshi, market.venueMarketId, now));
-  return undefined;
+  const fees = recordedVenue(market.venue)?.fees;
+  const get = fees === undefined ? undefined : readers[fees.reader];
+  return fees === undefined || get === undefined ? undefined : fees.read(get, market, now);
 }
 
 /**

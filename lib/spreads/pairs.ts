@@ -8,7 +8,7 @@ import { marketMatches } from "@/lib/db/schema/market-matches";
 import { AppError, InvalidParameterError } from "@/lib/errors";
 import { tickSourceOf, type TickSource } from "@/lib/history/outcomes";
 import { invertRelation, type Relation } from "@/lib/matching/relations";
-import { recordedVenueTables, type RecordedVenue } from "@/lib/ticks/published";
+import { venueOfTable } from "@/lib/recorder/registry";
 import type { CurrentOutcome } from "@/lib/outcomes/types";
 import type { FeeSubject } from "./fees";
 
@@ -22,7 +22,7 @@ export interface PairSide extends FeeSubject {
   /** Where its rows are. */
   source: TickSource;
   /** Whose recorder's journal says when it was recorded. */
-  recorder: RecordedVenue;
+  recorder: string;
   /** Polymarket's condition id (the catalog's contract address), for reading the market's fee. */
   contractAddress: string | null;
   /** A synthetic demo market, which no venue lists (its fee is never read from a venue). */
@@ -41,7 +41,8 @@ export interface ResolvedPair {
 
 function sideOf(market: MarketPublic, outcomeId: string, label: string): PairSide {
   const source = tickSourceOf({ venue: market.exchange, venueMarketId: market.venueMarketId, contractAddress: market.contractAddress });
-  if (source === undefined) {
+  const recorder = source === undefined ? undefined : venueOfTable(source.table);
+  if (source === undefined || recorder === undefined) {
     throw new AppError("not_found", `Market '${market.venueMarketId}' is on ${market.exchange}, whose order books are not recorded.`, { resource: "order book" });
   }
   return {
@@ -54,7 +55,7 @@ function sideOf(market: MarketPublic, outcomeId: string, label: string): PairSid
     outcomeId,
     outcomeLabel: label,
     source,
-    recorder: source.table === recordedVenueTables.kalshi ? "kalshi" : "polymarket",
+    recorder: recorder.id,
     contractAddress: market.contractAddress,
     synthetic: market.status === SYNTHETIC_STATUS,
   };

@@ -5,10 +5,8 @@ import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { usageBufferStats } from "@/lib/auth/usage";
 import { latestRecorderRun } from "@/lib/history/journal";
-import { kalshiRecorderStatus } from "@/lib/recorder/kalshi/service";
-import { recorderStatus } from "@/lib/recorder/polymarket/service";
+import { recordedVenues } from "@/lib/recorder/registry";
 import { processMemory, processStartedAt } from "./process";
-import { recorderIdleReason } from "./recorder-idle";
 import { identityPairOutcomeCounts } from "@/lib/matching/outcome-audit";
 
 /**
@@ -17,7 +15,6 @@ import { identityPairOutcomeCounts } from "@/lib/matching/outcome-audit";
  */
 export async function getServiceStatus(db: Db): Promise<Record<string, unknown>> {
   const startedAt = processStartedAt();
-  const recorder = recorderStatus();
   return {
     service: {
       startedAt: startedAt.toISOString(),
@@ -32,12 +29,18 @@ export async function getServiceStatus(db: Db): Promise<Record<string, unknown>>
       memory: await processMemory(),
     },
     catalog: await catalogStatus(db),
-    // This process's recorder, and the newest heartbeat of any (a recorder in its own process too).
-    // idleReason: why a running recorder follows no asset (null otherwise).
-    recorder: { ...recorder, idleReason: await recorderIdleReason(db, recorder.subscribedAssets), heartbeat: await latestRecorderRun(db) },
-    // Kalshi's recorder: without credentials `reason` says so and nothing is recorded.
-    kalshiRecorder: { ...kalshiRecorderStatus(), heartbeat: await latestRecorderRun(db, "kalshi") },
+    // Each recorded venue's section (lib/recorder/registry.ts): this process's recorder of it, and the
+    // newest heartbeat of any (a recorder in its own process too). Polymarket's (`recorder`) says
+    // why a running recorder follows no asset (`idleReason`); Kalshi's (`kalshiRecorder`) why it
+    // records nothing without credentials (`reason`).
+    ...(await recorderSections(db)),
     // Identity pairs both of whose markets resolved, and those that resolved differently (proven false identities).
     pairs: await identityPairOutcomeCounts(db),
   };
+}
+
+async function recorderSections(db: Db): Promise<Record<string, unknown>> {
+  const sections: Record<string, unknown> = {};
+  for (const venue of recordedVenues()) sections[venue.statusKey] = { ...(await venue.recorder.status(db)), heartbeat: await latestRecorderRun(db, venue.id) };
+  return sections;
 }

@@ -12,7 +12,11 @@ export const publishedTables: readonly string[] = [tickTable, kalshiTable, outco
 
 export { outcomesTable };
 
-/** The venues whose order books Brier records, each with its published table. */
+/**
+ * The shipped recorded venues' book tables by venue, for the readers below the recorder (archive,
+ * streams, SQL). What a recorded venue is, and the list history, spreads, jobs and status read, is
+ * lib/recorder/registry.ts.
+ */
 export const recordedVenueTables = { polymarket: tickTable, kalshi: kalshiTable } as const;
 
 export type RecordedVenue = keyof typeof recordedVenueTables;
@@ -22,8 +26,10 @@ export function isRecordedVenue(venue: string): venue is RecordedVenue {
 }
 
 /**
- * Where a catalog market's rows are recorded, the one place that decides it (history, the market
- * page's charts): Kalshi markets in `kalshi_orderbook` under their ticker; the others with a
+ * Where a catalog market's rows are recorded, for the market page's charts (a browser component,
+ * which cannot load the server-only registry): the shipped venues' rule, the same as
+ * lib/recorder/registry.ts recordedMarketOf for them (test/venue-registry.test.ts holds the two
+ * equal). Kalshi markets in `kalshi_orderbook` under their ticker; the others with a
  * contract address in `polymarket_orderbook_rust` under it (Polymarket, and the offline demo's
  * mock venue); undefined when not recorded.
  */

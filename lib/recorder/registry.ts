@@ -1,0 +1,73 @@
+import "server-only";
+import { kalshiVenue } from "./kalshi/venue";
+import { polymarketVenue } from "./polymarket/venue";
+import type { CatalogMarketRef, RecordedVenue } from "./venue";
+
+export type { CatalogMarketRef, RecordedVenue, VenueGet } from "./venue";
+
+/**
+ * The recorded venues: the one list that jobs (start, stop), status (a section each), history
+ * (which table holds a market), spreads (fees, whose recorder) and the outcome readers read. Adding
+ * a recorded venue is its folder (`lib/recorder/<venue>/venue.ts` describing it) and one line here
+ * (docs/architecture.md, "Adding a recorded venue").
+ */
+const venues: RecordedVenue[] = [polymarketVenue, kalshiVenue];
+
+let generation = 0;
+
+/** Every recorded venue, in registration order. */
+export function recordedVenues(): readonly RecordedVenue[] {
+  return venues;
+}
+
+/** Changes each time the list changes: what a cache derived from the list compares (lib/spreads/fees.ts). */
+export function registryGeneration(): number {
+  return generation;
+}
+
+/**
+ * Adds a venue to the list for the life of the process (a test's venue built from the same parts;
+ * the real ones are the lines above). Returns the call that removes it again.
+ */
+export function registerRecordedVenue(venue: RecordedVenue): () => void {
+  if (venues.some((known) => known.id === venue.id || known.table === venue.table || known.statusKey === venue.statusKey)) {
+    throw new Error(`recorded venue ${venue.id} (table ${venue.table}, status ${venue.statusKey}) is already registered`);
+  }
+  venues.push(venue);
+  generation += 1;
+  return () => {
+    const at = venues.indexOf(venue);
+    if (at >= 0) venues.splice(at, 1);
+    generation += 1;
+  };
+}
+
+export function recordedVenue(id: string): RecordedVenue | undefined {
+  return venues.find((venue) => venue.id === id);
+}
+
+export function isRecordedVenue(id: string): boolean {
+  return recordedVenue(id) !== undefined;
+}
+
+/** The venue whose published table is `table`. */
+export function venueOfTable(table: string): RecordedVenue | undefined {
+  return venues.find((venue) => venue.table === table);
+}
+
+/**
+ * Where a catalog market's rows are recorded, the one place that decides it (history, the market
+ * page's charts, spreads): a recorded venue's market in its table under its venue's key; a market
+ * of a venue that records nothing, with a contract address, in the table of the venue that records
+ * such markets (Polymarket's: the offline demo's mock venue); undefined when not recorded.
+ */
+export function recordedMarketOf(market: CatalogMarketRef): { venue: RecordedVenue; table: string; market: string } | undefined {
+  const venue = recordedVenue(market.venue) ?? (market.contractAddress === null ? undefined : unlistedVenue());
+  const key = venue === undefined ? undefined : (venue.keyedBy === "venueMarketId" ? market.venueMarketId : (market.contractAddress ?? undefined));
+  return venue === undefined || key === undefined ? undefined : { venue, table: venue.table, market: key };
+}
+
+/** The venue that records the markets of venues recording nothing themselves (see recordedMarketOf), the default table of a bare market key. */
+export function unlistedVenue(): RecordedVenue | undefined {
+  return venues.find((venue) => venue.recordsUnlistedVenues === true);
+}
