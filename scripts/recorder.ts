@@ -6,7 +6,7 @@
 import { closeDatabase, getDb } from "@/lib/db";
 import { errorFields, log } from "@/lib/log";
 import { startArchiveSchedule } from "@/lib/archive/schedule";
-import { recordedVenues } from "@/lib/recorder/registry";
+import { recordedVenues, startRecorders } from "@/lib/recorder/registry";
 import { closeTickStores, getTickStores } from "@/lib/ticks";
 
 async function main(): Promise<void> {
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     return;
   }
   const [db, stores] = await Promise.all([getDb(), getTickStores()]);
-  for (const venue of venues) await venue.recorder.start({ stores, db, mode: "separate process" });
+  for (const { started } of startRecorders({ stores, db, mode: "separate process" })) await started;
   // With CLICKHOUSE_URL the web instances stay stateless: this process builds the archive's file stats.
   const archive = startArchiveSchedule();
   const report = setInterval(() => log.info("recorder status", Object.fromEntries(venues.map((venue) => [venue.id, venue.recorder.report()]))), 60_000);

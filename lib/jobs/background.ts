@@ -9,7 +9,7 @@ import { flushUsage } from "@/lib/auth/usage";
 import { closeKeyLimits } from "@/lib/limits";
 import { errorFields, log } from "@/lib/log";
 import { startOutcomeReaders } from "@/lib/recorder/outcome-readers";
-import { recordedVenues } from "@/lib/recorder/registry";
+import { startRecorders } from "@/lib/recorder/registry";
 import { ResolutionSink } from "@/lib/outcomes/sink";
 import { healthMonitor } from "@/lib/status/health";
 import { BACKGROUND_JOBS_TASK, startupTask } from "@/lib/status/health-state.mjs";
@@ -93,12 +93,9 @@ async function startJobs(): Promise<void> {
   // with CLICKHOUSE_URL they are `npm run recorder`. Kalshi's without credentials records nothing and /v0/status says why.
   if (config.embeddedClickhouse) {
     const [db, stores] = await Promise.all([getDb(), getTickStores()]);
-    for (const venue of recordedVenues()) {
-      if (!venue.recorder.enabled()) continue;
-      const started = venue.recorder
-        .start({ stores, db, mode: "in-process", ...(outcomes !== undefined ? { outcomes } : {}) })
-        .catch((error: unknown) => log.error("recorder failed to start", { venue: venue.id, ...errorFields(error) }));
-      if (venue.recorder.startupTask !== undefined) startupWork(venue.recorder.startupTask, started);
+    for (const { venue, started } of startRecorders({ stores, db, mode: "in-process", ...(outcomes !== undefined ? { outcomes } : {}) })) {
+      const work = started.catch((error: unknown) => log.error("recorder failed to start", { venue: venue.id, ...errorFields(error) }));
+      if (venue.recorder.startupTask !== undefined) startupWork(venue.recorder.startupTask, work);
       onShutdown(venue.recorder.stop);
     }
   }

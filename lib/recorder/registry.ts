@@ -1,9 +1,9 @@
 import "server-only";
 import { kalshiVenue } from "./kalshi/venue";
 import { polymarketVenue } from "./polymarket/venue";
-import type { CatalogMarketRef, RecordedVenue } from "./venue";
+import type { CatalogMarketRef, RecordedVenue, VenueStart } from "./venue";
 
-export type { CatalogMarketRef, RecordedVenue, VenueGet } from "./venue";
+export type { CatalogMarketRef, RecordedVenue, VenueGet, VenueStart } from "./venue";
 
 /**
  * The recorded venues: the one list that jobs (start, stop), status (a section each), history
@@ -70,4 +70,9 @@ export function recordedMarketOf(market: CatalogMarketRef): { venue: RecordedVen
 /** The venue that records the markets of venues recording nothing themselves (see recordedMarketOf), the default table of a bare market key. */
 export function unlistedVenue(): RecordedVenue | undefined {
   return venues.find((venue) => venue.recordsUnlistedVenues === true);
+}
+
+/** Starts the recorder of every venue this deployment records (its settings say so), each once: what jobs and `npm run recorder` run. */
+export function startRecorders(context: VenueStart): Array<{ venue: RecordedVenue; started: Promise<void> }> {
+  return venues.filter((venue) => venue.recorder.enabled()).map((venue) => ({ venue, started: venue.recorder.start(context) }));
 }

@@ -80,6 +80,11 @@ export interface VenueFeeVersion {
 export interface VenueFees {
   /** The venue's published schedules, each version dated (the fallback where a market's own fee is not read). */
   schedule: readonly FeeScheduleVersion[];
+  /** Where the venue states each market's own fee: how it is read. */
+  market?: MarketFeeReader;
+}
+
+export interface MarketFeeReader {
   /** Its key among the fee readers a caller hands spreads (tests hand loopback GETs under it). */
   reader: string;
   /** The process's reader: the venue's REST client, at most `timeoutMs` a request. */

@@ -23,7 +23,7 @@ const READ_TIMEOUT_MS = 5_000;
 
 /** The readers of this process: the venues' REST clients (lib/recorder/<venue>/rest.ts, the offline redirect applied). */
 export function defaultFeeReaders(): FeeReaders {
-  return Object.fromEntries(recordedVenues().flatMap((venue) => (venue.fees === undefined ? [] : [[venue.fees.reader, venue.fees.defaultReader(READ_TIMEOUT_MS)]])));
+  return Object.fromEntries(recordedVenues().flatMap((venue) => (venue.fees?.market === undefined ? [] : [[venue.fees.market.reader, venue.fees.market.defaultReader(READ_TIMEOUT_MS)]])));
 }
 
 export interface FeeMarket {
@@ -36,7 +36,7 @@ export interface FeeMarket {
 }
 
 async function readVersions(market: FeeMarket, readers: FeeReaders, now: number): Promise<StoredFeeVersion[] | undefined> {
-  const fees = recordedVenue(market.venue)?.fees;
+  const fees = recordedVenue(market.venue)?.fees?.market;
   const get = fees === undefined ? undefined : readers[fees.reader];
   return fees === undefined || get === undefined ? undefined : fees.read(get, market, now);
 }

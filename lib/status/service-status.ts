@@ -29,10 +29,9 @@ export async function getServiceStatus(db: Db): Promise<Record<string, unknown>>
       memory: await processMemory(),
     },
     catalog: await catalogStatus(db),
-    // Each recorded venue's section (lib/recorder/registry.ts): this process's recorder of it, and the
-    // newest heartbeat of any (a recorder in its own process too). Polymarket's (`recorder`) says
-    // why a running recorder follows no asset (`idleReason`); Kalshi's (`kalshiRecorder`) why it
-    // records nothing without credentials (`reason`).
+    // Each recorded venue's section under its `statusKey` (lib/recorder/registry.ts): this process's
+    // recorder of it (why it follows nothing, or records nothing, in its venue's words), and the
+    // newest heartbeat of any (a recorder in its own process too).
     ...(await recorderSections(db)),
     // Identity pairs both of whose markets resolved, and those that resolved differently (proven false identities).
     pairs: await identityPairOutcomeCounts(db),

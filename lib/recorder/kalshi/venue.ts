@@ -44,12 +44,14 @@ export const kalshiVenue: RecordedVenue = {
   },
   fees: {
     schedule: kalshiFeeSchedule,
-    reader: "kalshi",
-    defaultReader: (timeoutMs) => {
-      const rest = new KalshiRest({ timeoutMs });
-      return (path, query) => rest.get(path, query);
+    market: {
+      reader: "kalshi",
+      defaultReader: (timeoutMs) => {
+        const rest = new KalshiRest({ timeoutMs });
+        return (path, query) => rest.get(path, query);
+      },
+      read: async (get, market, now) => kalshiVersions(await readKalshiMarketFees(get, market.venueMarketId, now)),
     },
-    read: async (get, market, now) => kalshiVersions(await readKalshiMarketFees(get, market.venueMarketId, now)),
   },
   outcomes: {
     reader: () => {

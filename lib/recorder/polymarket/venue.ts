@@ -38,12 +38,14 @@ export const polymarketVenue: RecordedVenue = {
   },
   fees: {
     schedule: polymarketFeeSchedule,
-    reader: "gamma",
-    defaultReader: (timeoutMs) => {
-      const rest = new PolymarketRest({ timeoutMs });
-      return (path, query) => rest.gamma(path, query);
+    market: {
+      reader: "gamma",
+      defaultReader: (timeoutMs) => {
+        const rest = new PolymarketRest({ timeoutMs });
+        return (path, query) => rest.gamma(path, query);
+      },
+      read: async (get, market) => (market.contractAddress === null ? undefined : polymarketVersions(await readPolymarketMarketFee(get, market.contractAddress))),
     },
-    read: async (get, market) => (market.contractAddress === null ? undefined : polymarketVersions(await readPolymarketMarketFee(get, market.contractAddress))),
   },
   outcomes: {
     reader: () => {
