@@ -318,13 +318,10 @@ describe("names and ranks are not thresholds", () => {
   it("a hyphenated name stands for its parts", () => {
     const a = pm("Model release", "Will Quillon release Q-9 by June 30, 2030?");
     const b = kx("Q-9 released before Jul 1, 2030?", "Before Jul 1, 2030", "Quillon releases Q-9 before Jul 1, 2030");
-    // The name is read as its parts: nothing at all differs between the two. The verdict itself was
-    // "identity" at the fit's threshold (0.80) and is "overlap" at the product's 0.85 (docs/matching.md:
-    // the real-listings precision guard needs 0.85); this pair, with rules on one side only, scores
-    // between the two. To restore: make the decision confident on it again, then assert "identity".
+    // The name is read as its parts: nothing at all differs between the two.
     const result = classifyPair(extractFeatures(a), extractFeatures(b), idf);
     expect(result?.differences).toEqual([]);
-    expect(["identity", "overlap"]).toContain(result?.relation);
+    expect(result?.relation).toBe("identity");
   });
 });
 

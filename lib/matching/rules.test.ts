@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareRuleTerms, readRuleTerms } from "./rules";
+import { compareRuleTerms, compareSettlement, readRuleTerms } from "./rules";
 
 describe("rule terms", () => {
   it("reads what counts, the deadline's zone, the bound, the station and the window's start", () => {
@@ -28,6 +28,50 @@ describe("rule terms", () => {
     expect(differences[0]?.b).toMatch(/If Ada Quill leaves office/);
     // Two rules that both need the act agree.
     expect(compareRuleTerms(act, readRuleTerms("This market will resolve to Yes if Ada Quill leaves office by May 31, 2031.", []))).toEqual([]);
+  });
+
+  it("reads what counts from any paragraph of the rules: an announcement encompassed, or one that counts only with the act", () => {
+    // The widening clause stands apart from the Yes sentence, as venues' templates put it.
+    const widened = readRuleTerms(
+      "If Zorbia cedes any part of the Quill Islands before Jan 1, 2031, then the market resolves to Yes.\nAn announcement by both governments that it will happen is also encompassed by the Payout Criterion.",
+      [],
+    );
+    expect(widened.trigger).toMatchObject({ value: "announcement", wording: expect.stringMatching(/is also encompassed/) });
+    const narrowed = readRuleTerms(
+      "This market will resolve to Yes if Zorbia cedes control of any part of the Quill Islands by December 31, 2030, 11:59 PM ET.\n\nAn announcement will qualify only if it is accompanied by a binding agreement or a signed treaty.",
+      [],
+    );
+    expect(narrowed.trigger).toMatchObject({ value: "event", wording: expect.stringMatching(/qualify only if/) });
+    expect(compareRuleTerms(widened, narrowed).map((d) => d.term)).toEqual(["trigger"]);
+    // A clause that counts an announcement for the Yes resolution, wherever it stands.
+    const counted = readRuleTerms(
+      "This market will resolve to Yes if the U.S. government announces the opening of a consulate in Zorbia by December 31, 2030.\n\nAn official announcement made within this market's timeframe will qualify for a Yes resolution regardless of whether the opening takes place.",
+      [],
+    );
+    expect(counted.trigger?.value).toBe("announcement");
+    // The Yes sentence whose subject announces: news of the act is what resolves.
+    const announces = readRuleTerms("If the United States has announced the opening of a consulate in Zorbia before Jan 1, 2031, then the market resolves to Yes.", []);
+    expect(announces.trigger?.value).toBe("announcement");
+    expect(compareRuleTerms(counted, announces)).toEqual([]);
+    // A list made known is not news that counts; a clause that refuses announcements is not one that counts.
+    expect(readRuleTerms("If Ada Quill is among the nominees when the nominees are announced, then the market resolves to Yes.", []).trigger?.value).toBe("event");
+    expect(readRuleTerms("If Ada Quill leaves office before Jun 1, 2031, then the market resolves to Yes.\nAn announcement of her resignation does not count until she leaves.", []).trigger?.value).toBe("event");
+  });
+
+  it("a party's nomination is another contest than winning the election, which implies the general election and is otherwise not counted", () => {
+    const nominee = readRuleTerms(null, [], "Will Ada Quill be the Zorbian Party presidential nominee in 2032?");
+    const wins = readRuleTerms(null, [], "Will Ada Quill win the 2032 presidential election?");
+    expect(nominee.stage?.value).toBe("nomination");
+    expect(wins.stage).toMatchObject({ value: "general", implied: true });
+    expect(compareRuleTerms(nominee, wins).map((d) => d.term)).toEqual(["stage"]);
+    // Implied on both sides, or implied against a side that states no stage: neither the same nor a difference.
+    const elected = readRuleTerms("If Ada Quill wins the 2032 presidential election, then the market resolves to Yes.", [], "Will Ada Quill win the 2032 presidential election?");
+    const noStage = readRuleTerms("If Ada Quill becomes President before 2033, then the market resolves to Yes.", []);
+    expect(compareSettlement(wins, elected).states.stage).toBe("unknown");
+    expect(compareSettlement(wins, noStage).states.stage).toBe("unknown");
+    // A primary stated against the election won: another stage; the general election stated: one side only.
+    expect(compareRuleTerms(readRuleTerms(null, [], "Will Ada Quill win the Zorbian Party primary?"), wins).map((d) => d.term)).toEqual(["stage"]);
+    expect(compareSettlement(readRuleTerms(null, [], "Will Ada Quill win the 2032 general election?"), wins).states.stage).toBe("oneSide");
   });
 
   it("compares a term only when both state it, a bound only on the same number, sources only when none is shared", () => {

@@ -30,6 +30,8 @@ export type RuleTerm = (typeof ruleTerms)[number];
 export interface StatedTerm {
   value: string;
   wording: string;
+  /** Implied by the wording rather than stated (a stage read from "win the election"): it can conflict with a stated term, and is otherwise counted as unsaid. */
+  implied?: boolean;
 }
 
 export type RuleTermsOf = Partial<Record<RuleTerm, StatedTerm>>;
@@ -63,6 +65,35 @@ function stated(text: string, re: RegExp, value: (m: RegExpExecArray) => string)
 const triggerRe =
   /\b(?:an?|the|any)\s+(?:official\s+|public\s+)?announcement\s+(?:of|that|by)\b[^.]{0,160}?\b(?:will|shall)\s+(?:immediately\s+)?(?:resolve|count|qualify|suffice)|\bannouncements?\b[^.]{0,160}?\b(?:will|shall)\s+(?:count|qualify|suffice)|\bannouncements?\b[^.]{0,160}?\b(?:is|are)\s+(?:also\s+)?(?:encompassed|sufficient|included)|\b(?:officially|publicly|formally)\s+announces?\s+(?:that|it|they)\b|\bdefined\s+as\s+an?\s+(?:publicly|officially)\s+announced\b|\bannounces?\s+(?:\p{Lu}[\p{L}.'-]*\s+){1,4}as\s+(?:his|her|their|its|the)\s+(?:pick|choice|nominee)\b|\bannounces?\b[^.]{0,60}\bthat\s+(?:they|it|he|she)\s+(?:bought|purchased|acquired|made)\b/iu;
 
+// The Yes sentence's act is itself announcing ("If <subject> has announced the opening of ...", "if
+// <subject> announces that ..."): the subject announces, so news of the act is what resolves. A
+// passive "the nominees are announced" says when a list is known, not what counts, and is not read.
+// A period inside an abbreviation ("U.S.") does not end the sentence.
+const announcesRe = /\bif\s+(?:[^.]|\.(?=\S)){0,100}?\b(?:has\s+|have\s+)?(?:officially\s+|publicly\s+|formally\s+)?announce[sd]?\s+(?:the|a|an|its|their|that)\b/iu;
+
+// An announcement that counts only with the act's own instrument ("an announcement will qualify only
+// if it is accompanied by a binding agreement") is the act, not news of it.
+const onlyWithRe = /^\s*(?:for\s+(?:a|the)\s+\W?yes\W?\s+resolution\s+)?(?:only\s+(?:if|when)|if\s+and\s+only\s+if|solely\s+if)\b/i;
+
+/**
+ * What counts: an announcement of the act, or the act itself. The Yes paragraphs are read first;
+ * then every other paragraph of the rules, where venues write the clauses that widen what counts
+ * ("an announcement ... is also encompassed by the Payout Criterion") or narrow it ("an announcement
+ * will qualify only if it is accompanied by ..."): a clause of either kind settles the term wherever
+ * it stands. Undefined when the rules state neither (the act itself, by default).
+ */
+function triggerOf(yes: string, rules: string): StatedTerm | undefined {
+  for (const text of [yes, rules]) {
+    const re = new RegExp(triggerRe.source, "giu");
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const wording = around(text, m.index, m[0].length);
+      if (onlyWithRe.test(text.slice(m.index + m[0].length))) return { value: "event", wording };
+      return { value: "announcement", wording };
+    }
+  }
+  return stated(yes, announcesRe, () => "announcement");
+}
+
 // The act that fills an office: a nomination, a Senate confirmation, or an appointment by any means
 // (confirmation, a recess appointment, or otherwise). Read from the question too: a question that
 // asks whether someone is "confirmed" or "formally nominated" says what its rules require.
@@ -72,13 +103,20 @@ const actPatterns: Array<[RegExp, string]> = [
   [/\b(?:appoints?|appointed)\b[^.]{0,120}\b(?:recess\s+appointment|otherwise\s+officially)\b|\bconsidered\s+to\s+have\s+been\s+appointed\b/i, "appointed by any means"],
 ];
 
-// The stage of a contest: a primary, the general election, its first round, a runoff.
+// The stage of a contest: a party's nomination, a primary, the general election, its first round, a
+// runoff. Winning "the election" with no narrower stage named is the general election; being a
+// party's nominee (or winning its nomination) is the nomination, another contest.
 const stagePatterns: Array<[RegExp, string]> = [
+  [/\bnomin(?:ee|ees|ation)\b/i, "nomination"],
   [/\bprimary\b|\bprimaries\b/i, "primary"],
   [/\bgeneral\s+election\b/i, "general"],
   [/\bfirst\s+round\b|\b1st\s+round\b/i, "first round"],
   [/\b(?:second\s+round|2nd\s+round|run-?off)\b/i, "runoff"],
 ];
+
+// Winning "the election" with no narrower stage named: the general election, implied rather than
+// stated (`implied`): it conflicts with a stage the other side names, and is otherwise not counted.
+const impliedGeneralRe = /\bwins?\b(?:(?!primar|nomina|special|round|run-?off|caucus)[^.?;]){0,60}\belection\b/i;
 
 // When the measured value is read: at any moment of the window, or once, for a period or at its end.
 const observationPatterns: Array<[RegExp, string]> = [
@@ -154,19 +192,26 @@ export function readRuleTerms(description: string | null, sources: string[], que
   if (askedAct !== undefined) out.act = askedAct;
   const askedStage = allOf(own, stagePatterns);
   if (askedStage !== undefined) out.stage = askedStage;
-  if (description === null || description.trim() === "") return out;
+  if (description === null || description.trim() === "") {
+    const general = askedStage === undefined ? stated(own, impliedGeneralRe, () => "general") : undefined;
+    if (general !== undefined) out.stage = { ...general, implied: true };
+    return out;
+  }
   const rules = clean(description.slice(0, 4000)).replace(/\s+/g, " ");
   const yes = yesParagraphs(description);
   const act = firstOf(rules, actPatterns);
   if (act !== undefined && out.act === undefined) out.act = act;
   const stage = allOf(`${own} ${yes}`, stagePatterns);
   if (stage !== undefined) out.stage = stage;
+  else if (out.stage === undefined) {
+    const general = stated(`${own} ${yes}`, impliedGeneralRe, () => "general");
+    if (general !== undefined) out.stage = { ...general, implied: true };
+  }
   const conditions = allOf(rules, conditionPatterns);
   const observation = firstOf(yes, observationPatterns);
   if (observation !== undefined) out.observation = observation;
   if (conditions !== undefined) out.conditions = conditions;
-  const trigger = stated(yes, triggerRe, () => "announcement");
-  out.trigger = trigger ?? { value: "event", wording: yes.slice(0, 120) + (yes.length > 120 ? "…" : "") };
+  out.trigger = triggerOf(yes, rules) ?? { value: "event", wording: yes.slice(0, 120) + (yes.length > 120 ? "…" : "") };
   const zone = stated(rules, zoneRe, (m) => zoneOf(m[1] ?? ""));
   if (zone !== undefined) out.deadlineZone = zone;
   const bound = boundOf(yes);
@@ -228,6 +273,17 @@ export function compareSettlement(a: RuleTermsOf, b: RuleTermsOf): SettlementCom
   for (const term of ruleTerms) {
     const x = a[term];
     const y = b[term];
+    // An implied term only ever conflicts with the other side's; otherwise it counts as unsaid.
+    if (x?.implied === true || y?.implied === true) {
+      if (x !== undefined && y !== undefined && x.value !== y.value) {
+        states[term] = "conflict";
+        differences.push({ term, a: x.wording, b: y.wording });
+        continue;
+      }
+      const own = x?.implied === true ? y : x;
+      states[term] = own === undefined || own.implied === true ? "unknown" : "oneSide";
+      continue;
+    }
     if (x === undefined && y === undefined) {
       states[term] = "unknown";
       continue;

@@ -104,14 +104,31 @@ export interface GridPoint {
   recall: number;
 }
 
-/** The lowest threshold at which the scored candidates' precision reaches the target (most recall), else the most precise one that claims anything. */
+/**
+ * The lower end of the Wilson interval of a precision of `right` of `claimed`, one standard error
+ * below (z = 1): a precision reached on a few claims, or barely reached, is not yet reached.
+ */
+export function precisionLowerBound(right: number, claimed: number, z = 1): number {
+  if (claimed === 0) return 0;
+  const p = right / claimed;
+  const z2 = z * z;
+  return (p + z2 / (2 * claimed) - z * Math.sqrt((p * (1 - p)) / claimed + z2 / (4 * claimed * claimed))) / (1 + z2 / claimed);
+}
+
+/**
+ * The lowest threshold at which the scored candidates' precision reaches the target with a margin
+ * for how many claims it rests on (the Wilson lower bound, `precisionLowerBound`, reaches it): most
+ * recall. Else the most precise one that claims anything. Choosing where the plain precision first
+ * touched the target spent every false claim the engine stopped making on a lower threshold, and the
+ * folds showed that choice did not hold on topics it never saw.
+ */
 export function chooseThreshold(scored: Scored[], identities: number, target = PRECISION_TARGET): { threshold: number; grid: GridPoint[] } {
   const grid = thresholdGrid.map((t) => {
     const claimed = settleClaims(scored.filter((s) => s.p >= t));
     const right = claimed.filter((s) => s.y === 1).length;
     return { threshold: t, claimed: claimed.length, right, precision: claimed.length === 0 ? 1 : right / claimed.length, recall: right / Math.max(1, identities) };
   });
-  const meeting = grid.filter((g) => g.precision >= target && g.claimed > 0);
+  const meeting = grid.filter((g) => g.claimed > 0 && precisionLowerBound(g.right, g.claimed) >= target);
   const chosen = meeting[0] ?? [...grid].filter((g) => g.claimed > 0).sort((x, y) => y.precision - x.precision || x.threshold - y.threshold)[0];
   return { threshold: chosen?.threshold ?? 0.5, grid };
 }
