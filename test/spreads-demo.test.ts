@@ -6,6 +6,7 @@ import { topOutcomeTokens } from "@/lib/catalog/assets";
 import { getDb } from "@/lib/db";
 import { topKalshiTickers } from "@/lib/recorder/kalshi/markets";
 import { DEMO_PAIR, writeDemoPair, type DemoPairResult } from "@/lib/demo/pair";
+import { recordResolutions } from "@/lib/outcomes/store";
 import type { EpisodesResponse, SpreadsPage } from "@/lib/spreads/shapes";
 import { getTickStores } from "@/lib/ticks";
 import { makeKey } from "./helpers/keys";
@@ -130,4 +131,54 @@ describe("the SYNTHETIC demo pair", () => {
     const page = await spreads(`since=${since}&until=${since + 59_000}&interval=1s`);
     expect(page.data.map((p) => p.t)).toEqual(Array.from({ length: 60 }, (_, i) => since + i * 1000));
   });
+
+  // Last: it records the Kalshi market's close, which every later answer would show.
+  it("ends an open episode at a market's close with `resolution`, and prices nothing after it", async () => {
+    const path = `/v0/pairs/${params.a}/${params.b}/episodes?since=${now - 86_400_000}&until=${now}&size=50&limit=1000`;
+    const before = (await callRoute(episodesRoute, { path, key, params })).body as EpisodesResponse;
+    const open = before.data.episodes.find((e) => e.endedBy === "below_threshold" && e.durationMs > 2_000);
+    expect(open).toBeDefined();
+    const episode = open ?? before.data.episodes[0];
+    if (episode === undefined) return;
+    // Trading on Kalshi stops halfway through that episode; the result comes an hour later.
+    const closedAt = episode.start + Math.floor(episode.durationMs / 2);
+    const { writer } = await getTickStores();
+    await recordResolutions(await getDb(), writer, [
+      {
+        venue: "kalshi",
+        venueMarketId: DEMO_PAIR.kalshi.ticker,
+        market: DEMO_PAIR.kalshi.ticker,
+        outcomeIds: [DEMO_PAIR.kalshi.ticker, `${DEMO_PAIR.kalshi.ticker}-NO`],
+        state: "determined",
+        venueState: "determined",
+        winningOutcomeId: DEMO_PAIR.kalshi.ticker,
+        settlementValue: 1,
+        closedAt: new Date(closedAt),
+        determinedAt: new Date(closedAt + 3_600_000),
+        venueTime: new Date(closedAt + 3_600_000),
+        receivedAt: new Date(closedAt + 3_600_000),
+        source: "rest",
+        resolutionSource: null,
+        raw: "{}",
+      },
+    ]);
+    const after = (await callRoute(episodesRoute, { path, key, params })).body as EpisodesResponse;
+    // Before the close nothing changed; the episode open at the close ends there; none starts after it.
+    expect(after.data.episodes.filter((e) => e.end < closedAt)).toEqual(before.data.episodes.filter((e) => e.end < closedAt));
+    const cut = after.data.episodes.filter((e) => e.start === episode.start);
+    expect(cut.length).toBeGreaterThan(0);
+    for (const e of cut) expect(e).toMatchObject({ end: closedAt, endedBy: "resolution", durationMs: closedAt - episode.start });
+    expect(after.data.episodes.filter((e) => e.start >= closedAt)).toEqual([]);
+    expect(after.data.days.reduce((n, d) => n + d.executableMs, 0)).toBeLessThan(before.data.days.reduce((n, d) => n + d.executableMs, 0));
+
+    const page = await spreads(`since=${closedAt - 60_000}&until=${closedAt + 600_000}&limit=5000`);
+    expect(page.meta.pair.b.settlement).toMatchObject({ state: "determined", pays: 1, closedAt });
+    const later = page.data.filter((p) => p.t >= closedAt);
+    expect(later[0]?.t).toBe(closedAt);
+    expect(later.length).toBeGreaterThan(1);
+    for (const point of later) expect(point).toMatchObject({ known: false, unknown: { b: "market_closed" }, net: null, best: null });
+    expect(page.data.some((p) => p.t < closedAt && p.known)).toBe(true);
+    const grid = await spreads(`since=${closedAt - 60_000}&until=${closedAt + 600_000}&interval=10s`);
+    expect(grid.data.filter((p) => p.t >= closedAt).every((p) => !p.known && p.unknown?.b === "market_closed")).toBe(true);
+  }, 120_000);
 });

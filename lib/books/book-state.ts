@@ -96,6 +96,12 @@ class Side {
     return this.#descending ? this.#prices[this.#prices.length - 1] : this.#prices[0];
   }
 
+  /** The size at the best price (0 when the side is empty). */
+  bestSize(): number {
+    const best = this.best();
+    return best === undefined ? 0 : this.sizes.get(best) ?? 0;
+  }
+
   /** At most `depth` levels, best first. */
   levels(depth: number): BookLevel[] {
     const out: BookLevel[] = [];
@@ -191,6 +197,15 @@ export class AssetBook {
 
   bestAsk(): number | undefined {
     return this.#asks.best();
+  }
+
+  /** Contracts at the best bid (0 when there is none): the top of the book without a view of it. */
+  bestBidSize(): number {
+    return this.#bids.bestSize();
+  }
+
+  bestAskSize(): number {
+    return this.#asks.bestSize();
   }
 
   /** The book as served, best level first, at most `depth` levels a side. */
@@ -297,16 +312,25 @@ export class BookStore {
       this.#books.set(assetId, book);
     }
     if (row.eventType === "book") {
-      book.applySnapshot(levelPairs(data.bids), levelPairs(data.asks), row.timestampMs, text(data.hash), text(data.tick_size));
+      applyBookData(book, row.timestampMs, data.bids, data.asks, data.hash, data.tick_size);
       return book;
     }
-    const side = text(data.side);
-    const price = text(data.price);
-    const size = text(data.size);
-    if ((side !== "BUY" && side !== "SELL") || price === undefined || size === undefined) return undefined;
-    book.applyChange(side, price, size, row.timestampMs, { bestBid: text(data.best_bid), bestAsk: text(data.best_ask) }, text(data.hash));
-    return book;
+    return applyChangeData(book, row.timestampMs, data.side, data.price, data.size, data.best_bid, data.best_ask, data.hash) ? book : undefined;
   }
+}
+
+/** Applies a `book` row's fields (a snapshot replaces both sides), as `BookStore.apply` does: for a reader that holds a row's fields, not its document. */
+export function applyBookData(book: AssetBook, timestampMs: number, bids: unknown, asks: unknown, hash?: unknown, tickSize?: unknown): void {
+  book.applySnapshot(levelPairs(bids), levelPairs(asks), timestampMs, text(hash), text(tickSize));
+}
+
+/** Applies a `price_change` row's fields, as `BookStore.apply` does; false (nothing applied) when its side is not BUY or SELL or its price or size is not a string. */
+export function applyChangeData(book: AssetBook, timestampMs: number, side: unknown, price: unknown, size: unknown, bestBid: unknown, bestAsk: unknown, hash?: unknown): boolean {
+  const priceText = text(price);
+  const sizeText = text(size);
+  if ((side !== "BUY" && side !== "SELL") || priceText === undefined || sizeText === undefined) return false;
+  book.applyChange(side, priceText, sizeText, timestampMs, { bestBid: text(bestBid), bestAsk: text(bestAsk) }, text(hash));
+  return true;
 }
 
 /**

@@ -1,5 +1,5 @@
 import "server-only";
-import type { BookData, BookRow } from "@/lib/books/book-state";
+import type { BookRow } from "@/lib/books/book-state";
 import { AppError } from "@/lib/errors";
 import { bind, tickRows, tickRowStream, tickStream, type Bind, type Binds, type TickReader } from "@/lib/ticks";
 import { venueOfTable } from "@/lib/recorder/registry";
@@ -83,59 +83,93 @@ async function* replayRows(ticks: TickReader, source: TickSource, from: string, 
   }
 }
 
+/** Text of the merged stream parsed at a time (a few thousand rows). */
+const BATCH_CHARS = 512 * 1024;
+
 /** One side of a merged replay: an asset of a market, its rows from `fromMs`. */
 export interface ReplaySide {
   source: TickSource;
   assetId: string;
   fromMs: number;
+  /** The `side` its rows carry (default: its index in the list). */
+  side?: number;
 }
 
 /**
+ * A row of a merged replay, as the engine wrote it: positional, only the fields of `data` a book
+ * replay reads, each as the document held it (null where it lacks one). A snapshot
+ * `[ts, side, 1, bids, asks]`; a change `[ts, side, 0, bookSide, price, size, best_bid, best_ask]`.
+ * lib/books reads them as it reads the document (`BookStore.apply`: a field that is not a string is
+ * not used).
+ */
+export type MergedBookRow =
+  | readonly [timestampMs: number, side: number, kind: 1, bids: unknown, asks: unknown]
+  | readonly [timestampMs: number, side: number, kind: 0, bookSide: unknown, price: unknown, size: unknown, bestBid: unknown, bestAsk: unknown];
+
+/**
  * The book rows of several assets (each from its own start, up to `toMs`) as one stream merged
- * by the engine in venue-time order, each row with the index of its side and parsed once, with
- * bounded memory, for long replays (lib/spreads: a day of a busy book is a million rows). Within a
+ * by the engine in venue-time order, each row with its side, with bounded memory, for long
+ * replays (lib/spreads: a day of a busy book is a million rows), a batch at a time. Within a
  * side the order is `bookRows`'s (time, `book` before `price_change`, then cityHash64(data)).
  *
- * The engine writes each row as one JSON text `[ts,side,"event_type",data]` (`data` is already
- * JSON, so TabSeparatedRaw's lines are JSON arrays) and `data` reaches the book state parsed
- * (BookRow.parsed), instead of a JSON line whose `data` string is parsed a second time. It runs
- * on the engine's streaming query (TickStores.streamQuery: chDB's queryStream, or the server's
- * HTTP stream), which hands over chunks as the engine produces them: the buffered client query
- * held the whole result (measured: 320 MB of Node heap for a day of two 1M-row books), and one
- * merged query takes one of the embedded engine's stream slots, not one per side. The streaming
- * query binds nothing: `tickStream` turns the typed binds into typed literals (lib/ticks/query.ts).
+ * The engine writes each row as one short JSON array (`MergedBookRow`: the fields a replay reads,
+ * read from `data` in one pass, not the whole document with its hash and asset id), so
+ * TabSeparatedRaw's lines are JSON arrays and a raw newline can only end a row: up to
+ * BATCH_CHARS of complete lines are parsed by one `JSON.parse` as one array, and the arrays are
+ * the rows (no object built per row). It runs on the
+ * engine's streaming query (TickStores.streamQuery: chDB's queryStream, or the server's HTTP
+ * stream), which hands over chunks as the engine produces them: the buffered client query held
+ * the whole result (measured: 320 MB of Node heap for a day of two 1M-row books), and one merged
+ * query takes one of the embedded engine's stream slots, not one per side. The streaming query
+ * binds nothing: `tickStream` turns the typed binds into typed literals (lib/ticks/query.ts).
  */
-export async function* mergedBookRows(ticks: TickReader, sides: readonly ReplaySide[], toMs: number): AsyncGenerator<{ side: number; row: BookRow }> {
+export async function* mergedBookRows(ticks: TickReader, sides: readonly ReplaySide[], toMs: number): AsyncGenerator<MergedBookRow[]> {
   const binds: Record<string, Bind> = { to: bind.time(Math.floor(toMs)), limit: bind.uint32(sides.length * MAX_REPLAY_ROWS + 1) };
-  const parts = sides.map(({ source, assetId, fromMs }, index) => {
+  const parts = sides.map(({ source, assetId, fromMs, side }, index) => {
     const table = venueOfTable(source.table)?.table;
     if (table === undefined) throw new AppError("not_found", "Not a recorded venue's table.", { resource: "order book" });
     binds[`market${index}`] = bind.string(source.conditionId);
     binds[`asset${index}`] = bind.string(assetId);
     binds[`from${index}`] = bind.time(Math.floor(fromMs));
-    return `SELECT timestamp, ${index} AS side, event_type, data FROM ${table}
+    return `SELECT timestamp, ${Math.trunc(side ?? index)} AS side, event_type, data FROM ${table}
       WHERE market = {market${index}:String} AND timestamp >= {from${index}:DateTime64(3)} AND timestamp <= {to:DateTime64(3)}
         AND event_type IN ('book', 'price_change') AND JSONExtractString(data, 'asset_id') = {asset${index}:String}`;
   });
-  const query = `SELECT concat('[', toString(toUnixTimestamp64Milli(timestamp)), ',', toString(side), ',"', event_type, '",', data, ']')
-    FROM (${parts.join(" UNION ALL ")}) ORDER BY timestamp, side, event_type, cityHash64(data) LIMIT {limit:UInt32}`;
-  const markets = sides.map((side) => side.source.conditionId);
+  // One parse of each row's document: its fields as raw JSON (a string keeps its quotes), so
+  // what the engine writes is what the document held, and "null" for a field it lacks.
+  const field = (name: string) => `if(mapContains(m, '${name}'), m['${name}'], 'null')`;
+  const head = `'[', toString(toUnixTimestamp64Milli(timestamp)), ',', toString(side)`;
+  const query = `SELECT if(event_type = 'book',
+        concat(${head}, ',1,', ${field("bids")}, ',', ${field("asks")}, ']'),
+        concat(${head}, ',0,', ${field("side")}, ',', ${field("price")}, ',', ${field("size")}, ',', ${field("best_bid")}, ',', ${field("best_ask")}, ']'))
+    FROM (SELECT timestamp, side, event_type, data, CAST(JSONExtractKeysAndValuesRaw(data), 'Map(String, String)') AS m FROM (${parts.join(" UNION ALL ")}))
+    ORDER BY timestamp, side, event_type, cityHash64(data) LIMIT {limit:UInt32}`;
   const decoder = new TextDecoder();
   let carry = "";
   let count = 0;
-  const row = (line: string): { side: number; row: BookRow } => {
-    count += 1;
+  const parse = (lines: string): MergedBookRow[] => {
+    const parsed = JSON.parse(`[${lines.replaceAll("\n", ",")}]`) as MergedBookRow[];
+    count += parsed.length;
     if (count > sides.length * MAX_REPLAY_ROWS) {
       throw new AppError("query_error", `More than ${MAX_REPLAY_ROWS} recorded events a book between the last snapshot and the requested time; ask for a shorter span.`);
     }
-    const [ts, side, eventType, parsed] = JSON.parse(line) as [number, number, string, BookData];
-    return { side, row: { timestampMs: ts, market: markets[side] ?? "", eventType, data: "", parsed } };
+    return parsed;
   };
   for await (const chunk of tickStream(ticks, query, binds, "TabSeparatedRaw")) {
-    const lines = (carry + decoder.decode(chunk, { stream: true })).split("\n");
-    carry = lines.pop() ?? "";
-    for (const line of lines) if (line !== "") yield row(line);
+    const text = carry + decoder.decode(chunk, { stream: true });
+    // At most BATCH_CHARS of the chunk parsed at a time, cut at a row's end: an engine chunk can
+    // hold tens of thousands of rows, and only one batch of them is held parsed.
+    let start = 0;
+    for (;;) {
+      let end = text.lastIndexOf("\n", start + BATCH_CHARS);
+      // A row longer than a batch: up to its own end.
+      if (end < start) end = text.indexOf("\n", start);
+      if (end < 0) break;
+      if (end > start) yield parse(text.slice(start, end));
+      start = end + 1;
+    }
+    carry = text.slice(start);
   }
   carry += decoder.decode();
-  if (carry !== "") yield row(carry);
+  if (carry !== "") yield parse(carry);
 }

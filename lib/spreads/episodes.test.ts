@@ -44,6 +44,15 @@ describe("episodes folded from the every-change series", () => {
     expect(days[0]?.knownMs).toBe(50_000);
   });
 
+  it("ends an episode with `resolution` where a market of the pair stopped trading, and opens none after it", () => {
+    const folder = new EpisodeFolder(T0, T0 + 60_000, 0);
+    const closed = (t: number): SpreadPoint => ({ ...point(t, null), unknown: { a: "market_closed", b: null } });
+    for (const p of [point(T0, 0.03), point(T0 + 5_000, 0.04), closed(T0 + 12_000), closed(T0 + 30_000)]) folder.add(p);
+    const { episodes, days } = folder.finish();
+    expect(episodes).toEqual([{ direction: "aToB", start: T0, end: T0 + 12_000, durationMs: 12_000, endedBy: "resolution", peak: 0.04, peakAt: T0 + 5_000, grossAtPeak: 0.05, sizeAtPeak: 10 }]);
+    expect(days[0]).toMatchObject({ knownMs: 12_000, executableMs: 12_000 });
+  });
+
   it("splits time across UTC days", () => {
     const folder = new EpisodeFolder(T0, T0 + 2 * 3_600_000, 0.01);
     folder.add(point(T0 + 30 * 60_000, 0.02));

@@ -9,7 +9,9 @@ import { directions, type Direction } from "./spread-math";
  * A point's state holds until the next point (the series has a point at every change of either
  * book and wherever a book becomes known or unknown), so durations are exact to the millisecond
  * of the tick tables' clock. An episode ends at the first point below the threshold, or where
- * either book becomes unknown (never carried across a gap), or at the window's end.
+ * either book becomes unknown (never carried across a gap), or where either market stopped
+ * trading (`resolution`: the series is unknown from the close on, `market_closed`), or at the
+ * window's end.
  */
 
 const DAY_MS = 86_400_000;
@@ -21,6 +23,10 @@ interface Open {
   grossAtPeak: number;
   sizeAtPeak: number;
 }
+
+/** Why an unknown point ends an episode: a market of the pair stopped trading (it closed or resolved), or a book is not known. */
+const endedByUnknown = (point: SpreadPoint): EpisodePublic["endedBy"] =>
+  point.unknown?.a === "market_closed" || point.unknown?.b === "market_closed" ? "resolution" : "unknown";
 
 const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -83,7 +89,7 @@ export class EpisodeFolder {
     this.#previous = point;
     for (const direction of directions) {
       if (!this.#above(point, direction)) {
-        this.#close(direction, point.t, point.known ? "below_threshold" : "unknown");
+        this.#close(direction, point.t, point.known ? "below_threshold" : endedByUnknown(point));
         continue;
       }
       const value = point.net?.[direction].perContract ?? 0;

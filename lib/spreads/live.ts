@@ -2,7 +2,7 @@ import type { BookLevel } from "@/lib/books/book-state";
 import type { BookMessage } from "@/lib/live/bus";
 import { feeKey, marketFeeAt, type MarketFee } from "./fees";
 import type { PairSide, ResolvedPair } from "./pairs";
-import { pricePair, type Levels, type PriceableBook } from "./series";
+import { pricePair, type Levels, type PriceableBook, type Quote } from "./series";
 import type { SpreadPoint, UnknownReason } from "./shapes";
 import { walkLeg, type Leg } from "./spread-math";
 
@@ -37,6 +37,11 @@ class LiveBook implements PriceableBook {
 
   levels(): Levels {
     return this.#levels ?? { bids: [], asks: [] };
+  }
+
+  quote(): Quote {
+    const { bids, asks } = this.levels();
+    return { bid: bids[0]?.price ?? null, bidSize: bids[0]?.size ?? 0, ask: asks[0]?.price ?? null, askSize: asks[0]?.size ?? 0 };
   }
 
   feeAt(t: number): MarketFee {

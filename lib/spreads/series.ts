@@ -1,6 +1,6 @@
-import { BookStore, type AssetBook, type BookLevel, type BookRow } from "@/lib/books/book-state";
+import { AssetBook, applyBookData, applyChangeData, type BookLevel } from "@/lib/books/book-state";
 import type { Span } from "@/lib/history/coverage-model";
-import { feeKey, marketFeeAt, scheduleChanges, type FeeSubject, type MarketFee } from "./fees";
+import { marketFeeAt, scheduleChanges, type FeeSubject, type MarketFee } from "./fees";
 import type { SpreadPoint, UnknownReason } from "./shapes";
 import { availableSize, executable, walkLeg, type Leg } from "./spread-math";
 
@@ -51,14 +51,30 @@ export interface SideInput {
   /** The outcome (asset id) whose book this side is. */
   outcomeId: string;
   fee: FeeSubject;
-  /** The asset's book rows in replay order, from a snapshot at or before the window's start. */
-  rows: AsyncIterable<BookRow>;
   /**
    * When the asset was recorded (the journal's coverage), sorted, merged, from the journal read
    * from the replay's first snapshot (or `since`, if earlier): see `stretchesOf`.
    */
   spans: readonly Span[];
+  /**
+   * When the market's trading ended (it closed or resolved: lib/outcomes), epoch ms; undefined
+   * while it trades. From that instant on the side is unknown (`market_closed`): no spread is
+   * priced against a market that can no longer be traded.
+   */
+  closedAt?: number;
 }
+
+/**
+ * A row of both books' merged stream (lib/history/ticks.ts, `mergedBookRows`), positional: a
+ * snapshot `[ts, side, 1, bids, asks]` or a change `[ts, side, 0, bookSide, price, size,
+ * best_bid, best_ask]`, `side` 0 for A and 1 for B, each field as the row's document held it.
+ */
+export type SidedRow =
+  | readonly [timestampMs: number, side: number, kind: 1, bids: unknown, asks: unknown]
+  | readonly [timestampMs: number, side: number, kind: 0, bookSide: unknown, price: unknown, size: unknown, bestBid: unknown, bestAsk: unknown];
+
+/** Both books' rows in replay order (venue time, then each side's own order), a batch at a time. */
+export type SeriesRows = AsyncIterable<readonly SidedRow[]>;
 
 export interface SeriesWindow {
   since: number;
@@ -83,9 +99,13 @@ export interface Levels {
   asks: BookLevel[];
 }
 
+export type Quote = NonNullable<SpreadPoint["a"]>;
+
 /** What pricing a point needs of one side's book at an instant (the series' replayed book, or a live one: lib/spreads/live.ts). */
 export interface PriceableBook {
   unknownAt(t: number): UnknownReason | null;
+  /** Best bid and ask with their sizes. */
+  quote(): Quote;
   /** Best levels, best first: the top ones, or (`full`) the whole book. */
   levels(full?: boolean): Levels;
   feeAt(t: number): MarketFee;
@@ -93,59 +113,74 @@ export interface PriceableBook {
   legs(size: number, fee: MarketFee): { buy: Leg; sell: Leg };
 }
 
-/** One side's book, coverage and cached walks while the series advances. */
+/** A walk still holds after a change at `price` beyond the last level it reached (`beyond`: above it for asks, below for bids) when it filled the whole size. */
+function walkHolds(leg: Leg | undefined, size: number, price: number, beyond: 1 | -1): leg is Leg {
+  return leg !== undefined && leg.worstPrice !== null && leg.filled >= size && (price - leg.worstPrice) * beyond > 0;
+}
+
+/**
+ * One side's book, coverage and cached walks while the series advances. The walks (both legs of
+ * `size`, each with its venue's exact fee) are the costly part of a point; a change at a price
+ * beyond the levels a walk reached cannot change it (most changes of a busy book land below the
+ * few levels a usual size reaches), so each leg is walked again only after a snapshot, a fee
+ * change, or a change at or inside the levels it used.
+ */
 class Side implements PriceableBook {
-  readonly #store = new BookStore();
   readonly #input: SideInput;
-  readonly #iterator: AsyncIterator<BookRow>;
-  #head: BookRow | undefined;
-  #done = false;
+  /** The book the rows are applied to (lib/books, the recorder's and history's code), and it once a row applied. */
+  readonly #state: AssetBook;
   #book: AssetBook | undefined;
   #lastSnapshot = Number.NEGATIVE_INFINITY;
   #version = 0;
   #spanIndex = 0;
   #levels: { version: number; depth: number; levels: Levels } | undefined;
-  #legs: { version: number; fee: MarketFee; buy: Leg; sell: Leg } | undefined;
-  #fee: { until: number; fee: MarketFee } | undefined;
+  #quote: { version: number; quote: Quote } | undefined;
+  #size = 0;
+  #fee: MarketFee | undefined;
+  #buy: Leg | undefined;
+  #sell: Leg | undefined;
+  #legs: { buy: Leg; sell: Leg } | undefined;
+  #feeNow: { until: number; fee: MarketFee } | undefined;
   readonly #feeChanges: number[];
   readonly #stretches: Stretch[];
+  /** Every instant the side's state may change without a row (coverage edges, fee changes, the market's close), ascending. */
+  readonly #boundaries: number[];
+  #boundaryIndex = 0;
 
   constructor(input: SideInput, window: SeriesWindow) {
     this.#input = input;
+    this.#state = new AssetBook(input.outcomeId, "");
     this.#stretches = stretchesOf(input.spans);
-    this.#iterator = input.rows[Symbol.asyncIterator]();
     this.#feeChanges = scheduleChanges(input.fee, window.since - 1, window.until);
+    const edges = [...this.#stretches.flatMap((span) => [span.start, span.end]), ...this.#feeChanges];
+    if (input.closedAt !== undefined) edges.push(input.closedAt);
+    this.#boundaries = [...new Set(edges)].sort((x, y) => x - y);
   }
 
-  /** The next row's time, reading it when needed; undefined when the side has no more rows. */
-  async headTime(): Promise<number | undefined> {
-    if (this.#head === undefined && !this.#done) await this.#fill();
-    return this.#head?.timestampMs;
-  }
-
-  async #fill(): Promise<void> {
-    const next = await this.#iterator.next();
-    if (next.done === true) this.#done = true;
-    else this.#head = next.value;
-  }
-
-  /** Applies every row with time <= `t`. */
-  async applyThrough(t: number): Promise<void> {
-    for (;;) {
-      if (this.#head === undefined) {
-        if (this.#done) return;
-        await this.#fill();
-        continue;
+  /** Applies one of this side's rows (in replay order), as `BookStore.apply` applies a row of the asset. */
+  apply(row: SidedRow): void {
+    if (row[2] === 1) {
+      applyBookData(this.#state, row[0], row[3], row[4]);
+      this.#lastSnapshot = row[0];
+      this.#buy = undefined;
+      this.#sell = undefined;
+      this.#legs = undefined;
+    } else {
+      const [timestampMs, , , side, price, size, bestBid, bestAsk] = row;
+      if (!applyChangeData(this.#state, timestampMs, side, price, size, bestBid, bestAsk)) return;
+      const at = Number(price);
+      // Bids walked by the sell leg (best first, descending), asks by the buy leg (ascending).
+      if (side === "BUY" && !walkHolds(this.#sell, this.#size, at, -1)) {
+        this.#sell = undefined;
+        this.#legs = undefined;
       }
-      const row = this.#head;
-      if (row.timestampMs > t) return;
-      this.#head = undefined;
-      const book = this.#store.apply(row);
-      if (book === undefined || book.assetId !== this.#input.outcomeId) continue;
-      this.#book = book;
-      this.#version += 1;
-      if (row.eventType === "book") this.#lastSnapshot = row.timestampMs;
+      if (side === "SELL" && !walkHolds(this.#buy, this.#size, at, 1)) {
+        this.#buy = undefined;
+        this.#legs = undefined;
+      }
     }
+    this.#book = this.#state;
+    this.#version += 1;
   }
 
   /** Changes with every row applied to the book: a point priced at the same versions of both books is priced the same. */
@@ -153,24 +188,16 @@ class Side implements PriceableBook {
     return this.#version;
   }
 
-  async close(): Promise<void> {
-    if (!this.#done) await this.#iterator.return?.();
-    this.#done = true;
-  }
-
-  /** Coverage boundaries after `t`: a point is due where the book becomes known or unknown. */
+  /** The first instant after `t` at which the side's state may change without a row: a coverage boundary, a fee change, the market's close. Times only move forward. */
   nextBoundary(t: number): number | undefined {
-    let next: number | undefined;
-    for (const span of this.#stretches) {
-      for (const edge of [span.start, span.end]) if (edge > t && (next === undefined || edge < next)) next = edge;
-      if (span.start > t) break;
-    }
-    for (const change of this.#feeChanges) if (change > t && (next === undefined || change < next)) next = change;
-    return next;
+    const boundaries = this.#boundaries;
+    while (this.#boundaryIndex < boundaries.length && (boundaries[this.#boundaryIndex] ?? 0) <= t) this.#boundaryIndex += 1;
+    return boundaries[this.#boundaryIndex];
   }
 
   /** Why the book is not known at `t`, or null when it is. Times only move forward. */
   unknownAt(t: number): UnknownReason | null {
+    if (this.#input.closedAt !== undefined && t >= this.#input.closedAt) return "market_closed";
     const stretches = this.#stretches;
     while (this.#spanIndex < stretches.length && (stretches[this.#spanIndex]?.end ?? 0) <= t) this.#spanIndex += 1;
     const stretch = stretches[this.#spanIndex];
@@ -179,6 +206,15 @@ class Side implements PriceableBook {
     if (this.#lastSnapshot <= stretch.snapshotAfter) return "awaiting_snapshot";
     if (!this.#book.inSync) return "out_of_sync";
     return null;
+  }
+
+  quote(): Quote {
+    if (this.#quote?.version !== this.#version) {
+      const book = this.#book;
+      const quote = { bid: book?.bestBid() ?? null, bidSize: book?.bestBidSize() ?? 0, ask: book?.bestAsk() ?? null, askSize: book?.bestAskSize() ?? 0 };
+      this.#quote = { version: this.#version, quote };
+    }
+    return this.#quote.quote;
   }
 
   /**
@@ -194,29 +230,36 @@ class Side implements PriceableBook {
     return this.#levels.levels;
   }
 
-  /** Which fee model is in force at `t` (changes only at a schedule change). */
-  feeKey(t: number): string {
-    return feeKey(this.feeAt(t));
-  }
-
+  /** The fee model in force at `t`: the same object until the next fee change. */
   feeAt(t: number): MarketFee {
-    if (this.#fee === undefined || t >= this.#fee.until) {
+    if (this.#feeNow === undefined || t >= this.#feeNow.until) {
       const until = this.#feeChanges.find((change) => change > t) ?? Number.POSITIVE_INFINITY;
-      this.#fee = { until, fee: marketFeeAt(this.#input.fee, t) };
+      this.#feeNow = { until, fee: marketFeeAt(this.#input.fee, t) };
     }
-    return this.#fee.fee;
+    return this.#feeNow.fee;
   }
 
-  /** Buying `size` at the asks and selling it at the bids, cached until the book or the fee changes. */
+  /** Buying `size` at the asks and selling it at the bids, each walked again only when a change may have moved it (see the class). */
   legs(size: number, fee: MarketFee): { buy: Leg; sell: Leg } {
-    if (this.#legs === undefined || this.#legs.version !== this.#version || this.#legs.fee !== fee) {
-      let { bids, asks } = this.levels();
-      if ((bids.length === LEVELS_READ && sumSizes(bids) < size) || (asks.length === LEVELS_READ && sumSizes(asks) < size)) ({ bids, asks } = this.levels(true));
-      this.#legs = { version: this.#version, fee, buy: walkLeg(asks, size, fee, "buy"), sell: walkLeg(bids, size, fee, "sell") };
+    if (size !== this.#size || fee !== this.#fee) {
+      this.#size = size;
+      this.#fee = fee;
+      this.#buy = undefined;
+      this.#sell = undefined;
+      this.#legs = undefined;
     }
+    if (this.#legs !== undefined) return this.#legs;
+    if (this.#buy === undefined) this.#buy = walkLeg(this.#walked("asks", size), size, fee, "buy");
+    if (this.#sell === undefined) this.#sell = walkLeg(this.#walked("bids", size), size, fee, "sell");
+    this.#legs = { buy: this.#buy, sell: this.#sell };
     return this.#legs;
   }
 
+  /** One side's levels for a walk of `size`: the levels read, the whole side only when they hold less than `size`. */
+  #walked(which: "bids" | "asks", size: number): BookLevel[] {
+    const levels = this.levels()[which];
+    return levels.length === LEVELS_READ && sumSizes(levels) < size ? this.levels(true)[which] : levels;
+  }
 }
 
 /** Contracts to buy on `buyer` and sell on `seller` above the threshold: from the levels read, the whole books only when the walk used them all. */
@@ -228,26 +271,31 @@ function availableBetween(buyer: PriceableBook, seller: PriceableBook, buyFee: M
   return availableSize(buyer.levels(true).asks, seller.levels(true).bids, buyFee, sellFee, threshold);
 }
 
-function quoteOf(levels: Levels): NonNullable<SpreadPoint["a"]> {
-  const bid = levels.bids[0];
-  const ask = levels.asks[0];
-  return { bid: bid?.price ?? null, bidSize: bid?.size ?? 0, ask: ask?.price ?? null, askSize: ask?.size ?? 0 };
-}
-
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
 const grossOf = (bid: number | null, ask: number | null) => (bid === null || ask === null ? null : round6(bid - ask));
 
 /** The last point priced, reused for a later instant at which neither book nor fee nor coverage changed (a grid over a quiet book). */
 interface Priced {
-  key: string;
+  versionA: number;
+  versionB: number;
+  unknownA: UnknownReason | null;
+  unknownB: UnknownReason | null;
+  feeA: MarketFee;
+  feeB: MarketFee;
   point: SpreadPoint;
 }
 
 function pricePointOnce(t: number, a: Side, b: Side, window: SeriesWindow, last: { priced?: Priced }): SpreadPoint {
-  const key = `${a.version}:${b.version}:${a.unknownAt(t)}:${b.unknownAt(t)}:${a.feeKey(t)}:${b.feeKey(t)}`;
-  if (last.priced?.key === key) return { ...last.priced.point, t };
+  const unknownA = a.unknownAt(t);
+  const unknownB = b.unknownAt(t);
+  const feeA = a.feeAt(t);
+  const feeB = b.feeAt(t);
+  const priced = last.priced;
+  if (priced !== undefined && priced.versionA === a.version && priced.versionB === b.version && priced.unknownA === unknownA && priced.unknownB === unknownB && priced.feeA === feeA && priced.feeB === feeB) {
+    return { ...priced.point, t };
+  }
   const point = pricePair(t, a, b, window.size, window.threshold);
-  last.priced = { key, point };
+  last.priced = { versionA: a.version, versionB: b.version, unknownA, unknownB, feeA, feeB, point };
   return point;
 }
 
@@ -255,8 +303,8 @@ function pricePointOnce(t: number, a: Side, b: Side, window: SeriesWindow, last:
 export function pricePair(t: number, a: PriceableBook, b: PriceableBook, size: number, threshold: number): SpreadPoint {
   const unknownA = a.unknownAt(t);
   const unknownB = b.unknownAt(t);
-  const quoteA = unknownA === null ? quoteOf(a.levels()) : null;
-  const quoteB = unknownB === null ? quoteOf(b.levels()) : null;
+  const quoteA = unknownA === null ? a.quote() : null;
+  const quoteB = unknownB === null ? b.quote() : null;
   if (quoteA === null || quoteB === null) {
     return { t, known: false, unknown: { a: unknownA, b: unknownB }, a: quoteA, b: quoteB, gross: null, net: null, best: null, available: null };
   }
@@ -267,53 +315,138 @@ export function pricePair(t: number, a: PriceableBook, b: PriceableBook, size: n
   const aToB = executable(legsA.buy, legsB.sell, size);
   const bToA = executable(legsB.buy, legsA.sell, size);
   const gross = { aToB: grossOf(quoteB.bid, quoteA.ask), bToA: grossOf(quoteA.bid, quoteB.ask) };
-  const nets = [aToB.perContract, bToA.perContract].filter((value): value is number => value !== null);
+  const best = aToB.perContract === null ? bToA.perContract : bToA.perContract === null ? aToB.perContract : Math.max(aToB.perContract, bToA.perContract);
   const available = {
     aToB: gross.aToB !== null && gross.aToB > threshold ? availableBetween(a, b, feeA, feeB, threshold) : 0,
     bToA: gross.bToA !== null && gross.bToA > threshold ? availableBetween(b, a, feeB, feeA, threshold) : 0,
   };
-  return { t, known: true, unknown: null, a: quoteA, b: quoteB, gross, net: { aToB, bToA }, best: nets.length === 0 ? null : Math.max(...nets), available };
+  return { t, known: true, unknown: null, a: quoteA, b: quoteB, gross, net: { aToB, bToA }, best, available };
 }
 
-/** The series of the window, oldest first: every change (and coverage boundary) of either book, or one point per grid instant. */
-export async function* priceSeries(inputA: SideInput, inputB: SideInput, window: SeriesWindow): AsyncGenerator<SpreadPoint> {
-  const a = new Side(inputA, window);
-  const b = new Side(inputB, window);
-  try {
-    yield* walk(a, b, window);
-  } finally {
-    // A caller that stops early (a full page) ends both row streams, and with them their queries.
-    await Promise.all([a.close(), b.close()]);
+/** Points handed to the caller at a time: a batch, not a promise per point. */
+const POINTS_A_BATCH = 512;
+
+/**
+ * Both books' merged rows, read a batch at a time: the series applies rows synchronously within
+ * a batch and awaits only for the next one (a promise per batch of the engine's stream, not
+ * several per row).
+ */
+class RowSource {
+  readonly #iterator: AsyncIterator<readonly SidedRow[]>;
+  readonly #sides: readonly Side[];
+  #batch: readonly SidedRow[] = [];
+  #index = 0;
+  #done = false;
+
+  constructor(rows: SeriesRows, sides: readonly Side[]) {
+    this.#iterator = rows[Symbol.asyncIterator]();
+    this.#sides = sides;
+  }
+
+  /** The next row's time, reading the next batch only when this one is used up; undefined when no row is left. */
+  async headTime(): Promise<number | undefined> {
+    while (this.#index >= this.#batch.length && !this.#done) await this.#next();
+    return this.#batch[this.#index]?.[0];
+  }
+
+  /** The next row's time when the batch in hand has one (no await), else undefined. */
+  peekTime(): number | undefined {
+    return this.#batch[this.#index]?.[0];
+  }
+
+  async #next(): Promise<void> {
+    const next = await this.#iterator.next();
+    if (next.done === true) this.#done = true;
+    else {
+      this.#batch = next.value;
+      this.#index = 0;
+    }
+  }
+
+  /** Applies every row with time <= `t` to its side, awaiting only when a batch is used up. */
+  async applyThrough(t: number): Promise<void> {
+    while (!this.#applyBatch(t) && !this.#done) await this.#next();
+  }
+
+  /** Applies the batch's rows with time <= `t`; true when a later row was reached (or none is left). */
+  #applyBatch(t: number): boolean {
+    const batch = this.#batch;
+    const sides = this.#sides;
+    let i = this.#index;
+    for (; i < batch.length; i += 1) {
+      const row = batch[i];
+      if (row === undefined || row[0] > t) break;
+      sides[row[1]]?.apply(row);
+    }
+    this.#index = i;
+    return i < batch.length || this.#done;
+  }
+
+  /** applyThrough without a promise when the batch in hand reaches past `t` (the usual case); false when it must be awaited. */
+  applyThroughNow(t: number): boolean {
+    return this.#applyBatch(t);
+  }
+
+  async close(): Promise<void> {
+    if (!this.#done) await this.#iterator.return?.();
+    this.#done = true;
   }
 }
 
-async function* walk(a: Side, b: Side, window: SeriesWindow): AsyncGenerator<SpreadPoint> {
+/**
+ * The series of the window, oldest first, in batches: every change (and coverage boundary) of
+ * either book, or one point per grid instant. `rows` are both books' rows merged in replay order
+ * (`side` 0 is A's, 1 B's).
+ */
+export async function* priceSeries(inputA: SideInput, inputB: SideInput, rows: SeriesRows, window: SeriesWindow): AsyncGenerator<SpreadPoint[]> {
+  const a = new Side(inputA, window);
+  const b = new Side(inputB, window);
+  const source = new RowSource(rows, [a, b]);
+  try {
+    yield* walk(source, a, b, window);
+  } finally {
+    // A caller that stops early (a full page) ends the row stream, and with it its query.
+    await source.close();
+  }
+}
+
+async function* walk(source: RowSource, a: Side, b: Side, window: SeriesWindow): AsyncGenerator<SpreadPoint[]> {
   const memo: { priced?: Priced } = {};
+  let points: SpreadPoint[] = [];
   if (window.step !== undefined) {
     const step = window.step;
     for (let g = Math.ceil(window.since / step) * step; g <= window.until; g += step) {
-      await a.applyThrough(g);
-      await b.applyThrough(g);
-      yield pricePointOnce(g, a, b, window, memo);
+      if (!source.applyThroughNow(g)) await source.applyThrough(g);
+      points.push(pricePointOnce(g, a, b, window, memo));
+      if (points.length >= POINTS_A_BATCH) {
+        yield points;
+        points = [];
+      }
     }
+    if (points.length > 0) yield points;
     return;
   }
   // With the opening point, `since` is a point and changes after it follow; without it (a later
   // page), a change exactly at `since` is the page's first point.
   let last = window.initial ? window.since : window.since - 1;
-  await a.applyThrough(last);
-  await b.applyThrough(last);
-  if (window.initial) yield pricePointOnce(window.since, a, b, window, memo);
+  await source.applyThrough(last);
+  if (window.initial) points.push(pricePointOnce(window.since, a, b, window, memo));
   for (;;) {
     let t = Number.POSITIVE_INFINITY;
-    for (const candidate of [await a.headTime(), await b.headTime(), a.nextBoundary(last), b.nextBoundary(last)]) {
-      if (candidate !== undefined && candidate > last && candidate < t) t = candidate;
+    const head = source.peekTime() ?? (await source.headTime());
+    if (head !== undefined && head > last) t = head;
+    const boundaryA = a.nextBoundary(last);
+    if (boundaryA !== undefined && boundaryA < t) t = boundaryA;
+    const boundaryB = b.nextBoundary(last);
+    if (boundaryB !== undefined && boundaryB < t) t = boundaryB;
+    if (t === Number.POSITIVE_INFINITY || t > window.until) break;
+    if (!source.applyThroughNow(t)) await source.applyThrough(t);
+    points.push(pricePointOnce(t, a, b, window, memo));
+    if (points.length >= POINTS_A_BATCH) {
+      yield points;
+      points = [];
     }
-    if (t === Number.POSITIVE_INFINITY) return;
-    if (t > window.until) return;
-    await a.applyThrough(t);
-    await b.applyThrough(t);
-    yield pricePointOnce(t, a, b, window, memo);
     last = t;
   }
+  if (points.length > 0) yield points;
 }

@@ -1,5 +1,4 @@
 import "server-only";
-import type { BookRow } from "@/lib/books/book-state";
 import type { Db } from "@/lib/db";
 import { InvalidParameterError } from "@/lib/errors";
 import { venueJournal } from "@/lib/history/condition";
@@ -15,7 +14,7 @@ import { allScheduleVersions, marketFeeAt, scheduleAt, type FeeSubject, type Mar
 import { currentOutcomes, outcomeKey } from "@/lib/outcomes/store";
 import { defaultFeeReaders, marketFeeVersions, storedMarketFees, type FeeReaders } from "./market-fees";
 import { resolvePair, type PairSide, type ResolvedPair } from "./pairs";
-import { priceSeries, type SeriesWindow, type SideInput } from "./series";
+import { priceSeries, type SeriesRows, type SeriesWindow, type SideInput } from "./series";
 import {
   episodesResponse,
   feesResponse,
@@ -56,64 +55,50 @@ export async function recordedSpansOf(db: Db, side: Pick<PairSide, "outcomeId" |
   return union([...recorded, ...synthetic]);
 }
 
+const noRows: SeriesRows = { [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true, value: undefined }) }) };
+
+/** The states in which a market still trades (docs/outcomes.md): any other state ends its spread. */
+const TRADING_STATES: ReadonlySet<string> = new Set(["open", "unknown"]);
+
 /**
- * Splits one merged stream of both sides' rows into each side's rows. Both sides are read in time
- * order by the series, so a side's queue holds only the rows read ahead for the other side up to
- * the instant being priced.
+ * When the side's market stopped trading, as its recorded outcome states it (lib/outcomes): the
+ * earliest of when trading closed, the result was determined and it settled, or, where the venue
+ * stated none of them, when that state began. Undefined while the market trades (or Brier has no
+ * outcome for it).
  */
-function demultiplex(merged: AsyncGenerator<{ side: number; row: BookRow }>, sides: number): AsyncIterable<BookRow>[] {
-  const queues: BookRow[][] = Array.from({ length: sides }, () => []);
-  let done = false;
-  const pull = async (side: number): Promise<BookRow | undefined> => {
-    const queue = queues[side] ?? [];
-    while (queue.length === 0 && !done) {
-      const next = await merged.next();
-      if (next.done === true) done = true;
-      else queues[next.value.side]?.push(next.value.row);
-    }
-    return queue.shift();
-  };
-  return queues.map((_, side) => ({
-    [Symbol.asyncIterator]: (): AsyncIterator<BookRow> => ({
-      next: async () => {
-        const row = await pull(side);
-        return row === undefined ? { done: true, value: undefined } : { done: false, value: row };
-      },
-      return: async () => {
-        done = true;
-        await merged.return(undefined);
-        return { done: true, value: undefined };
-      },
-    }),
-  }));
+export function tradingEndOf(side: Pick<PairSide, "outcome">): number | undefined {
+  const outcome = side.outcome;
+  if (outcome === undefined || TRADING_STATES.has(outcome.state)) return undefined;
+  const stated = [outcome.closedAt, outcome.determinedAt, outcome.settledAt].flatMap((at) => (at === null ? [] : [at.getTime()]));
+  return stated.length > 0 ? Math.min(...stated) : outcome.venueTime.getTime();
 }
 
-const noRows: AsyncIterable<BookRow> = { [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true, value: undefined }) }) };
-
 /**
- * Both sides of a pair, wired to the tick tables and the journal, for a window: each side's rows
- * from its last snapshot at or before `since` (or its first after), in one merged stream.
+ * Both sides of a pair, wired to the tick tables and the journal, for a window, and both sides'
+ * rows from each one's last snapshot at or before `since` (or its first after) in one merged
+ * stream, and when each side's market stopped trading (no point after it is priced: series.ts,
+ * `market_closed`).
  */
-export async function pairInputs(db: Db, ticks: TickReader, pair: ResolvedPair, since: number, until: number, now: number): Promise<[SideInput, SideInput]> {
+export async function pairInputs(db: Db, ticks: TickReader, pair: ResolvedPair, since: number, until: number, now: number): Promise<[SideInput, SideInput, SeriesRows]> {
   const sides = [pair.a, pair.b];
+  const closes = sides.map(tradingEndOf);
   const starts = await Promise.all(
     sides.map(async (side) => (await lastBookAtOrBefore(ticks, side.source, side.outcomeId, since)) ?? (await firstBookAfter(ticks, side.source, side.outcomeId, since, until))),
   );
   const replayed = sides.flatMap((side, i) => {
     const fromMs = starts[i];
-    return fromMs === undefined ? [] : [{ side: i, replay: { source: side.source, assetId: side.outcomeId, fromMs } }];
+    return fromMs === undefined ? [] : [{ source: side.source, assetId: side.outcomeId, fromMs, side: i }];
   });
-  const streams = replayed.length === 0 ? [] : demultiplex(mergedBookRows(ticks, replayed.map((r) => r.replay), until), replayed.length);
-  const rowsOf = (i: number) => streams[replayed.findIndex((r) => r.side === i)] ?? noRows;
+  const rows = replayed.length === 0 ? noRows : mergedBookRows(ticks, replayed, until);
   // The journal from the replay's first snapshot: a lost connection that ended before `since` but
   // after that snapshot decides whether the snapshot still holds (series.ts, stretchesOf).
   const input = async (side: PairSide, i: number): Promise<SideInput> => ({
     outcomeId: side.outcomeId,
     fee: side,
-    rows: rowsOf(i),
     spans: await recordedSpansOf(db, side, Math.min(since, starts[i] ?? since), until, now),
+    ...(closes[i] === undefined ? {} : { closedAt: closes[i] }),
   });
-  return [await input(pair.a, 0), await input(pair.b, 1)];
+  return [await input(pair.a, 0), await input(pair.b, 1), rows];
 }
 
 /**
@@ -190,16 +175,18 @@ export async function getPairSpreads(db: Db, ticks: TickReader, refA: string, re
   const pair = await resolvePricedPair(db, refA, refB, query.pricing, now, readers);
   const since = cursorAt ?? range.since;
   const window: SeriesWindow = { since, until: range.until, step, size: query.size, threshold: query.minSpread ?? 0, initial: cursorAt === undefined };
-  const [a, b] = await pairInputs(db, ticks, pair, since, range.until, now);
+  const [a, b, rows] = await pairInputs(db, ticks, pair, since, range.until, now);
   const data: SpreadPoint[] = [];
   let nextCursor: string | null = null;
-  for await (const point of priceSeries(a, b, window)) {
-    if (query.minSpread !== undefined && (point.best === null || point.best < query.minSpread)) continue;
-    data.push(point);
-    if (data.length >= query.limit) {
-      const next = step === undefined ? point.t + 1 : point.t + step;
-      if (next <= range.until) nextCursor = encodeCursor(["s", next]);
-      break;
+  page: for await (const points of priceSeries(a, b, rows, window)) {
+    for (const point of points) {
+      if (query.minSpread !== undefined && (point.best === null || point.best < query.minSpread)) continue;
+      data.push(point);
+      if (data.length >= query.limit) {
+        const next = step === undefined ? point.t + 1 : point.t + step;
+        if (next <= range.until) nextCursor = encodeCursor(["s", next]);
+        break page;
+      }
     }
   }
   return spreadsPage.parse({
@@ -227,9 +214,9 @@ export async function getPairEpisodes(db: Db, ticks: TickReader, refA: string, r
   const range = spreadWindow(query.since, query.until, now);
   const threshold = query.minSpread ?? 0;
   const pair = await resolvePricedPair(db, refA, refB, query.pricing, now, readers);
-  const [a, b] = await pairInputs(db, ticks, pair, range.since, range.until, now);
+  const [a, b, rows] = await pairInputs(db, ticks, pair, range.since, range.until, now);
   const folder = new EpisodeFolder(range.since, range.until, threshold);
-  for await (const point of priceSeries(a, b, { since: range.since, until: range.until, size: query.size, threshold, initial: true })) folder.add(point);
+  for await (const points of priceSeries(a, b, rows, { since: range.since, until: range.until, size: query.size, threshold, initial: true })) for (const point of points) folder.add(point);
   const { episodes, days } = folder.finish();
   // Oldest first by start (then direction): a stable order for the cursor.
   const sorted = [...episodes].sort((x, y) => x.start - y.start || x.direction.localeCompare(y.direction));

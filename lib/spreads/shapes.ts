@@ -94,7 +94,7 @@ export type FeesQuery = z.output<typeof feesQuery>;
 const money = (description: string) => z.number().describe(description);
 const nullableMoney = (description: string) => z.number().nullable().describe(description);
 
-export const unknownReason = z.enum(["not_recorded", "no_book", "awaiting_snapshot", "out_of_sync"]);
+export const unknownReason = z.enum(["not_recorded", "no_book", "awaiting_snapshot", "out_of_sync", "market_closed"]);
 export type UnknownReason = z.infer<typeof unknownReason>;
 
 const quote = z
@@ -201,7 +201,7 @@ export const episodePublic = z.object({
   start: z.number().int().describe("First instant the net spread was above the threshold, epoch ms."),
   end: z.number().int().describe("First instant it no longer was (or a book became unknown, or the window ended)."),
   durationMs: z.number().int(),
-  endedBy: z.enum(["below_threshold", "unknown", "window_end"]),
+  endedBy: z.enum(["below_threshold", "unknown", "resolution", "window_end"]),
   peak: money("Highest net spread per contract after fees during the episode, dollars."),
   peakAt: z.number().int(),
   grossAtPeak: money("Top-of-book spread at the peak, before fees."),

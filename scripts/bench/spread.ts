@@ -14,13 +14,17 @@
  *
  *   npm run bench:spread                      # short default: 200,000 rows a book
  *   npm run bench:spread -- --rows 1000000    # the issue's day of two 1M-row books
+ *   npm run bench:spread -- --stages          # also where the series' time goes: the merged rows
+ *                                             # read and parsed alone, then also applied to the books
  */
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { benchDataDir } from "./lib/harness";
 import { loadLine } from "./lib/memory";
 
-const { values } = parseArgs({ options: { rows: { type: "string", default: "200000" }, size: { type: "string", default: "500" }, runs: { type: "string", default: "2" } } });
+const { values } = parseArgs({
+  options: { rows: { type: "string", default: "200000" }, size: { type: "string", default: "500" }, runs: { type: "string", default: "2" }, stages: { type: "boolean", default: false } },
+});
 const ROWS = Number(values.rows);
 const SIZE = Number(values.size);
 const RUNS = Number(values.runs);
@@ -67,6 +71,7 @@ async function main(): Promise<void> {
   const { resolvePair } = await import("@/lib/spreads/pairs");
   const { pairInputs } = await import("@/lib/spreads/service");
   const { priceSeries } = await import("@/lib/spreads/series");
+  const { AssetBook, applyBookData, applyChangeData } = await import("@/lib/books/book-state");
   const { bind } = await import("@/lib/ticks");
 
   console.log(`bench:spread — ${ROWS.toLocaleString("en")} rows a book, size ${SIZE}, data dir ${dataDir}, node ${process.version}, ${loadLine("at start")}`);
@@ -118,15 +123,33 @@ async function main(): Promise<void> {
   };
 
   const ours = (step: number | undefined) => async () => {
-    const [a, b] = await pairInputs(db, stores.service, pair, start, until, now);
+    const [a, b, rows] = await pairInputs(db, stores.service, pair, start, until, now);
     let points = 0;
     let priced = 0;
-    for await (const point of priceSeries(a, b, { since: start, until, step, size: SIZE, threshold: 0, initial: true })) {
-      points += 1;
-      if (point.net !== null) priced += 1;
+    for await (const batch of priceSeries(a, b, rows, { since: start, until, step, size: SIZE, threshold: 0, initial: true })) {
+      for (const point of batch) {
+        points += 1;
+        if (point.net !== null) priced += 1;
+      }
     }
     if (priced < points * 0.99) throw new Error(`only ${priced} of ${points} points priced: the bench books are not known`);
     return points;
+  };
+  /** The series' first stages alone: both books' merged rows read and parsed, and (`books`) applied to the book state. */
+  const stage = (books: boolean) => async () => {
+    const [, , rows] = await pairInputs(db, stores.service, pair, start, until, now);
+    const state = [new AssetBook(POLY_YES, ""), new AssetBook(KALSHI_TICKER, "")];
+    let count = 0;
+    for await (const batch of rows) {
+      count += batch.length;
+      if (!books) continue;
+      for (const row of batch) {
+        const book = state[row[1]] ?? new AssetBook("", "");
+        if (row[2] === 1) applyBookData(book, row[0], row[3], row[4]);
+        else applyChangeData(book, row[0], row[3], row[4], row[5], row[6], row[7]);
+      }
+    }
+    return count;
   };
   const engine = (grid: boolean) => async () => {
     const times = grid
@@ -166,6 +189,17 @@ async function main(): Promise<void> {
     const e = best(runsEngine);
     table.push(`| ${label} | engine ASOF JOIN (best bid/ask) | ${e.points.toLocaleString("en")} | ${e.seconds.toFixed(2)} s | ${e.cpuSeconds.toFixed(2)} s | ${e.rssGrowth.toFixed(0)} MB | ${e.heapGrowth.toFixed(0)} MB | 1.00× | 1.00× |`);
     table.push(`| ${label} | lib/spreads series (best levels, gross, walk for ${SIZE}, fees) | ${o.points.toLocaleString("en")} | ${o.seconds.toFixed(2)} s | ${o.cpuSeconds.toFixed(2)} s | ${o.rssGrowth.toFixed(0)} MB | ${o.heapGrowth.toFixed(0)} MB | ${(o.seconds / e.seconds).toFixed(2)}× | ${(o.cpuSeconds / e.cpuSeconds).toFixed(2)}× |`);
+  }
+  if (values.stages) {
+    for (const [label, work] of [
+      ["merged rows read and parsed", stage(false)],
+      ["merged rows read, parsed and applied to both books", stage(true)],
+    ] as const) {
+      const runs: Awaited<ReturnType<typeof measure>>[] = [];
+      for (let run = 0; run < RUNS; run += 1) runs.push(await measure(work));
+      const o = runs.reduce((x, y) => (y.seconds < x.seconds ? y : x));
+      table.push(`| stages | ${label} | ${o.points.toLocaleString("en")} rows | ${o.seconds.toFixed(2)} s | ${o.cpuSeconds.toFixed(2)} s | ${o.rssGrowth.toFixed(0)} MB | ${o.heapGrowth.toFixed(0)} MB | | |`);
+    }
   }
   clearInterval(sampler);
   console.log("\n| series | path | points | wall time (best run) | process CPU (engine in-process) | peak RSS growth (engine included) | peak Node heap + buffers growth | wall vs engine (target ≤ 1.5×) | CPU vs engine |");
