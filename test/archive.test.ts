@@ -13,6 +13,9 @@ import { prepareRecentFiles } from "@/lib/archive/schedule";
 import { KalshiNormalizer } from "@/lib/recorder/kalshi/normalize";
 import { insertTickRows } from "@/lib/recorder/writer";
 import { getTickStores, type TickStores } from "@/lib/ticks";
+import { getDb } from "@/lib/db";
+import { ResolutionSink } from "@/lib/outcomes/sink";
+import { resolutionRecord } from "./helpers/resolutions";
 import { describeKeyedRoute } from "./helpers/auth-suite";
 import { serveRoutes } from "./helpers/http-routes";
 import { makeKey } from "./helpers/keys";
@@ -202,6 +205,120 @@ describe("archive schedule", () => {
     ]);
     const listed = (await manifest("polymarket", DAY)).find((hour) => hour.hour === "2026-06-13T12:00:00.000Z");
     expect(built[0]?.checksum).toBe(listed?.checksum);
+  });
+});
+
+describe("GET /v0/archive/{venue}/{date}/outcomes.parquet", () => {
+  const OUT_DAY = "2026-06-15";
+  const t = (hhmm: string, day = OUT_DAY) => new Date(`${day}T${hhmm}:00.000Z`);
+  type OutcomesEntry = ManifestFile & { markets: number };
+  async function outcomesOf(venue: string, date: string): Promise<OutcomesEntry | null> {
+    const res = await getOut(`/v0/archive/manifest?date=${date}&venue=${venue}`);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: { outcomes: OutcomesEntry | null } }).data.outcomes;
+  }
+  /** The rows of an outcomes file as the engine reads it back, in file order. */
+  async function outcomeRows(bytes: Uint8Array): Promise<Array<Array<string | null>>> {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "brier-parquet-")), "outcomes.parquet");
+    writeFileSync(file, bytes);
+    const result = await stores.writer.query({
+      query: `SELECT toString(received_time), market, state, ifNull(winning_outcome_id, ''), toString(settlement_value), source, raw FROM file('${file}', Parquet)`,
+      format: "JSONCompactEachRow",
+    });
+    return result.json<Array<string | null>>();
+  }
+  let sink: ResolutionSink;
+  // A key of its own: the file's enterprise rate limit (45) is the other tests' budget.
+  let outKey: string;
+  const getOut = (pathname: string, headers: Record<string, string> = {}, method = "GET") =>
+    fetch(`${server.url}${pathname}`, { method, headers: { authorization: `Bearer ${outKey}`, ...headers } });
+
+  beforeAll(async () => {
+    outKey = (await makeKey("enterprise")).key;
+    sink = new ResolutionSink(await getDb(), stores.writer);
+    // Received on OUT_DAY: a market closed, determined and settled; another voided; a Polymarket change; and a change received the next day.
+    const at = (venueMarketId: string, state: Parameters<typeof resolutionRecord>[0]["state"], hhmm: string, extra: Partial<Parameters<typeof resolutionRecord>[0]> = {}, day = OUT_DAY) =>
+      resolutionRecord({ venueMarketId, state, venueTime: t(hhmm, day), receivedAt: t(hhmm, day), source: "rest", ...extra });
+    await sink.record([at("KXOUT-1", "closed", "08:00", { closedAt: t("08:00") }), at("KXOUT-2", "closed", "08:30")]);
+    await sink.record([at("KXOUT-1", "determined", "10:00", { winningOutcomeId: "KXOUT-1", settlementValue: 1 })]);
+    await sink.record([at("KXOUT-2", "voided", "11:00", { venueState: "finalized" })]);
+    await sink.record([at("KXOUT-1", "settled", "12:00", { winningOutcomeId: "KXOUT-1", settlementValue: 1, venueState: "finalized" })]);
+    await sink.record([at("9301", "proposed", "09:00", { venue: "polymarket", market: `0x${"ef".repeat(32)}`, outcomeIds: ["93011", "93012"] })]);
+    await sink.record([at("KXOUT-3", "closed", "01:00", {}, "2026-06-16")]);
+  });
+
+  it("lists a closed day's outcome changes in the manifest and serves them as Parquet: every row, in order, size and SHA-256 as listed", async () => {
+    const entry = await outcomesOf("kalshi", OUT_DAY);
+    expect(entry).toMatchObject({ url: `/v0/archive/kalshi/${OUT_DAY}/outcomes.parquet`, rows: 5, markets: 2 });
+    const res = await getOut(entry?.url ?? "");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/vnd.apache.parquet");
+    expect(res.headers.get("etag")).toBe(`"${entry?.sha256}"`);
+    expect(res.headers.get("x-archive-rows")).toBe("5");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(bytes.length).toBe(entry?.bytes);
+    expect(sha256(bytes)).toBe(entry?.sha256);
+    const rows = await outcomeRows(bytes);
+    expect(rows.map(([received, market, state, winner, value]) => [received, market, state, winner, value])).toEqual([
+      [`${OUT_DAY} 08:00:00.000`, "KXOUT-1", "closed", "", null],
+      [`${OUT_DAY} 08:30:00.000`, "KXOUT-2", "closed", "", null],
+      [`${OUT_DAY} 10:00:00.000`, "KXOUT-1", "determined", "KXOUT-1", "1"],
+      [`${OUT_DAY} 11:00:00.000`, "KXOUT-2", "voided", "", null],
+      [`${OUT_DAY} 12:00:00.000`, "KXOUT-1", "settled", "KXOUT-1", "1"],
+    ]);
+    expect(rows[0]?.[6]).toBe(JSON.stringify({ state: "closed" }));
+    // The Polymarket change is in Polymarket's file only; the next day's change in the next day's.
+    expect(await outcomesOf("polymarket", OUT_DAY)).toMatchObject({ rows: 1, markets: 1 });
+    expect(await outcomesOf("kalshi", "2026-06-16")).toMatchObject({ rows: 1, url: "/v0/archive/kalshi/2026-06-16/outcomes.parquet" });
+    // The hours' entries are unchanged by it; with market= no file is listed.
+    const market = await getOut(`/v0/archive/manifest?date=${OUT_DAY}&venue=kalshi&market=KXOUT-1`);
+    expect(((await market.json()) as { data: { outcomes: unknown } }).data.outcomes).toBeNull();
+  });
+
+  it("answers Range, If-None-Match and HEAD, and rebuilds the file when a change reaches a closed day", async () => {
+    const entry = await outcomesOf("kalshi", OUT_DAY);
+    const url = entry?.url ?? "";
+    const whole = new Uint8Array(await (await getOut(url)).arrayBuffer());
+    const part = await getOut(url, { range: "bytes=10-99" });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 10-99/${whole.length}`);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(Buffer.from(whole.subarray(10, 100)));
+    expect((await getOut(url, { "if-none-match": `"${entry?.sha256}"` })).status).toBe(304);
+    const head = await getOut(url, {}, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(whole.length));
+
+    await sink.record([resolutionRecord({ venueMarketId: "KXOUT-4", state: "closed", venueTime: t("23:59"), receivedAt: t("23:59"), source: "rest" })]);
+    const after = await outcomesOf("kalshi", OUT_DAY);
+    expect(after).toMatchObject({ rows: 6, markets: 3 });
+    expect(after?.sha256).not.toBe(entry?.sha256);
+    const rebuilt = await getOut(url);
+    expect(rebuilt.headers.get("etag")).toBe(`"${after?.sha256}"`);
+    expect(sha256(new Uint8Array(await rebuilt.arrayBuffer()))).toBe(after?.sha256);
+  });
+
+  it("lists no file for a day not closed yet or without changes, and says why when one is asked for", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await outcomesOf("kalshi", today)).toBeNull();
+    const open = await getOut(`/v0/archive/kalshi/${today}/outcomes.parquet`);
+    expect(open.status).toBe(400);
+    expect(((await open.json()) as { error: Obj }).error).toMatchObject({ code: "invalid_parameter", parameter: "date" });
+    expect(await outcomesOf("kalshi", "2026-06-10")).toBeNull();
+    const none = await getOut("/v0/archive/kalshi/2026-06-10/outcomes.parquet");
+    expect(none.status).toBe(404);
+    expect(((await none.json()) as { error: Obj }).error).toMatchObject({ code: "not_found", date: "2026-06-10" });
+    const bad = await getOut(`/v0/archive/kalshi/${OUT_DAY}/outcome.parquet`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: Obj }).error).toMatchObject({ parameter: "hour", message: expect.stringContaining("outcomes.parquet") as unknown });
+  });
+
+  it("is pulled with the day's hours and verified against the manifest", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "brier-pull-outcomes-"));
+    const pulled = await pullArchive({ baseUrl: server.url, apiKey: outKey, venue: "kalshi", from: OUT_DAY, to: OUT_DAY, dir });
+    expect(pulled.mismatches).toBe(0);
+    expect(pulled.files.map((f) => [path.relative(dir, f.path), f.outcome])).toEqual([[path.join("kalshi", OUT_DAY, "outcomes.parquet"), "downloaded"]]);
+    const entry = await outcomesOf("kalshi", OUT_DAY);
+    expect(sha256(readFileSync(pulled.files[0]?.path ?? ""))).toBe(entry?.sha256);
   });
 });
 

@@ -4,8 +4,10 @@ import { AppError } from "@/lib/errors";
 import { venueHourConditions } from "@/lib/history/condition";
 import type { ApiRequest } from "@/lib/http/reply";
 import { getTickStores } from "@/lib/ticks";
+import { outcomesDayParquet } from "@/lib/outcomes/archive";
 import { hourFileStats, hourParquet } from "./files";
-import { HOUR_MS, assertClosed, parseArchiveHour } from "./hours";
+import { HOUR_MS, assertClosed, assertDayClosed, parseArchiveFile, type ArchiveOutcomesDay } from "./hours";
+import { outcomesFileStats } from "./outcomes";
 
 export const PARQUET_CONTENT_TYPE = "application/vnd.apache.parquet";
 
@@ -70,9 +72,12 @@ function sliceStream(chunks: AsyncIterable<Uint8Array>, start: number, end: numb
  * GET|HEAD /v0/archive/{venue}/{date}/{HH}.parquet: one closed UTC hour of a venue's recorded rows
  * as Parquet (zstd), streamed from the engine. ETag = the manifest checksum of the hour; `Range`
  * (one range), `If-Range`, `If-None-Match`; an hour without rows is 404 with its condition.
+ * …/outcomes.parquet: the day's outcome changes (./outcomes.ts), ETag = the file's SHA-256.
  */
 export async function archiveFileResponse(db: Db, request: ApiRequest, params: Record<string, unknown>, now = Date.now()): Promise<Response> {
-  const hour = parseArchiveHour(params);
+  const file = parseArchiveFile(params);
+  if ("outcomes" in file) return outcomesFileResponse(request, file.outcomes, now);
+  const { hour } = file;
   assertClosed(hour, now);
   const stores = await getTickStores();
   const stats = await hourFileStats(stores, hour);
@@ -85,10 +90,30 @@ export async function archiveFileResponse(db: Db, request: ApiRequest, params: R
       condition,
     });
   }
-  const etag = `"${stats.checksum}"`;
+  return fileResponse(request, { ...stats, etag: stats.checksum, filename: `${hour.venue}-${label.replace("T", "-")}.parquet` }, () => hourParquet(stores, hour, request.signal));
+}
+
+async function outcomesFileResponse(request: ApiRequest, day: ArchiveOutcomesDay, now: number): Promise<Response> {
+  assertDayClosed(day, now);
+  const stores = await getTickStores();
+  const stats = await outcomesFileStats(stores, day.venue, day.dayStart);
+  const date = new Date(day.dayStart).toISOString().slice(0, 10);
+  if (stats === undefined) {
+    throw new AppError("not_found", `Brier received no change of a ${day.venue} market's outcome on ${date}.`, { resource: "archive outcomes file", date });
+  }
+  return fileResponse(request, { ...stats, etag: stats.sha256, filename: `${day.venue}-${date}-outcomes.parquet` }, () => outcomesDayParquet(stores.service, day.venue, day.dayStart, request.signal));
+}
+
+/** An archive file's answer: headers, 304, one byte range (206, 416) or the whole file, streamed. */
+function fileResponse(
+  request: ApiRequest,
+  stats: { rows: number; bytes: number; sha256: string; etag: string; filename: string },
+  chunks: () => AsyncIterable<Uint8Array>,
+): Response {
+  const etag = `"${stats.etag}"`;
   const headers = new Headers({
     "content-type": PARQUET_CONTENT_TYPE,
-    "content-disposition": `attachment; filename="${hour.venue}-${label.replace("T", "-")}.parquet"`,
+    "content-disposition": `attachment; filename="${stats.filename}"`,
     "accept-ranges": "bytes",
     etag,
     "repr-digest": `sha-256=:${Buffer.from(stats.sha256, "hex").toString("base64")}:`,
@@ -108,5 +133,5 @@ export async function archiveFileResponse(db: Db, request: ApiRequest, params: R
   if (range !== undefined) headers.set("content-range", `bytes ${start}-${end}/${stats.bytes}`);
   const status = range === undefined ? 200 : 206;
   if (request.method === "HEAD") return new Response(null, { status, headers });
-  return new Response(sliceStream(hourParquet(stores, hour, request.signal), start, end), { status, headers });
+  return new Response(sliceStream(chunks(), start, end), { status, headers });
 }

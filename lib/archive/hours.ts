@@ -22,8 +22,11 @@ export const archiveDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, "date must be a UTC day, YYYY-MM-DD")
   .refine((text) => Number.isFinite(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text), "date is not a calendar day");
 
-/** `HH.parquet`, the file name of an hour. */
-const hourFile = z.string().regex(/^([01]\d|2[0-3])\.parquet$/, "the file is HH.parquet, HH = 00 to 23");
+/** The file name of a day's outcome changes. */
+export const OUTCOMES_FILE = "outcomes.parquet";
+
+/** `HH.parquet`, the file name of an hour, or the day's outcomes file. */
+const archiveFile = z.string().regex(/^(([01]\d|2[0-3])\.parquet|outcomes\.parquet)$/, "the file is HH.parquet, HH = 00 to 23, or outcomes.parquet");
 
 export interface ArchiveHour {
   venue: RecordedVenue;
@@ -32,13 +35,32 @@ export interface ArchiveHour {
   start: number;
 }
 
-/** The path parameters of /v0/archive/{venue}/{date}/{HH}.parquet, checked. */
-export function parseArchiveHour(params: { venue?: unknown; date?: unknown; file?: unknown }): ArchiveHour {
+/** A day's outcomes file: the venue and the day's start (epoch ms). */
+export interface ArchiveOutcomesDay {
+  venue: RecordedVenue;
+  dayStart: number;
+}
+
+/** The path parameters of /v0/archive/{venue}/{date}/{HH}.parquet (an hour) or …/outcomes.parquet (the day's outcomes), checked. */
+export function parseArchiveFile(params: { venue?: unknown; date?: unknown; file?: unknown }): { hour: ArchiveHour } | { outcomes: ArchiveOutcomesDay } {
   const venue = parseInput(archiveVenue, params.venue, "venue");
   const date = parseInput(archiveDate, params.date, "date");
-  const file = parseInput(hourFile, params.file, "hour");
+  const file = parseInput(archiveFile, params.file, "hour");
+  if (file === OUTCOMES_FILE) return { outcomes: { venue, dayStart: Date.parse(`${date}T00:00:00Z`) } };
   const start = Date.parse(`${date}T${file.slice(0, 2)}:00:00Z`);
-  return { venue, table: recordedVenueTables[venue], start };
+  return { hour: { venue, table: recordedVenueTables[venue], start } };
+}
+
+/** Refuses a day whose outcomes file is not closed yet (today, or a day in the future). */
+export function assertDayClosed(day: ArchiveOutcomesDay, now: number): void {
+  const availableAt = day.dayStart + 24 * HOUR_MS + CLOSE_AFTER_MS;
+  if (day.dayStart > now) throw new InvalidParameterError("date", "the day is in the future");
+  if (availableAt > now) {
+    throw new AppError("invalid_parameter", `The day is still being recorded; its outcomes file can be downloaded from ${new Date(availableAt).toISOString()}.`, {
+      parameter: "date",
+      availableAt: new Date(availableAt).toISOString(),
+    });
+  }
 }
 
 /** Refuses an hour that is not closed yet (the current hour, or one in the future). */

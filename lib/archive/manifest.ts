@@ -8,6 +8,7 @@ import { bind, getTickStores, tickRowStream, type TickReader, type TickStores } 
 import { recordedVenueTables, type RecordedVenue } from "@/lib/ticks/published";
 import { ARCHIVE_ORDER, fileStats, openHourSummary } from "./files";
 import { CLOSE_AFTER_MS, HOUR_MS, archiveFilePath } from "./hours";
+import { outcomesFilePath, outcomesFileStats } from "./outcomes";
 import { manifestResponse, type ManifestHour, type ManifestQuery } from "./shapes";
 
 /** One hour of a venue's archive as the manifest lists it. */
@@ -78,8 +79,12 @@ export async function archiveManifest(db: Db, ticks: TickReader, query: Manifest
   const venue = query.venue ?? "polymarket";
   const checksum = { algorithm: "sha256", order: ARCHIVE_ORDER, line: "<epoch ms>\\t<market>\\t<event_type>\\t<data>\\n" };
   if (query.market === undefined) {
-    const hours = await archiveDay(db, await getTickStores(), venue, dayStart, now);
-    return manifestResponse.parse({ data: { date: query.date, venue, market: null, checksum, hours } });
+    const stores = await getTickStores();
+    const hours = await archiveDay(db, stores, venue, dayStart, now);
+    const closed = dayStart + 24 * HOUR_MS + CLOSE_AFTER_MS <= now;
+    const stats = closed ? await outcomesFileStats(stores, venue, dayStart) : undefined;
+    const outcomes = stats === undefined ? null : { url: outcomesFilePath(venue, dayStart), rows: stats.rows, markets: stats.markets, bytes: stats.bytes, checksum: stats.sha256, sha256: stats.sha256 };
+    return manifestResponse.parse({ data: { date: query.date, venue, market: null, checksum, hours, outcomes } });
   }
   const dayEnd = Math.min(dayStart + 24 * HOUR_MS, Math.ceil(now / HOUR_MS) * HOUR_MS);
   const rows = tickRowStream<[number | string, string, string, string]>(
@@ -109,5 +114,5 @@ export async function archiveManifest(db: Db, ticks: TickReader, query: Manifest
     condition: conditions.get(hour) ?? "missing",
     file: null,
   }));
-  return manifestResponse.parse({ data: { date: query.date, venue, market: query.market, checksum, hours: data } });
+  return manifestResponse.parse({ data: { date: query.date, venue, market: query.market, checksum, hours: data, outcomes: null } });
 }

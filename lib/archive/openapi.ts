@@ -4,7 +4,7 @@ import { PARQUET_CONTENT_TYPE } from "./download";
 import { manifestQuery, manifestResponse } from "./shapes";
 
 const headers = {
-  ETag: { description: "The manifest checksum of the hour, quoted.", schema: { type: "string" } },
+  ETag: { description: "The manifest checksum of the hour, quoted (of an outcomes file: its SHA-256).", schema: { type: "string" } },
   "Repr-Digest": { description: "sha-256 of the whole file (RFC 9530).", schema: { type: "string" } },
   "X-Archive-Rows": { description: "Rows in the file.", schema: { type: "integer" } },
   "Accept-Ranges": { description: "bytes", schema: { type: "string" } },
@@ -16,11 +16,12 @@ export const archiveOpenApi: OpenApiSectionBuilder = () => ({
     "/v0/archive/{venue}/{date}/{file}": {
       get: {
         operationId: "getArchiveFile",
-        summary: "One closed UTC hour of a venue's recorded rows as Parquet (zstd), sorted (timestamp, market, event_type, data); Range, If-Range, If-None-Match; HEAD for the headers (Enterprise)",
+        summary:
+          "One closed UTC hour of a venue's recorded rows as Parquet (zstd), sorted (timestamp, market, event_type, data), or (outcomes.parquet) a closed UTC day's changes of its markets' outcomes; Range, If-Range, If-None-Match; HEAD for the headers (Enterprise)",
         parameters: [
           pathParameter("venue", "polymarket or kalshi."),
           pathParameter("date", "The UTC day, YYYY-MM-DD."),
-          pathParameter("file", "HH.parquet, HH = 00 to 23 (UTC)."),
+          pathParameter("file", "HH.parquet, HH = 00 to 23 (UTC); or outcomes.parquet: every market_outcomes row received that day, sorted (received_time, market, venue_time)."),
           { name: "Range", in: "header", required: false, description: "One byte range: bytes=a-b, a- or -n.", schema: { type: "string" } },
         ],
         responses: {
@@ -30,7 +31,7 @@ export const archiveOpenApi: OpenApiSectionBuilder = () => ({
           "400": badRequest(),
           "401": unauthorizedResponse(),
           "403": errorResponse("Below the Enterprise plan (`forbidden`, naming the plan)."),
-          "404": errorResponse("No rows in the hour (`not_found`, with the hour's `condition`: available, degraded or missing)."),
+          "404": errorResponse("No rows in the hour (`not_found`, with the hour's `condition`: available, degraded or missing); no outcome change received that day (`not_found`, with `date`)."),
           "416": { description: "The range starts past the end of the file (Content-Range: bytes */size)." },
           "429": rateLimitedResponse(),
         },

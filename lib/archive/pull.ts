@@ -7,9 +7,9 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 
 /**
  * The client side of the archive (`npm run --silent archive -- pull`): lists each day's files from
- * the manifest, downloads what is missing into `<dir>/<venue>/<date>/<HH>.parquet`, resumes a
- * partial download (`.part`) with `Range` + `If-Range` (the hour's ETag), and verifies every file
- * of the range against the manifest: size and SHA-256. Talks HTTP only, like any API client.
+ * the manifest, downloads what is missing into `<dir>/<venue>/<date>/<HH>.parquet` and the day's
+ * `outcomes.parquet`, resumes a partial download (`.part`) with `Range` + `If-Range` (the file's
+ * ETag), and verifies every file of the range against the manifest: size and SHA-256. Talks HTTP only, like any API client.
  */
 
 export interface ManifestFile {
@@ -21,7 +21,7 @@ export interface ManifestFile {
 }
 
 interface ManifestBody {
-  data: { hours: Array<{ hour: string; condition: string; file: ManifestFile | null }> };
+  data: { hours: Array<{ hour: string; condition: string; file: ManifestFile | null }>; outcomes?: ManifestFile | null };
 }
 
 export interface PullOptions {
@@ -119,6 +119,8 @@ export async function pullArchive(options: PullOptions): Promise<PullResult> {
       if (hour.file === null) continue;
       wanted.push({ file: hour.file, local: path.join(options.dir, options.venue, day, `${hour.hour.slice(11, 13)}.parquet`) });
     }
+    // The day's outcome changes, once the day is closed (its ETag is the file's SHA-256).
+    if (body.data.outcomes) wanted.push({ file: body.data.outcomes, local: path.join(options.dir, options.venue, day, "outcomes.parquet") });
   }
   const progress: PullProgress = { filesDone: 0, filesTotal: wanted.length, bytesDone: 0, bytesTotal: wanted.reduce((sum, w) => sum + w.file.bytes, 0), current: undefined };
   const result: PullResult = { files: [], mismatches: 0 };

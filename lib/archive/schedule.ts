@@ -4,6 +4,7 @@ import { getTickStores, type TickStores } from "@/lib/ticks";
 import { recordedVenueTables, type RecordedVenue } from "@/lib/ticks/published";
 import { fileStats } from "./files";
 import { CLOSE_AFTER_MS, HOUR_MS } from "./hours";
+import { outcomesFileStats } from "./outcomes";
 import { processGlobals } from "@/lib/process-globals.mjs";
 
 /** How often the closed hours are checked, and how far back. */
@@ -13,7 +14,8 @@ const LOOKBACK_HOURS = 24;
 /**
  * Builds the stats of the last day's closed hours of every recorded venue ahead of the first
  * request (the first manifest of a day would otherwise build each hour's, about 5 s per 1M rows):
- * hours already built and unchanged cost two small reads. Returns the hours with rows.
+ * hours already built and unchanged cost two small reads; and the last closed day's outcomes file.
+ * Returns the hours with rows.
  */
 export async function prepareRecentFiles(stores: TickStores, now = Date.now()): Promise<number> {
   const lastClosed = Math.floor((now - CLOSE_AFTER_MS) / HOUR_MS) * HOUR_MS - HOUR_MS;
@@ -22,6 +24,7 @@ export async function prepareRecentFiles(stores: TickStores, now = Date.now()): 
   for (const venue of Object.keys(recordedVenueTables) as RecordedVenue[]) {
     const stats = await fileStats(stores, venue, recordedVenueTables[venue], starts);
     for (const hour of stats.values()) if (hour.rows > 0) hours += 1;
+    await outcomesFileStats(stores, venue, Math.floor((now - CLOSE_AFTER_MS) / (24 * HOUR_MS)) * 24 * HOUR_MS - 24 * HOUR_MS);
   }
   return hours;
 }

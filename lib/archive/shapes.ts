@@ -38,5 +38,16 @@ export const manifestResponse = z.object({
     market: z.string().nullable(),
     checksum: z.object({ algorithm: z.literal("sha256"), order: z.string(), line: z.string() }).describe("How the checksum is computed: algorithm, row order, line format."),
     hours: z.array(manifestHourPublic),
+    outcomes: z
+      .object({
+        url: z.string().describe("Path of the day's outcomes file (GET /v0/archive/{venue}/{date}/outcomes.parquet)."),
+        rows: z.number().int().describe("Changes of a market's outcome in the file: every one Brier received that day."),
+        markets: z.number().int().describe("Distinct markets they concern."),
+        bytes: z.number().int().describe("Size of the file."),
+        checksum: z.string().describe("The file's ETag (= sha256)."),
+        sha256: z.string().describe("SHA-256 (hex) of the file's bytes."),
+      })
+      .nullable()
+      .describe("The day's outcomes file (ClickHouse market_outcomes rows received that day, sorted by received_time, market, venue_time); null until the day is closed (2 minutes after it ends), when nothing changed that day, and with market="),
   }),
 });
