@@ -14,6 +14,7 @@ import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
 import { startFakeMarketChannel, type FakeMarketChannel } from "./fakes/market-channel";
 import { resolutionRecord } from "./helpers/resolutions";
+import { sseEvents } from "./helpers/sse";
 
 const ids = JSON.parse(readFileSync(path.resolve(__dirname, "fixtures/venues/IDS.json"), "utf8")) as {
   M1: { cond: string; yes: string; no: string };
@@ -53,28 +54,13 @@ afterAll(async () => {
 
 /** Reads SSE events from a streaming response until `stop` says enough. */
 async function readEvents(response: Response, stop: (events: Array<Record<string, unknown>>) => boolean): Promise<Array<Record<string, unknown>>> {
-  const reader = response.body?.getReader();
-  if (reader === undefined) throw new Error("no body");
-  const decoder = new TextDecoder();
+  if (response.body === null) throw new Error("no body");
   const events: Array<Record<string, unknown>> = [];
-  let buffer = "";
-  while (!stop(events)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let index: number;
-    while ((index = buffer.indexOf("\n\n")) >= 0) {
-      const block = buffer.slice(0, index);
-      buffer = buffer.slice(index + 2);
-      const data = block
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .map((line) => line.slice(6))
-        .join("\n");
-      if (data !== "") events.push(JSON.parse(data) as Record<string, unknown>);
-    }
+  if (stop(events)) return events;
+  for await (const event of sseEvents(response.body)) {
+    events.push(event);
+    if (stop(events)) break;
   }
-  await reader.cancel();
   return events;
 }
 
