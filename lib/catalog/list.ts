@@ -7,11 +7,12 @@ import { markets } from "@/lib/db/schema/markets";
 import { eventQuotes, marketQuotes } from "@/lib/db/schema/quotes";
 import { encodeCursor, type Cursor, type ListSort } from "./cursor";
 import { eventColumns, isoText, marketColumns, quoteOfEvent, quoteOfMarket, toEventPublic, toMarketPublic, type ListedMarketRow } from "./public";
-import { searchMatches, searchTier, type SearchTier } from "./search";
+import { fewAccess, searchMatches, searchOf, searchTier, type RunStatement, type Search, type SearchTier } from "./search";
 import type { EventPublic, ListMeta, ListQuery, MarketPublic } from "./shapes";
 import { listTotal, type ListTotal } from "./totals";
 
 export { containsPattern } from "./search";
+export type { RunStatement } from "./search";
 
 /* GET /v0/markets and GET /v0/events: filters, orders, totals and keyset paging. */
 
@@ -89,31 +90,40 @@ function sortKey(table: RankedTable, sort: ListSort): SortKey {
   }
 }
 
-/** The filters of both lists (no keyset position). The closed filter is a literal so partial indexes apply. */
-function filterConditions(table: RankedTable, query: ListQuery): SQL[] {
+/** The filters of both lists (no keyset position), `search` that of `query.query`. The closed filter is a literal so partial indexes apply. */
+function filterConditions(table: RankedTable, query: ListQuery, search: Search | undefined): SQL[] {
   const conditions: SQL[] = [];
   if (!query.closed) conditions.push(sql`${table.closed} = false`);
   if (query.category !== undefined) conditions.push(eq(table.category, query.category));
   if (query.exchange !== undefined) conditions.push(eq(table.venue, query.exchange));
-  if (query.query !== undefined) conditions.push(searchMatches(table, query.query));
+  if (search !== undefined) conditions.push(searchMatches(table, search));
   return conditions;
 }
 
+const tableName = (table: RankedTable) => (table === markets ? "markets" : "events");
+
+/** The search of `query.query` as a statement reading few matches from the GIN index takes it (lib/catalog/search.ts). */
+async function indexedSearch(run: RunStatement, table: RankedTable, query: ListQuery): Promise<Search | undefined> {
+  if (query.query === undefined) return undefined;
+  return fewAccess(run, table, tableName(table), await searchOf(run, query.query));
+}
+
 /** meta.total / meta.totalEstimate of a list's filters (lib/catalog/totals.ts has the rule). */
-function countMatches(db: Db, table: RankedTable, query: ListQuery): Promise<ListTotal> {
-  const conditions = filterConditions(table, query);
-  const name = table === markets ? "markets" : "events";
-  const cacheKey = JSON.stringify([name, query.closed, query.category ?? null, query.exchange ?? null, query.query ?? null]);
-  return listTotal(db, sql`${table}`, conditions.length > 0 ? and(...conditions) : undefined, cacheKey);
+async function countMatches(db: Db, table: RankedTable, query: ListQuery): Promise<ListTotal> {
+  const cacheKey = JSON.stringify([tableName(table), query.closed, query.category ?? null, query.exchange ?? null, query.query ?? null]);
+  return listTotal(db, sql`${table}`, async () => {
+    const conditions = filterConditions(table, query, await indexedSearch(runOn(db), table, query));
+    return conditions.length > 0 ? and(...conditions) : undefined;
+  }, cacheKey);
 }
 
 /**
  * The WHERE of one list statement: the filters (with a search, only the given tier's matches) plus
  * the keyset position when the cursor sits in this tier. Every value binds (never concatenated).
  */
-function listConditions(table: RankedTable, query: ListQuery, key: SortKey, tier: SearchTier): SQL | undefined {
-  const conditions = filterConditions(table, { ...query, query: undefined });
-  if (query.query !== undefined) conditions.push(searchTier(table, query.query, tier));
+function listConditions(table: RankedTable, query: ListQuery, search: Search | undefined, key: SortKey, tier: SearchTier): SQL | undefined {
+  const conditions = filterConditions(table, query, undefined);
+  if (search !== undefined) conditions.push(searchTier(table, search, tier));
   if (query.cursor !== undefined && (query.query === undefined || (query.cursor.tier ?? 1) === tier)) {
     const after = key.direction === "desc" ? sql`<` : sql`>`;
     conditions.push(sql`(${key.expression}, ${table.id}) ${after} (${key.bind(query.cursor.key)}, ${query.cursor.id}::uuid)`);
@@ -156,9 +166,6 @@ function page<R extends Ranked>(rows: R[], query: ListQuery): { rows: R[]; nextC
  */
 const FEW_MATCHES = 2_000;
 
-/** Runs one list statement (the app: its Db; bench:catalog: the same SQL on its own connection). */
-export type RunStatement = (statement: SQL) => Promise<Array<Record<string, unknown>>>;
-
 /**
  * The rows of a list page, `limit + 1` of them at most. Without `query`, one statement in the
  * list's order. With it, title matches (tier 1) come first: their statement runs alone, and the
@@ -168,8 +175,9 @@ export type RunStatement = (statement: SQL) => Promise<Array<Record<string, unkn
  */
 async function pageRows<R extends Ranked>(
   query: ListQuery,
-  statement: (tier: SearchTier, limit: number, offset: number, few: boolean) => SQL,
-  countTier: (upTo: number) => SQL,
+  table: RankedTable,
+  statement: (tier: SearchTier, limit: number, offset: number, few: boolean, search: Search | undefined) => SQL,
+  countTier: (upTo: number, search: Search | undefined) => SQL,
   run: RunStatement,
   total?: ListTotal,
 ): Promise<R[]> {
@@ -177,17 +185,21 @@ async function pageRows<R extends Ranked>(
   // A search with few matches reads them all and sorts them (GIN bitmap); a frequent one walks the
   // list's order. The exact total decides, not the planner: a word absent from the column's
   // statistics is estimated at 0.5% of rows (PostgreSQL 15), and a walk for a word with 20
-  // matches at that estimate reads the whole index (docs/catalog.md, "Search").
+  // matches at that estimate reads the whole index, while a GIN bitmap of two frequent words'
+  // prefixes costs 200 ms where walking to a page of their 2,400 matches costs a few
+  // (docs/catalog.md, "Search"). So a frequent search's statement gives the GIN index nothing.
   const few = query.query !== undefined && total?.total !== null && total?.total !== undefined && total.total <= FEW_MATCHES;
+  const search =
+    query.query === undefined ? undefined : few ? await indexedSearch(run, table, query) : await searchOf(run, query.query, "walk");
   const read = async (tier: SearchTier, limit: number, offset: number) =>
-    ((await run(statement(tier, limit, offset, few))) as R[]).map((row) => (query.query === undefined ? row : { ...row, tier }));
+    ((await run(statement(tier, limit, offset, few, search))) as R[]).map((row) => (query.query === undefined ? row : { ...row, tier }));
   if (query.query === undefined || query.cursor?.tier === 2) return read(query.query === undefined ? 1 : 2, wanted, query.offset);
   const first = await read(1, wanted, query.offset);
   if (first.length >= wanted) return first;
   // Tier 1 ended on this page. An offset past its end skips the rest of the offset into tier 2.
   let skip = 0;
   if (first.length === 0 && query.offset > 0) {
-    const counted = Number((await run(countTier(query.offset)))[0]?.n ?? 0);
+    const counted = Number((await run(countTier(query.offset, search)))[0]?.n ?? 0);
     skip = query.offset - counted;
   }
   return [...first, ...(await read(2, wanted - first.length, skip))];
@@ -198,9 +210,9 @@ async function pageRows<R extends Ranked>(
  * `offset 0` fence makes PostgreSQL read every match (the GIN index's bitmap) before it sorts, instead
  * of walking the order's index and testing each row.
  */
-function pageIds(table: RankedTable, query: ListQuery, tier: SearchTier, limit: number, offset: number, few: boolean): SQL {
+function pageIds(table: RankedTable, query: ListQuery, search: Search | undefined, tier: SearchTier, limit: number, offset: number, few: boolean): SQL {
   const key = sortKey(table, sortOf(query));
-  const where = listConditions(table, query, key, tier);
+  const where = listConditions(table, query, search, key, tier);
   const filter = where === undefined ? sql`` : sql` where ${where}`;
   if (!few) return sql`select ${table.id} as id from ${table}${filter} order by ${sql.join(orderOf(table, key), sql`, `)} limit ${limit} offset ${offset}`;
   const direction = key.direction === "desc" ? sql`desc nulls last` : sql`asc`;
@@ -213,18 +225,18 @@ function pageIds(table: RankedTable, query: ListQuery, tier: SearchTier, limit: 
  * index walk, index-only for a search in the default order: markets_rank_idx carries `closed` and
  * `search_vector`), then their columns and quotes by primary key, 51 rows at most.
  */
-function marketTierStatement(query: ListQuery, tier: SearchTier, limit: number, offset: number, few: boolean): SQL {
+function marketTierStatement(query: ListQuery, search: Search | undefined, tier: SearchTier, limit: number, offset: number, few: boolean): SQL {
   const key = sortKey(markets, sortOf(query));
   const order = sql.join(orderOf(markets, key), sql`, `);
   return sql`select ${listedColumns}, ${key.cursorValue} as "cursorKey"
-    from (${pageIds(markets, query, tier, limit, offset, few)}) as page
+    from (${pageIds(markets, query, search, tier, limit, offset, few)}) as page
     join ${markets} on ${markets.id} = page.id join ${marketQuotes} on ${quoteOfMarket}
     order by ${order}`;
 }
 
 /** How many of a search's title matches there are, counting at most `upTo` (an offset past tier 1). */
-function tierCount(table: RankedTable, query: ListQuery, upTo: number): SQL {
-  const where = listConditions(table, { ...query, cursor: undefined }, sortKey(table, sortOf(query)), 1);
+function tierCount(table: RankedTable, query: ListQuery, search: Search | undefined, upTo: number): SQL {
+  const where = listConditions(table, { ...query, cursor: undefined }, search, sortKey(table, sortOf(query)), 1);
   return sql`select count(*)::int as n from (select 1 from ${table}${where === undefined ? sql`` : sql` where ${where}`} limit ${upTo}) as matches`;
 }
 
@@ -232,8 +244,9 @@ function tierCount(table: RankedTable, query: ListQuery, upTo: number): SQL {
 export function marketPageRows(query: ListQuery, run: RunStatement, total?: ListTotal) {
   return pageRows<ListedMarketRow & Ranked>(
     query,
-    (tier, limit, offset, few) => marketTierStatement(query, tier, limit, offset, few),
-    (upTo) => tierCount(markets, query, upTo),
+    markets,
+    (tier, limit, offset, few, search) => marketTierStatement(query, search, tier, limit, offset, few),
+    (upTo, search) => tierCount(markets, query, search, upTo),
     run,
     total,
   );
@@ -277,11 +290,11 @@ export async function searchEvents(db: Db, query: ListQuery): Promise<ListResult
   const key = sortKey(events, sortOf(query));
   const order = sql.join(orderOf(events, key), sql`, `);
   // Each tier's ids and cursor keys in the list's order; the events' columns and quotes follow by id.
-  const tierStatement = (tier: SearchTier, limit: number, offset: number, few: boolean) =>
-    sql`select ${events.id}::text as id, ${key.cursorValue} as "cursorKey" from (${pageIds(events, query, tier, limit, offset, few)}) as page
+  const tierStatement = (tier: SearchTier, limit: number, offset: number, few: boolean, search: Search | undefined) =>
+    sql`select ${events.id}::text as id, ${key.cursorValue} as "cursorKey" from (${pageIds(events, query, search, tier, limit, offset, few)}) as page
       join ${events} on ${events.id} = page.id order by ${order}`;
   const total = await countMatches(db, events, query);
-  const ranked = await pageRows<Ranked>(query, tierStatement, (upTo) => tierCount(events, query, upTo), runOn(db), total);
+  const ranked = await pageRows<Ranked>(query, events, tierStatement, (upTo, search) => tierCount(events, query, search, upTo), runOn(db), total);
   const { rows: shown, nextCursor } = page(ranked, query);
   const ids = shown.map((r) => r.id);
   const [rows, nested] = await Promise.all([

@@ -40,6 +40,13 @@ describe("query=: words, tiers and paging", () => {
     ["query=senate%20bill", ["Will the Senate pass the bill?"]],
     ["query=bill%20senate", ["Will the Senate pass the bill?"]],
     ["query=senate%20vote", []],
+    // Only the last word typed is a prefix; the words before it are whole words.
+    ["query=bill%20sen", ["Will the Senate pass the bill?"]],
+    ["query=sen%20bill", []],
+    ["query=senators%20vo", ["Senators vote on a 2.5% rate"]],
+    // A word typed twice was typed whole: "sen ... sen" does not find "Senate".
+    ["query=sen%20pass%20sen", []],
+    ["query=pass%20senate%20pass", ["Will the Senate pass the bill?"]],
     // Words as the database splits titles: a decimal stays one word, a hyphen joins two.
     ["query=2.5", ["Senators vote on a 2.5% rate"]],
     ["query=fed-hold", ["Fed holds in March"]],
@@ -111,6 +118,22 @@ describe("query=: the plan follows the word's frequency", () => {
   it("a rare word reads its matches from the GIN index", async () => {
     expect(await firstPlan("query=rarity")).toContain("markets_search_vector_idx");
     expect(await titles("query=rarity")).toEqual(["Will common thing 1207 happen rarity?", "Will common thing 7 happen rarity?"]);
+  });
+
+  it("rare whole words with a frequent last prefix read the whole words from the GIN index and test the prefix on their rows", async () => {
+    const plan = await firstPlan("query=rarity%20w");
+    expect(plan).toContain("markets_search_vector_idx");
+    expect(plan).toContain("ts_match_vq");
+    expect(await titles("query=rarity%20w")).toEqual(["Will common thing 1207 happen rarity?", "Will common thing 7 happen rarity?"]);
+    expect(await titles("query=rarity%20ha")).toEqual(["Will common thing 1207 happen rarity?", "Will common thing 7 happen rarity?"]);
+  });
+
+  it("several frequent words walk the list's order without the GIN index", async () => {
+    // 3,000 matches: more than a search reads whole.
+    expect((await list("query=common%20thi")).meta).toMatchObject({ total: 3000, totalEstimate: null });
+    const plan = await firstPlan("query=common%20thi&limit=3");
+    expect(plan).not.toContain("markets_search_vector_idx");
+    expect(await titles("query=common%20thi&limit=3")).toEqual(["Will common thing 4997 happen?", "Will common thing 4996 happen?", "Will common thing 4995 happen?"]);
   });
 
   it("a frequent word pages by volume", async () => {

@@ -1,15 +1,21 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { events } from "@/lib/db/schema/events";
 import type { markets } from "@/lib/db/schema/markets";
+import { planRows } from "./totals";
 
 /*
  * `query=` of GET /v0/markets and /v0/events: what matches and in which tier (docs/catalog.md, "Search").
  *
  * A query with a letter or digit is a word search: PostgreSQL's own parser splits it into words
  * exactly as it split every title and slug into `search_vector` (lib/db/schema/events.ts
- * `searchVectorOf`, the `simple` configuration: lower-cased, no stemming, no stop words), and a row
- * matches when each word of the query starts a word of its title (tier 1) or, failing that, of its
- * title and slug together (tier 2). Tier 1 lists first, each tier in the list's own order.
+ * `searchVectorOf`, the `simple` configuration: lower-cased, no stemming, no stop words). A row
+ * matches when it has every word of the query, the last one typed also as the start of a word
+ * (so "sen" finds "Senate" and "fed hol" finds "Fed holds"): in its title (tier 1) or, failing
+ * that, in its title and slug together (tier 2). Tier 1 lists first, each tier in the list's order.
+ *
+ * Only the last word is a prefix because a prefix costs the GIN index a bitmap of every row under
+ * it (no skipping): `'2027':*` alone collects a third of the catalog, 150-470 ms at 1M markets,
+ * where whole words are intersected by skipping through their posting lists (docs/catalog.md).
  *
  * A query without a letter or digit (`%`, `?!`) has no words to look up: it matches as a literal,
  * case-insensitive substring of the title (tier 1) or slug (tier 2), as `query` always did.
@@ -19,6 +25,9 @@ export type SearchTier = 1 | 2;
 
 type SearchedTable = typeof markets | typeof events;
 
+/** Runs one statement and answers its rows (the app: its Db; bench:catalog: the same SQL on its own connection). */
+export type RunStatement = (statement: SQL) => Promise<Array<Record<string, unknown>>>;
+
 /** Whether PostgreSQL's parser can find a word in the text (else the substring match applies). */
 export const hasWords = (text: string): boolean => /[\p{L}\p{N}]/u.test(text);
 
@@ -27,37 +36,137 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/**
- * The tsquery of a search text, every word a prefix (`'word':*`), restricted to weight A (the
- * title) for tier 1. Built by the database from its own parse of the text, so a query splits like
- * a title does ("2.5", "e-mail", "O'Neil"); hyphens and underscores separate words as in slugs.
- * Every function here is immutable, so with the text bound the planner folds this to a constant
- * and estimates each word's frequency from the column's statistics (drizzle's `execute` sends an
- * unnamed statement: planned with its parameters every time, never a generic plan).
- */
-function wordsQuery(text: string, titleOnly: boolean): SQL {
-  const suffix = titleOnly ? ":*A" : ":*";
-  return sql`to_tsquery('simple'::regconfig, nullif(replace(strip(to_tsvector('simple'::regconfig, translate(${text}::text, '-_', '  ')))::text, ''' ''', ${`'${suffix} & '`}::text), '') || ${suffix}::text)`;
+/** One word of a search as the database split it: a whole word, or (the last one typed) the start of one. */
+export interface SearchWord {
+  lexeme: string;
+  prefix: boolean;
 }
 
-/** Every row the text matches, either tier (what `meta.total` counts). */
-export function searchMatches(table: SearchedTable, text: string): SQL {
-  if (!hasWords(text)) {
-    const pattern = containsPattern(text);
-    return sql`(${table.title} ilike ${pattern} or ${table.slug} ilike ${pattern})`;
-  }
-  return sql`${table.searchVector} @@ ${wordsQuery(text, false)}`;
+/**
+ * How a statement reads a word search: `index` lets the planner use the GIN index on every word;
+ * `narrow` gives the GIN index only the whole words and tests the last word's prefix on the rows
+ * they find (when the whole words are much rarer than the prefix: the prefix's bitmap is the
+ * cost); `walk` gives the GIN index nothing, so the statement walks the list order's index and
+ * tests each entry (a frequent search, which fills a page after a few thousand entries).
+ */
+export type SearchAccess = "index" | "narrow" | "walk";
+
+/** What `query=` asks for: a word search (its words, how statements read it) or a literal substring. */
+export type Search =
+  | { kind: "words"; words: SearchWord[]; access: SearchAccess }
+  | { kind: "substring"; pattern: string };
+
+const MAX_CACHED = 1_000;
+/** A text's words never change (the parser is fixed); the access choice follows the data, so it is kept a minute. */
+const wordsCache = new Map<string, SearchWord[]>();
+const accessCache = new Map<string, { at: number; access: "index" | "narrow" }>();
+const ACCESS_MS = 60_000;
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  if (cache.size >= MAX_CACHED) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+/**
+ * The words of a search text, split by the database's parser as titles and slugs were (so "2.5",
+ * "e-mail" or "O'Neil" split like a title does; hyphens and underscores separate words as in
+ * slugs), in the order typed: the word at the last position is a prefix unless it also appears
+ * earlier in the text (then it was typed whole).
+ */
+async function splitWords(run: RunStatement, text: string): Promise<SearchWord[]> {
+  const cached = wordsCache.get(text);
+  if (cached !== undefined) return cached;
+  const rows = await run(sql`select lexeme, array_length(positions, 1)::int as n, positions[array_length(positions, 1)]::int as last
+    from unnest(to_tsvector('simple'::regconfig, translate(${text}::text, '-_', '  ')))`);
+  const parsed = rows.map((row) => ({ lexeme: String(row.lexeme), n: Number(row.n), last: Number(row.last) }));
+  const end = Math.max(0, ...parsed.map((w) => w.last));
+  const words = parsed.map((w) => ({ lexeme: w.lexeme, prefix: w.last === end && w.n === 1 }));
+  return remember(wordsCache, text, words);
+}
+
+/** A word as a tsquery operand: quoted (quotes doubled, backslashes escaped), `:*` for a prefix, `A` for the title only. */
+function operand(word: SearchWord, titleOnly: boolean): string {
+  const quoted = `'${word.lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+  const flags = `${word.prefix ? "*" : ""}${titleOnly ? "A" : ""}`;
+  return flags === "" ? quoted : `${quoted}:${flags}`;
+}
+
+/** The words as one tsquery constant (bound text cast to tsquery: the planner estimates each word from the column's statistics). */
+function tsquery(words: SearchWord[], titleOnly: boolean): SQL {
+  return sql`${words.map((w) => operand(w, titleOnly)).join(" & ")}::tsquery`;
+}
+
+/** Rows whose vector matches the words: by the GIN-indexable operator, or by its function (which no index reads). */
+function matched(table: SearchedTable, words: SearchWord[], titleOnly: boolean, indexed: boolean): SQL {
+  return indexed ? sql`${table.searchVector} @@ ${tsquery(words, titleOnly)}` : sql`ts_match_vq(${table.searchVector}, ${tsquery(words, titleOnly)})`;
+}
+
+/** The estimate of rows whose vector matches `words` (EXPLAIN: no row read). */
+async function estimate(run: RunStatement, table: SearchedTable, words: SearchWord[]): Promise<number> {
+  return planRows(await run(sql`explain (format json) select 1 from ${table} where ${matched(table, words, false, true)}`));
+}
+
+/**
+ * How a search with few matches (read whole from the GIN index) reads them: `narrow` when its
+ * whole words, by the planner's estimate, match at most an eighth of the rows its prefix does
+ * (then the rows of the whole words are fewer than the prefix's bitmap, even with a heap visit
+ * each), else `index`. A search without a prefix, or of one word, is always `index`.
+ */
+export async function fewAccess(
+  run: RunStatement,
+  table: SearchedTable,
+  tableName: string,
+  search: Search,
+): Promise<Search> {
+  if (search.kind !== "words") return search;
+  const whole = search.words.filter((w) => !w.prefix);
+  const prefix = search.words.filter((w) => w.prefix);
+  if (whole.length === 0 || prefix.length === 0) return { ...search, access: "index" };
+  const key = JSON.stringify([tableName, search.words]);
+  const hit = accessCache.get(key);
+  if (hit !== undefined && Date.now() - hit.at < ACCESS_MS) return { ...search, access: hit.access };
+  const [wholeRows, prefixRows] = [await estimate(run, table, whole), await estimate(run, table, prefix)];
+  const access = wholeRows * 8 <= prefixRows ? "narrow" : "index";
+  remember(accessCache, key, { at: Date.now(), access });
+  return { ...search, access };
+}
+
+/** The search of a `query=` text; `access` as the caller will read it (see SearchAccess). */
+export async function searchOf(run: RunStatement, text: string, access: SearchAccess = "index"): Promise<Search> {
+  if (!hasWords(text)) return { kind: "substring", pattern: containsPattern(text) };
+  return { kind: "words", words: await splitWords(run, text), access };
+}
+
+/** Every row the search matches, either tier (what `meta.total` counts). */
+export function searchMatches(table: SearchedTable, search: Search): SQL {
+  if (search.kind === "substring") return sql`(${table.title} ilike ${search.pattern} or ${table.slug} ilike ${search.pattern})`;
+  return wordsMatch(table, search, false);
 }
 
 /** The rows of one tier: 1, the title matches; 2, only title and slug together do. */
-export function searchTier(table: SearchedTable, text: string, tier: SearchTier): SQL {
-  if (!hasWords(text)) {
-    const pattern = containsPattern(text);
+export function searchTier(table: SearchedTable, search: Search, tier: SearchTier): SQL {
+  if (search.kind === "substring") {
     return tier === 1
-      ? sql`${table.title} ilike ${pattern}`
-      : sql`(${table.slug} ilike ${pattern} and not ${table.title} ilike ${pattern})`;
+      ? sql`${table.title} ilike ${search.pattern}`
+      : sql`(${table.slug} ilike ${search.pattern} and not ${table.title} ilike ${search.pattern})`;
   }
-  return tier === 1
-    ? sql`${table.searchVector} @@ ${wordsQuery(text, true)}`
-    : sql`(${table.searchVector} @@ ${wordsQuery(text, false)} and not ${table.searchVector} @@ ${wordsQuery(text, true)})`;
+  if (tier === 1) return wordsMatch(table, search, true);
+  // Tier 2: title and slug together, and not the title alone (a test on rows already found).
+  return sql`(${wordsMatch(table, search, false)} and not ${matched(table, search.words, true, false)})`;
+}
+
+/** The words' match as `search.access` reads it; no word (a text the parser drops whole) matches nothing. */
+function wordsMatch(table: SearchedTable, search: Extract<Search, { kind: "words" }>, titleOnly: boolean): SQL {
+  if (search.words.length === 0) return sql`false`;
+  switch (search.access) {
+    case "index":
+      return matched(table, search.words, titleOnly, true);
+    case "walk":
+      return matched(table, search.words, titleOnly, false);
+    case "narrow": {
+      const whole = search.words.filter((w) => !w.prefix);
+      return sql`(${matched(table, whole, titleOnly, true)} and ${matched(table, search.words, titleOnly, false)})`;
+    }
+  }
 }

@@ -34,7 +34,8 @@ export function catalogChanged(): void {
 }
 
 
-function planRows(result: unknown): number {
+/** The planner's row estimate from the result of an `explain (format json)`. */
+export function planRows(result: unknown): number {
   const cell = resultRows(result)[0]?.["QUERY PLAN"];
   const plan = (typeof cell === "string" ? JSON.parse(cell) : cell) as Array<{ Plan?: { "Plan Rows"?: number } }> | undefined;
   const rows = plan?.[0]?.Plan?.["Plan Rows"];
@@ -55,13 +56,13 @@ async function computeTotal(db: Db, table: SQL, where: SQL | undefined): Promise
   return { total: null, totalEstimate: Math.max(estimate, TOTAL_EXACT_LIMIT + 1) };
 }
 
-/** The total of one filter set (`cacheKey` identifies it), from the cache when fresh. */
-export async function listTotal(db: Db, table: SQL, where: SQL | undefined, cacheKey: string): Promise<ListTotal> {
+/** The total of one filter set (`cacheKey` identifies it; `where` builds its WHERE when not cached), from the cache when fresh. */
+export async function listTotal(db: Db, table: SQL, where: () => Promise<SQL | undefined>, cacheKey: string): Promise<ListTotal> {
   const now = Date.now();
   const hit = cache.get(cacheKey);
   if (hit !== undefined && now - hit.at < CACHE_MS) return hit.value;
   const started = generation;
-  const value = await computeTotal(db, table, where);
+  const value = await computeTotal(db, table, await where());
   if (started !== generation) return value;
   if (cache.size >= MAX_CACHED) cache.clear();
   cache.set(cacheKey, { at: now, value });
