@@ -403,7 +403,8 @@ async function main(): Promise<void> {
       }
       if (values.plans) await printPlan(handle.db, direct, name, qs);
       // The very statements the endpoint runs for this page (one, or two for a search whose title
-      // matches end on it), unnamed like drizzle's: planned with their parameters on every call.
+      // matches end on it), sent as the endpoint sends them: a listing's as a named (prepared)
+      // statement, a search's unnamed, planned with its words on every call (lib/catalog/list.ts).
       const listQuery = parseQuery(listMarketsQuery, new URLSearchParams(qs));
       const dialect = new PgDialect();
       // The total as the endpoint has it (cached there for 15 s): it picks a search's plan.
@@ -411,7 +412,7 @@ async function main(): Promise<void> {
       const db = await load(async () => {
         await marketPageRows(listQuery, async (statement) => {
           const { sql, params } = dialect.sqlToQuery(statement);
-          return direct.unsafe(sql, params as never[], { prepare: false });
+          return direct.unsafe(sql, params as never[], { prepare: listQuery.query === undefined });
         }, total);
         return true;
       });
