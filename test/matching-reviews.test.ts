@@ -1,9 +1,12 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { GET as marketMatches } from "@/app/v0/markets/[id]/matches/route";
 import { getDb } from "@/lib/db";
 import { markets, matchReviews } from "@/lib/db/schema";
 import { runMatching } from "@/lib/matching/engine";
 import { exportReviews, importReviews, proposeRejections, queueProvenNegatives, reviewPair, reviewQueue, verifiedPairs } from "@/lib/matching/reviews";
 import { clearCatalogAndMatches, makeEvent, seedCatalog } from "./helpers/catalog";
+import { makeKey } from "./helpers/keys";
+import { callRoute } from "./helpers/routes";
 
 // Invented markets (no fixture text): one question listed on both venues, and a second, unrelated pair.
 const outcomes = (id: string, label: string, price: number) => [
@@ -122,5 +125,55 @@ describe("the review queue (verified tier)", () => {
     expect(await queueProvenNegatives(db, [{ marketA: kx, marketB: pm, settlements: [1, 0], provenAt: "2026-10-02T00:00:00.000Z" }])).toBe(1);
     const [first] = await reviewQueue(db);
     expect(first?.proposed).toEqual({ verdict: "rejected", source: "outcomes", reason: "resolved differently: Yes settled at 1 on one market and 0 on the other (known 2026-10-02)" });
+  });
+
+  it("exports the outcomes audit's waiting proposals as proven negatives, and an import keeps them proposals", async () => {
+    const db = await getDb();
+    const { pm, kx } = await ids();
+    await queueProvenNegatives(db, [{ marketA: pm, marketB: kx, settlements: [1, 0], provenAt: "2026-10-02T00:00:00.000Z" }]);
+    const jsonl = await exportReviews(db);
+    const lines = jsonl.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ verdict: "rejected", proposed: true, reviewer: "outcomes", relation: "identity", reason: expect.stringMatching(/^resolved differently/) });
+    await db.delete(matchReviews);
+    expect(await importReviews(db, jsonl, "admin@example.test")).toEqual({ imported: 1, unknownMarkets: 0 });
+    const [row] = await db.select().from(matchReviews);
+    expect(row).toMatchObject({ verdict: null, proposed: "rejected", source: "outcomes" });
+    expect((await reviewQueue(db))[0]?.why).toBe("proposed");
+    // A pair a person already reviewed keeps the review when a proposal for it is imported.
+    await reviewPair(db, { marketA: pm, marketB: kx, verdict: "confirmed", reason: "same contract", reviewer: "ops@example.test" });
+    await importReviews(db, jsonl, "admin@example.test");
+    expect((await db.select().from(matchReviews))[0]).toMatchObject({ verdict: "confirmed" });
+  });
+
+  it("confirm, reject, export and import are what the matches route serves as verified, and its verified filter keeps", async () => {
+    const db = await getDb();
+    const { pm, kx } = await ids();
+    const { key } = await makeKey("enterprise");
+    const served = async (query: string) => {
+      const res = await callRoute(marketMatches, { path: `/v0/markets/${pm}/matches?relation=identity${query}`, params: { id: pm }, key });
+      expect(res.status).toBe(200);
+      return (res.body as { data: { matches: Array<{ market: { marketId: string }; verified: boolean }> } }).data.matches.filter((m) => m.market.marketId === kx);
+    };
+    expect(await served("")).toEqual([expect.objectContaining({ verified: false })]);
+    expect(await served("&verified=true")).toEqual([]);
+
+    await reviewPair(db, { marketA: pm, marketB: kx, verdict: "confirmed", reason: "same contract", reviewer: "ops@example.test" });
+    expect(await served("&verified=true")).toEqual([expect.objectContaining({ verified: true })]);
+    expect(await served("&verified=false")).toEqual([]);
+
+    await reviewPair(db, { marketA: kx, marketB: pm, verdict: "rejected", reason: "rules differ", reviewer: "ops@example.test" });
+    expect(await served("&verified=true")).toEqual([]);
+    expect(await served("&verified=false")).toEqual([expect.objectContaining({ verified: false })]);
+
+    await reviewPair(db, { marketA: pm, marketB: kx, verdict: "confirmed", reason: "read both rules again", reviewer: "ops@example.test" });
+    const jsonl = await exportReviews(db);
+    await db.delete(matchReviews);
+    expect(await served("&verified=true")).toEqual([]);
+    expect(await importReviews(db, jsonl, "admin@example.test")).toEqual({ imported: 1, unknownMarkets: 0 });
+    expect(await served("&verified=true")).toEqual([expect.objectContaining({ verified: true })]);
+
+    const bad = await callRoute(marketMatches, { path: `/v0/markets/${pm}/matches?verified=maybe`, params: { id: pm }, key });
+    expect(bad.status).toBe(400);
   });
 });

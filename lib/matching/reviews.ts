@@ -17,6 +17,7 @@ import type { Db } from "@/lib/db";
 import { marketMatches, matchReviews } from "@/lib/db/schema/market-matches";
 import { markets } from "@/lib/db/schema/markets";
 import { AppError } from "@/lib/errors";
+import { provenFalseIdentities } from "./outcome-audit";
 import { relations, type Relation } from "./relations";
 import { pairKey } from "./store";
 
@@ -196,6 +197,14 @@ export async function queueProvenNegatives(db: Db, negatives: readonly ProvenNeg
   );
 }
 
+/**
+ * After a catalog poll (whose resolutions the audit reads): every identity whose two markets now
+ * resolved differently arrives in the queue as a proposed rejection. Returns how many were added.
+ */
+export async function queueOutcomeRejections(db: Db): Promise<number> {
+  return queueProvenNegatives(db, await provenFalseIdentities(db));
+}
+
 /** The pairs among `pairs` an operator confirmed with the relation now stated (served as `verified: true`). */
 export async function verifiedPairs(db: Db, pairs: Array<{ a: string; b: string; relation: string }>): Promise<Set<string>> {
   const out = new Set<string>();
@@ -221,10 +230,17 @@ export const reviewLine = z.object({
   reason: z.string().max(500),
   reviewer: z.string().min(1).max(200),
   reviewedAt: z.iso.datetime({ offset: true }),
+  /** A rejection proposed by the outcomes audit (a proven negative), waiting for a person: `reviewer` is its source. */
+  proposed: z.literal(true).optional(),
 });
 export type ReviewLine = z.infer<typeof reviewLine>;
 
-/** Every review (not the waiting proposals) as JSON Lines, oldest first. */
+/**
+ * Every review as JSON Lines, oldest first, then the rejections proposed by the outcomes audit that
+ * still wait (proven negatives: two markets that resolved differently), marked `proposed: true`: the
+ * fit reads both as labels (`npm run matching:fit` with MATCHING_REVIEWS), and an import keeps a
+ * proposal a proposal.
+ */
 export async function exportReviews(db: Db): Promise<string> {
   const ma = alias(markets, "ma");
   const mb = alias(markets, "mb");
@@ -235,20 +251,35 @@ export async function exportReviews(db: Db): Promise<string> {
     .innerJoin(mb, eq(mb.id, matchReviews.marketB))
     .where(sql`${matchReviews.verdict} is not null`)
     .orderBy(matchReviews.reviewedAt, matchReviews.id);
-  return rows
-    .map((r) =>
-      JSON.stringify({
-        a: { venue: r.aVenue, venueMarketId: r.aId },
-        b: { venue: r.bVenue, venueMarketId: r.bId },
-        verdict: r.verdict,
-        relation: r.relation,
-        reason: r.reason,
-        reviewer: r.reviewer ?? "",
-        reviewedAt: r.reviewedAt === null ? "" : new Date(r.reviewedAt).toISOString(),
-      } satisfies Record<keyof ReviewLine, unknown>),
-    )
-    .map((line) => `${line}\n`)
-    .join("");
+  const proposals = await db
+    .select({ aVenue: ma.venue, aId: ma.venueMarketId, bVenue: mb.venue, bId: mb.venueMarketId, proposed: matchReviews.proposed, relation: matchReviews.relation, reason: matchReviews.reason, source: matchReviews.source, createdAt: matchReviews.createdAt })
+    .from(matchReviews)
+    .innerJoin(ma, eq(ma.id, matchReviews.marketA))
+    .innerJoin(mb, eq(mb.id, matchReviews.marketB))
+    .where(and(isNull(matchReviews.verdict), eq(matchReviews.proposed, "rejected")))
+    .orderBy(matchReviews.createdAt, matchReviews.id);
+  const lines: ReviewLine[] = [
+    ...rows.map((r) => ({
+      a: { venue: r.aVenue, venueMarketId: r.aId },
+      b: { venue: r.bVenue, venueMarketId: r.bId },
+      verdict: r.verdict as ReviewVerdict,
+      relation: r.relation as Relation,
+      reason: r.reason,
+      reviewer: r.reviewer ?? "",
+      reviewedAt: r.reviewedAt === null ? "" : new Date(r.reviewedAt).toISOString(),
+    })),
+    ...proposals.map((r) => ({
+      a: { venue: r.aVenue, venueMarketId: r.aId },
+      b: { venue: r.bVenue, venueMarketId: r.bId },
+      verdict: "rejected" as const,
+      relation: r.relation as Relation,
+      reason: r.reason,
+      reviewer: r.source,
+      reviewedAt: new Date(r.createdAt).toISOString(),
+      proposed: true as const,
+    })),
+  ];
+  return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
 }
 
 export interface ImportSummary {
@@ -295,6 +326,12 @@ export async function importReviews(db: Db, text: string, importer: string): Pro
     const b = idOf.get(`${l.b.venue}:${l.b.venueMarketId}`);
     if (a === undefined || b === undefined) {
       summary.unknownMarkets += 1;
+      continue;
+    }
+    if (l.proposed === true) {
+      // A proven negative still waiting for a person stays a proposal (a pair already reviewed keeps its review).
+      await proposeRejections(db, [{ marketA: a, marketB: b, reason: l.reason }], l.reviewer === "outcomes" ? "outcomes" : "import");
+      summary.imported += 1;
       continue;
     }
     const reviewer = l.reviewer.startsWith("import:") ? l.reviewer : `${l.reviewer} (imported by ${importer})`;

@@ -61,16 +61,18 @@ async function main() {
   const lambda = LAMBDA;
 
   // 1. The identity decision, on the pairs whose stated attributes agree: right when labelled identity.
-  // Operators' reviews (MATCHING_REVIEWS, the review queue's JSON Lines export) label the pairs they name; fitted on, never validated.
+  // Operators' reviews and the outcomes audit's proven negatives (MATCHING_REVIEWS, the review queue's JSON Lines
+  // export) label the pairs they name: fitted on in every fold but their topic's, never validated.
   const reviews = reviewLabels(collected);
   const { candidates, extra } = withReviews(
     collected.filter((c) => c.identityCandidate).map((c) => ({ pair: c.pair, set: c.set, fold: c.fold, x: decisionVector(c.evidence), y: c.label?.relation === "identity" ? 1 : 0 })),
     reviews,
   );
   const identitiesByFold = Array.from({ length: FOLDS }, () => 0);
-  for (const l of setNames.map(setLabels)) for (const p of l.pairs) if (p.label.relation === "identity") identitiesByFold[p.fold] = (identitiesByFold[p.fold] ?? 0) + 1;
+  // A reviewed pair is never validated on, so it is no fold's labelled identity either.
+  for (const l of setNames.map(setLabels)) for (const p of l.pairs) if (p.label.relation === "identity" && !reviews.has(p.pair)) identitiesByFold[p.fold] = (identitiesByFold[p.fold] ?? 0) + 1;
   const cv = crossValidate(candidates, identitiesByFold, extra);
-  if (reviews.size > 0) console.log(`reviews read as labels: ${reviews.size} pairs (${extra.length} identity candidates, fitted on and kept out of validation)`);
+  if (reviews.size > 0) console.log(`reviews read as labels: ${reviews.size} pairs (${extra.length} identity candidates, fitted on in every fold but their own, never validated)`);
   const decisionWeights = fitLogistic([...candidates, ...extra], lambda).map((v) => Number(v.toFixed(4)));
   const probability = (x: number[]) => sigmoid(x.reduce((s, xi, i) => s + xi * (decisionWeights[i] ?? 0), 0));
   const target = PRECISION_TARGET;

@@ -133,13 +133,22 @@ export function chooseThreshold(scored: Scored[], identities: number, target = P
   return { threshold: chosen?.threshold ?? 0.5, grid };
 }
 
+/**
+ * The rows a model that validates fold `f` is fitted on: the candidates of `folds` other than `f`,
+ * and the reviewed pairs (`extra`) of those folds. A reviewed pair of fold `f` is never fitted on
+ * there (its topic is the one validated), and never scored anywhere (a person labelled it after
+ * seeing the engine's answer).
+ */
+export function trainingRows(candidates: Candidate[], extra: Candidate[], f: number, folds: readonly number[]): Candidate[] {
+  const inFolds = (c: Candidate) => c.fold !== f && folds.includes(c.fold);
+  return [...candidates.filter(inFolds), ...extra.filter(inFolds)];
+}
+
 /** Out-of-fold scores of `candidates` over the folds `folds` (each scored by a model fitted on the others of `folds`). */
-function outOfFold(candidates: Candidate[], folds: number[]): Scored[] {
+function outOfFold(candidates: Candidate[], extra: Candidate[], folds: number[]): Scored[] {
   const out: Scored[] = [];
   for (const f of folds) {
-    // Reviewed pairs (fold -1) are fitted on in every fold.
-    const train = candidates.filter((c) => c.fold !== f && (folds.includes(c.fold) || c.fold === -1));
-    const w = fitLogistic(train, LAMBDA);
+    const w = fitLogistic(trainingRows(candidates, extra, f, folds), LAMBDA);
     for (const c of candidates) if (c.fold === f) out.push({ ...c, p: probabilityOf(w, c.x) });
   }
   return out;
@@ -169,7 +178,8 @@ export interface CrossValidation {
 /**
  * K-fold cross-validation of the decision over `candidates`; `identitiesByFold` counts every
  * labelled identity of each fold (also those the engine never compared: they are misses).
- * `extra` rows (reviewed pairs) are fitted on in every fold and never scored.
+ * `extra` rows (reviewed pairs, each in its topic's fold) are fitted on in every fold but their own
+ * and never scored; `identitiesByFold` should not count them.
  */
 export function crossValidate(candidates: Candidate[], identitiesByFold: number[], extra: Candidate[] = []): CrossValidation {
   const k = identitiesByFold.length;
@@ -179,10 +189,10 @@ export function crossValidate(candidates: Candidate[], identitiesByFold: number[
   for (const f of all) {
     const others = all.filter((o) => o !== f);
     // The threshold from the other folds alone (inner cross-validation over them).
-    const inner = outOfFold([...candidates, ...extra.map((e) => ({ ...e, fold: -1 }))].filter((c) => c.fold !== f), others);
+    const inner = outOfFold(candidates, extra, others);
     const innerIdentities = others.reduce((s, o) => s + (identitiesByFold[o] ?? 0), 0);
     const { threshold } = chooseThreshold(inner, innerIdentities);
-    const w = fitLogistic([...candidates.filter((c) => c.fold !== f), ...extra], LAMBDA);
+    const w = fitLogistic(trainingRows(candidates, extra, f, all), LAMBDA);
     const mine = candidates.filter((c) => c.fold === f).map((c) => ({ ...c, p: probabilityOf(w, c.x) }));
     scored.push(...mine);
     const claims = settleClaims(mine.filter((c) => c.p >= threshold));
@@ -234,9 +244,11 @@ export function ruleFigures(collected: Collected[], labels: SetLabels[], ruleLab
 }
 
 /**
- * Candidates with operators' reviews applied: a reviewed pair is labelled by its review and moved to
- * `extra` (fitted on in every fold, never scored), so no fold is validated on a pair a person
- * labelled after seeing the engine's answer.
+ * Candidates with operators' reviews (and the outcomes audit's proven negatives) applied: a reviewed
+ * pair is labelled by its review and moved to `extra`, keeping its topic's fold (fitted on in every
+ * other fold, never scored), so no fold is validated on a pair a person labelled after seeing the
+ * engine's answer, nor fitted on one of the topic it validates. The folds' denominators (labelled
+ * identities) leave reviewed pairs out too.
  */
 export function withReviews(candidates: Candidate[], reviews: ReadonlyMap<string, number>): { candidates: Candidate[]; extra: Candidate[] } {
   if (reviews.size === 0) return { candidates, extra: [] };

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { crossValidate, precisionLowerBound, trainingRows, withReviews, type Candidate } from "./folds";
+
+const row = (pair: string, fold: number, y: number, signal: number): Candidate => ({ pair, set: "template", fold, x: [1, signal], y });
+
+describe("folds with reviewed pairs", () => {
+  it("a reviewed pair is fitted on in every fold but its own topic's, and never scored", () => {
+    const candidates = [row("a|1", 0, 1, 1), row("b|2", 1, 0, -1), row("c|3", 2, 1, 1), row("d|4", 0, 0, -1)];
+    // An operator rejected c|3 (a fold-2 pair the set labels as an identity).
+    const { candidates: scored, extra } = withReviews(candidates, new Map([["c|3", 0]]));
+    expect(scored.map((c) => c.pair)).toEqual(["a|1", "b|2", "d|4"]);
+    expect(extra).toEqual([{ ...row("c|3", 2, 1, 1), y: 0 }]);
+    const folds = [0, 1, 2];
+    expect(trainingRows(scored, extra, 2, folds).map((c) => c.pair)).toEqual(["a|1", "b|2", "d|4"]);
+    expect(trainingRows(scored, extra, 0, folds).map((c) => c.pair)).toEqual(["b|2", "c|3"]);
+    // Inner folds: a fold outside those being cross-validated is never fitted on.
+    expect(trainingRows(scored, extra, 0, [0, 1]).map((c) => c.pair)).toEqual(["b|2"]);
+    const cv = crossValidate(scored, [1, 0, 0], extra);
+    expect(cv.scored.map((s) => s.pair).sort()).toEqual(["a|1", "b|2", "d|4"]);
+  });
+
+  it("the threshold's precision target needs a margin for the claims it rests on", () => {
+    expect(precisionLowerBound(0, 0)).toBe(0);
+    // 19 of 20 is 0.95, but on 20 claims not yet reliably so; 117 of 119 is.
+    expect(precisionLowerBound(19, 20)).toBeLessThan(0.95);
+    expect(precisionLowerBound(117, 119)).toBeGreaterThanOrEqual(0.95);
+    expect(precisionLowerBound(121, 126)).toBeLessThan(0.95);
+    expect(precisionLowerBound(50, 50)).toBeGreaterThan(precisionLowerBound(10, 10));
+  });
+});
