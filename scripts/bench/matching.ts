@@ -205,13 +205,15 @@ async function folds(sets: SetName[]) {
   if (values["rows-out"] !== undefined) writeFileSync(values["rows-out"], JSON.stringify(collected));
   const { decisionVector } = await import("@/lib/matching/decision");
   const labels = sets.map(setLabels);
+  const reviews = reviewLabels(collected);
   const { candidates, extra } = withReviews(
     collected.filter((c) => c.identityCandidate).map((c) => ({ pair: c.pair, set: c.set, fold: c.fold, x: decisionVector(c.evidence), y: c.label?.relation === "identity" ? 1 : 0 })),
-    reviewLabels(collected),
+    reviews,
   );
+  // A reviewed pair is never validated on, so it is no fold's labelled identity either.
   const identities = (set?: string) => {
     const out = Array.from({ length: FOLDS }, () => 0);
-    for (const l of labels) if (set === undefined || l.set === set) for (const p of l.pairs) if (p.label.relation === "identity") out[p.fold] = (out[p.fold] ?? 0) + 1;
+    for (const l of labels) if (set === undefined || l.set === set) for (const p of l.pairs) if (p.label.relation === "identity" && !reviews.has(p.pair)) out[p.fold] = (out[p.fold] ?? 0) + 1;
     return out;
   };
   const cv = crossValidate(candidates, identities(), extra);
