@@ -1,7 +1,8 @@
 /**
  * The e2e server: a fresh temporary DATA_DIR seeded offline with the admin CLI while no server
  * holds the stores (mock catalog through the catalog's ingest, synthetic ticks through
- * demo-ticks, an enterprise analyst account), then `npm start`'s server (server.mjs) on it. Playwright starts this
+ * demo-ticks, which also closes and resolves two in five of the mock markets by their price paths,
+ * docs/outcomes.md "The offline demo"; an enterprise analyst account), then `npm start`'s server (server.mjs) on it. Playwright starts this
  * and stops it; the data dir is removed on exit.
  */
 import { spawn, spawnSync } from "node:child_process";

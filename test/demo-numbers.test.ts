@@ -1,4 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { GET as calibrationRoute } from "@/app/v0/calibration/route";
+import { GET as resolutionsRoute } from "@/app/v0/resolutions/route";
+import type { CalibrationResponse } from "@/lib/calibration/shapes";
+import type { ResolutionChangePublic } from "@/lib/outcomes/shapes";
+import { DEMO_RESOLUTION_SOURCE } from "@/lib/demo/resolutions";
+import { recordedVenueTables } from "@/lib/ticks/published";
+import { makeKey } from "./helpers/keys";
+import { callRoute } from "./helpers/routes";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import { desc, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db";
@@ -16,7 +24,8 @@ import { getTickStores } from "@/lib/ticks";
  * every demo market's catalog price is the last recorded book's mid (within a tick), its 24-hour
  * change is the history's own change (the mid now minus the mid 24 hours ago, within a tick), and
  * its sparkline ends at its price. Walks every mock market with a history and both sides of the
- * demo pair.
+ * demo pair. The markets the history closes are resolved by their own price paths (docs/outcomes.md,
+ * "The offline demo"), and the feed, each market's resolution and the calibration agree on them.
  */
 
 const TICK = 0.01;
@@ -79,6 +88,92 @@ describe("the demo's numbers agree everywhere", () => {
       const [nowMid, dayAgoMid] = [await mid(outcomeId, now), await mid(outcomeId, now - DAY)];
       expect(Math.abs((yes?.price ?? Number.NaN) - nowMid), `${ref} price ${yes?.price} vs book mid ${nowMid}`).toBeLessThanOrEqual(TICK);
       expect(Math.abs((yes?.priceChange24h ?? Number.NaN) - (nowMid - dayAgoMid)), `${ref} change`).toBeLessThanOrEqual(TICK);
+    }
+  });
+});
+
+describe("the demo's synthetic resolutions", () => {
+  let key: string;
+  let settled: ResolutionChangePublic[];
+  let changes: ResolutionChangePublic[];
+
+  beforeAll(async () => {
+    ({ key } = await makeKey("enterprise"));
+    const res = await callRoute(resolutionsRoute, { path: "/v0/resolutions?venue=mock&limit=1000", key });
+    expect(res.status, res.text).toBe(200);
+    const body = res.body as { data: ResolutionChangePublic[]; nextCursor: string | null };
+    expect(body.nextCursor).toBeNull();
+    changes = body.data;
+    settled = changes.filter((c) => c.state === "settled");
+  });
+
+  it("closes two in five of the mock markets, the most traded left open, each closed, determined and settled, all marked synthetic", async () => {
+    const markets = await demoMarketsFromCatalog(await getDb(), "mock");
+    expect(settled.length).toBe(Math.floor(markets.length * 0.4));
+    expect(settled.map((c) => c.venueMarketId)).not.toContain(markets[0]?.venueMarketId);
+    for (const c of changes) {
+      expect([c.learnedBy, c.synthetic, c.venueState, c.resolutionSource]).toEqual(["synthetic", true, null, DEMO_RESOLUTION_SOURCE]);
+    }
+    for (const market of settled) {
+      const own = changes.filter((c) => c.venueMarketId === market.venueMarketId);
+      expect(own.map((c) => c.state)).toEqual(["closed", "determined", "settled"]);
+      expect(own.every((c) => c.closedAt === market.closedAt && Date.parse(c.venueTime) >= Date.parse(market.closedAt ?? ""))).toBe(true);
+      expect(Date.parse(market.venueTime)).toBeLessThanOrEqual(now);
+    }
+  });
+
+  it("resolves each by its price path: the recorded YES mid at the close is on the winner's side, and no book changes after it", async () => {
+    const stores = await getTickStores();
+    let yes = 0;
+    for (const market of settled) {
+      const close = Date.parse(market.closedAt ?? "");
+      const [yesId, noId] = market.outcomeIds;
+      const closingMid = await mid(yesId ?? "", close);
+      if (market.settlementValue === 1) {
+        yes += 1;
+        expect(market.winningOutcomeId).toBe(yesId);
+        expect(closingMid, market.venueMarketId).toBeGreaterThan(0.5);
+      } else if (market.settlementValue === 0) {
+        expect(market.winningOutcomeId).toBe(noId);
+        expect(closingMid, market.venueMarketId).toBeLessThan(0.5);
+      } else {
+        expect([market.settlementValue, market.winningOutcomeId, closingMid]).toEqual([0.5, null, 0.5]);
+      }
+      // The book stands as it was at the close: the mid now is the closing mid.
+      expect(await mid(yesId ?? "", now)).toBe(closingMid);
+      const after = await stores.queries.query({
+        query: `SELECT count() AS n FROM ${recordedVenueTables.polymarket} WHERE market = {market:String} AND timestamp >= fromUnixTimestamp64Milli({close:Int64})`,
+        query_params: { market: market.market, close },
+        format: "JSONEachRow",
+      });
+      expect(Number((await after.json<{ n: string | number }>())[0]?.n)).toBe(0);
+    }
+    // Both results occur (the draws follow the markets' odds; the demo's seed gives both).
+    expect(yes).toBeGreaterThan(0);
+    expect(yes).toBeLessThan(settled.length);
+  });
+
+  it("shows the same result as each market's resolution, and scores exactly those markets in the calibration", async () => {
+    const db = await getDb();
+    for (const market of settled) {
+      const listed = await getMarketOrThrow(db, market.venueMarketId);
+      expect(listed.resolution).toMatchObject({
+        state: "settled",
+        winningOutcomeId: market.winningOutcomeId,
+        settlementValue: market.settlementValue,
+        closedAt: market.closedAt,
+        settledAt: market.venueTime,
+        learnedBy: "synthetic",
+        synthetic: true,
+      });
+    }
+    const res = await callRoute(calibrationRoute, { path: `/v0/calibration?venue=mock&horizon=1h,1d&since=${now - 3 * DAY}&until=${now + 60_000}`, key });
+    expect(res.status, res.text).toBe(200);
+    const figures = (res.body as CalibrationResponse).data;
+    expect(figures.map((f) => f.horizon)).toEqual(["1h", "1d"]);
+    for (const figure of figures) {
+      // Every resolved market had a recorded book an hour and a day before its close (it closes at least 26 hours into the history).
+      expect([figure.count, figure.unscored, figure.sources.book], figure.horizon).toEqual([settled.length, 0, settled.length]);
     }
   });
 });

@@ -18,12 +18,11 @@ import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import type { TickRow } from "@/lib/recorder/rows";
 import { insertTickRows } from "@/lib/recorder/writer";
 import type { TickStores } from "@/lib/ticks";
-import { internalDatabase } from "@/lib/ticks/migrate";
-import { priceSnapshotsTable } from "@/lib/ticks/ddl/0002_catalog_price_snapshots";
 import { recordedVenueTables } from "@/lib/ticks/published";
 import { noOutcomeId } from "@/lib/recorder/kalshi/normalize";
 import { catalogRows, DEMO_PAIR, DemoPairBooks, quoteOf } from "./pair";
-import { pollDemoCatalog, type DemoQuote } from "./quotes";
+import { closedMarketQuotes, pollDemoCatalog, pricesDayAgo, type DemoQuote } from "./quotes";
+import { closedDemoMarkets } from "./resolutions";
 import { demoMarketsFromCatalog, hexDigits, MockMarketSim, prng } from "./ticks";
 
 /**
@@ -55,22 +54,7 @@ export interface DemoTicker {
   stop(): Promise<void>;
 }
 
-const DAY_MS = 86_400_000;
 const BOOK_EVERY_MS = 15 * 60_000;
-
-/** Each outcome's last catalog price at or before 24 hours ago (the price snapshots), for the 24-hour change. */
-async function pricesDayAgo(stores: TickStores, outcomeIds: readonly string[], now: number): Promise<Map<string, number>> {
-  if (outcomeIds.length === 0) return new Map();
-  const result = await stores.queries.query({
-    query: `SELECT outcome_id, argMax(price, snapshot_at) AS price
-      FROM ${internalDatabase(stores.database)}.${priceSnapshotsTable}
-      WHERE outcome_id IN {outcomes:Array(String)} AND snapshot_at <= fromUnixTimestamp64Milli({at:Int64}) AND snapshot_at > fromUnixTimestamp64Milli({from:Int64})
-      GROUP BY outcome_id`,
-    query_params: { outcomes: [...outcomeIds], at: now - DAY_MS, from: now - 2 * DAY_MS },
-    format: "JSONEachRow",
-  });
-  return new Map((await result.json<{ outcome_id: string; price: number }>()).map((row) => [row.outcome_id, Number(row.price)]));
-}
 
 /** A journal run of mode `synthetic` for one venue, beating while the ticker runs. */
 async function openRun(db: Db, venue: "polymarket" | "kalshi", assets: readonly string[], now: number): Promise<string> {
@@ -114,7 +98,11 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
   };
 
   const now = Date.now();
-  const demoMarkets = await demoMarketsFromCatalog(db, "mock");
+  const catalogMarkets = await demoMarketsFromCatalog(db, "mock");
+  // A market the demo closed (docs/outcomes.md, "The offline demo") never trades again: its quote stays the close's.
+  const closed = await closedDemoMarkets(db, "mock", catalogMarkets);
+  const demoMarkets = catalogMarkets.filter((market) => !closed.has(market.conditionId));
+  const closedMarkets = catalogMarkets.filter((market) => closed.has(market.conditionId));
   const sims = demoMarkets.map(
     (market) => new MockMarketSim(market, random, (frame, ts) => take("mock", "polymarket", normalizeFrame(JSON.stringify(frame), ts + 5).rows), hex),
   );
@@ -222,6 +210,7 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
     const dayAgo = await pricesDayAgo(stores, [...prices.map((p) => p.outcomeId), DEMO_PAIR.polymarket.yes, DEMO_PAIR.kalshi.ticker], t);
     const quotes = new Map<string, DemoQuote>();
     for (const p of prices) quotes.set(p.outcomeId, { price: Math.round(p.price * 10_000) / 10_000, change24h: Math.round((p.price - (dayAgo.get(p.outcomeId) ?? p.price)) * 10_000) / 10_000 });
+    for (const [outcomeId, frozen] of await closedMarketQuotes(stores, closedMarkets, t)) quotes.set(outcomeId, frozen);
     const snapshots: PriceSnapshot[] = prices.flatMap((p) => (p.market.marketId === undefined ? [] : [{ atMs: t, venue: "mock", marketId: p.market.marketId, outcomeId: p.outcomeId, price: p.price, bestBid: p.bestBid, bestAsk: p.bestAsk, volume24h: null }]));
     await pollDemoCatalog(db, quotes);
     if (pairStart !== undefined) {

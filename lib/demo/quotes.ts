@@ -1,6 +1,9 @@
 import "server-only";
 import { pollVenue, type IngestRunSummary } from "@/lib/catalog/ingest";
 import type { Db } from "@/lib/db";
+import type { TickStores } from "@/lib/ticks";
+import { priceSnapshotsTable } from "@/lib/ticks/ddl/0002_catalog_price_snapshots";
+import { internalDatabase } from "@/lib/ticks/migrate";
 import { createExchange, type Exchange } from "@/lib/venues/factory";
 
 /**
@@ -43,6 +46,40 @@ export function quotesFromSamples(samples: ReadonlyArray<{ atMs: number; outcome
       else break;
     }
     quotes.set(outcomeId, { price: round(last.price), change24h: round(last.price - dayAgo.price) });
+  }
+  return quotes;
+}
+
+/** Each outcome's last catalog price at or before 24 hours ago (the price snapshots), for the 24-hour change. */
+export async function pricesDayAgo(stores: TickStores, outcomeIds: readonly string[], now: number): Promise<Map<string, number>> {
+  if (outcomeIds.length === 0) return new Map();
+  const result = await stores.queries.query({
+    query: `SELECT outcome_id, argMax(price, snapshot_at) AS price
+      FROM ${internalDatabase(stores.database)}.${priceSnapshotsTable}
+      WHERE outcome_id IN {outcomes:Array(String)} AND snapshot_at <= fromUnixTimestamp64Milli({at:Int64}) AND snapshot_at > fromUnixTimestamp64Milli({from:Int64})
+      GROUP BY outcome_id`,
+    query_params: { outcomes: [...outcomeIds], at: now - DAY_MS, from: now - 2 * DAY_MS },
+    format: "JSONEachRow",
+  });
+  return new Map((await result.json<{ outcome_id: string; price: number }>()).map((row) => [row.outcome_id, Number(row.price)]));
+}
+
+/**
+ * The quotes of demo markets that closed (their books stand as they did at the close): each
+ * outcome's price as the catalog has it, and its change since the last price snapshot at or before
+ * 24 hours ago (0 when the day before that has none).
+ */
+export async function closedMarketQuotes(stores: TickStores, closed: ReadonlyArray<{ outcomeIds: readonly string[]; yesPrice?: number }>, now: number): Promise<Map<string, DemoQuote>> {
+  const priced = closed.flatMap((market) => {
+    const [yes, no] = market.outcomeIds;
+    return yes === undefined || no === undefined || market.yesPrice === undefined ? [] : [{ yes, no, price: market.yesPrice }];
+  });
+  const dayAgo = await pricesDayAgo(stores, priced.flatMap((m) => [m.yes, m.no]), now);
+  const quotes = new Map<string, DemoQuote>();
+  for (const { yes, no, price } of priced) {
+    for (const [outcomeId, value] of [[yes, price], [no, 1 - price]] as const) {
+      quotes.set(outcomeId, { price: round(value), change24h: round(value - (dayAgo.get(outcomeId) ?? value)) });
+    }
   }
   return quotes;
 }

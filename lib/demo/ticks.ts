@@ -19,7 +19,8 @@ import { insertTickRows } from "@/lib/recorder/writer";
  * snapshot of the whole book every `bookEverySeconds`. So every book the rows imply is the
  * simulated one: never crossed, and the `best_bid` / `best_ask` each change states are the
  * rebuilt book's (the history's `inSync` stays true). The mid price walks around the YES outcome's
- * catalog price and ends near it. The frames are built in the venue's wire shape and go through
+ * catalog price and ends near it; a share of the markets (`resolveShare`) closes before the end
+ * instead, its walk heading to the result drawn some hours before (docs/outcomes.md, "The offline demo"). The frames are built in the venue's wire shape and go through
  * the recorder's own normalizer, so the rows look exactly like recorded ones; every change has a
  * timestamp of its own per asset, so a replay orders them as they happened. Never run by the
  * service itself; `admin demo-ticks` runs it on request.
@@ -32,6 +33,8 @@ export interface DemoMarket {
   outcomeIds: readonly string[];
   /** The catalog market's id, when known: the demo's price history is written under it. */
   marketId?: string;
+  /** The catalog's venue-native id, when known: a synthetic resolution is recorded under it. */
+  venueMarketId?: string;
   /**
    * The YES outcome's catalog price (0..1): the walk stays near it and ends near it, so the
    * candles, the recorded book and the catalog agree on one page. Absent: a random start.
@@ -63,6 +66,28 @@ export interface DemoTickOptions {
   /** Receives the simulated prices of each market, oldest first, once the market is written. */
   onPrices?: (prices: DemoPrice[]) => Promise<void>;
   onProgress?: (marketsDone: number, marketsTotal: number, rows: number) => void;
+  /**
+   * The share of the markets (0..1, default 0) whose simulated history ends in a close and a
+   * result (docs/outcomes.md, "The offline demo"): spread evenly over the list, the first (most
+   * traded) market always left open.
+   */
+  resolveShare?: number;
+}
+
+/**
+ * A market the simulation closed, and what its price path says of it (docs/outcomes.md, "The
+ * offline demo"): its YES mid at the close decides, above 50% Yes, below No, exactly 50% a 50-50.
+ */
+export interface DemoResolution {
+  market: DemoMarket;
+  /** When trading stopped: no book change is written after it. */
+  closedAtMs: number;
+  /** When the simulation drew the result the path then moves towards (with the probability the mid gave Yes then). */
+  decidedAtMs: number;
+  /** The YES mid at the decision and at the close, 0..1. */
+  midAtDecision: number;
+  midAtClose: number;
+  result: "yes" | "no" | "split";
 }
 
 export interface DemoTickResult {
@@ -76,6 +101,8 @@ export interface DemoTickResult {
   assets: string[];
   /** Each outcome's price as the history ends (the mid of its last book). */
   last: DemoPrice[];
+  /** The markets the simulation closed (`resolveShare`), in the order written. */
+  resolutions: DemoResolution[];
 }
 
 /** mulberry32: a small seeded PRNG, so demo data (this history, the spreads demo pair) is reproducible. */
@@ -154,7 +181,7 @@ export class MockMarketSim {
   readonly #market: DemoMarket;
   readonly #random: () => number;
   readonly #sink: FrameSink;
-  readonly #target: number | undefined;
+  #target: number | undefined;
   readonly #hex: (length: number) => string;
   readonly #size: () => number;
 
@@ -179,6 +206,14 @@ export class MockMarketSim {
 
   get market(): DemoMarket {
     return this.#market;
+  }
+
+  /**
+   * From now on the walk is pulled towards a result instead of the catalog price: the mid moves
+   * to 98.5¢ (Yes) or 1.5¢ (No), the edge of a book in whole cents.
+   */
+  resolveTowards(yes: boolean): void {
+    this.#target = yes ? 99 : 1;
   }
 
   /** The YES book's mid, 0..1. */
@@ -323,6 +358,24 @@ export function hexDigits(random: () => number): (length: number) => string {
   };
 }
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * When a resolving market closes and when its result is drawn (docs/outcomes.md, "The offline
+ * demo"): the close falls in the history's later part, at least 26 hours after its start when the
+ * history is long enough (so the 1-day horizon has a recorded book) and 2 hours before its end;
+ * the draw 8 to 20 hours before the close (so the 1-day forecast is from before it, the 1-hour
+ * one after), never in the history's first hour.
+ */
+function closingPlan(start: number, now: number, draw: () => number): { closeMs: number; decideMs: number } {
+  const span = now - start;
+  const latest = now - 2 * HOUR_MS;
+  const earliest = Math.min(latest, start + Math.max(0.55 * span, Math.min(26 * HOUR_MS, 0.9 * span)));
+  const closeMs = Math.round(earliest + draw() * (latest - earliest));
+  const lead = Math.min((8 + draw() * 12) * HOUR_MS, closeMs - start - HOUR_MS);
+  return { closeMs, decideMs: Math.round(closeMs - Math.max(0, lead)) };
+}
+
 export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly DemoMarket[], options: DemoTickOptions = {}): Promise<DemoTickResult> {
   const days = options.days ?? 7;
   const now = options.now ?? Date.now();
@@ -332,7 +385,7 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
   const bookEvery = (options.bookEverySeconds ?? 900) * 1000;
   const priceEvery = (options.priceEverySeconds ?? 600) * 1000;
   const hex = hexDigits(random);
-  const result: DemoTickResult = { markets: 0, rows: 0, byEventType: {}, since: start, until: now, assets: [], last: [] };
+  const result: DemoTickResult = { markets: 0, rows: 0, byEventType: {}, since: start, until: now, assets: [], last: [], resolutions: [] };
   let batch: TickRow[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
@@ -349,20 +402,35 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
     if (batch.length >= 100_000) await flush();
   };
 
-  for (const market of markets) {
+  const share = Math.min(1, Math.max(0, options.resolveShare ?? 0));
+  // The resolutions' own draws (which close when, each decision) come from a stream of their own, so
+  // the histories of the markets left open are the same whatever the share.
+  const draw = prng((options.seed ?? 42) ^ 0x5eed);
+  for (const [index, market] of markets.entries()) {
     if (market.outcomeIds.length < 2) continue;
     const sim = new MockMarketSim(market, random, emit, hex);
     result.markets += 1;
     result.assets.push(sim.yes, sim.no);
+    const plan = Math.floor((index + 1) * share) > Math.floor(index * share) ? closingPlan(start, now, draw) : undefined;
+    let decision: { atMs: number; mid: number } | undefined;
+    // A step writes a few changes a millisecond apart: a closing market's last starts a second before its close.
+    const end = plan === undefined ? now : plan.closeMs - 1_000;
     const prices: DemoPrice[] = [];
     let nextBook = start;
     let nextPrice = start;
     let last = start;
-    for (let ts = start + Math.floor(random() * meanStep); ts < now; ts += 1 + Math.floor(-Math.log(1 - random()) * meanStep)) {
+    for (let ts = start + Math.floor(random() * meanStep); ts < end; ts += 1 + Math.floor(-Math.log(1 - random()) * meanStep)) {
       ts = Math.max(ts, last + 1);
+      if (ts >= end) break;
       while (nextPrice <= ts) {
         prices.push(...sim.prices(nextPrice));
         nextPrice += priceEvery;
+      }
+      if (plan !== undefined && decision === undefined && ts >= plan.decideMs) {
+        // The result is drawn with the probability the market gave Yes at that instant, and the
+        // walk heads there: the prices before it were honest forecasts, the ones after it sharpen.
+        decision = { atMs: ts, mid: sim.mid() };
+        sim.resolveTowards(draw() < decision.mid);
       }
       if (ts >= nextBook) {
         await sim.snapshot(ts);
@@ -371,6 +439,18 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
         continue;
       }
       last = await sim.step(ts);
+    }
+    if (plan !== undefined) {
+      // Closed: the book stays as it stood (no change after the close), so every later price is its mid.
+      const midAtClose = sim.mid();
+      result.resolutions.push({
+        market,
+        closedAtMs: plan.closeMs,
+        decidedAtMs: decision?.atMs ?? plan.closeMs,
+        midAtDecision: decision?.mid ?? midAtClose,
+        midAtClose,
+        result: midAtClose > 0.5 ? "yes" : midAtClose < 0.5 ? "no" : "split",
+      });
     }
     // The book as the history ends: the price a catalog poll at `now` sees (the demo's quotes).
     while (nextPrice < now) {
@@ -420,7 +500,7 @@ export async function recordDemoRun(db: Db, result: Pick<DemoTickResult, "since"
  */
 export async function demoMarketsFromCatalog(db: Db, exchange = "mock", limit = 5_000): Promise<DemoMarket[]> {
   const rows = await db
-    .select({ id: markets.id, contractAddress: markets.contractAddress, outcomes: marketQuotes.outcomes })
+    .select({ id: markets.id, venueMarketId: markets.venueMarketId, contractAddress: markets.contractAddress, outcomes: marketQuotes.outcomes })
     .from(markets)
     .innerJoin(marketQuotes, eq(marketQuotes.id, markets.id))
     .where(and(eq(markets.venue, exchange), eq(markets.closed, false), isNotNull(markets.contractAddress)))
@@ -431,7 +511,7 @@ export async function demoMarketsFromCatalog(db: Db, exchange = "mock", limit = 
     // Binary markets only: the simulated NO book mirrors the YES book, which a third outcome would not.
     const [yes, no] = row.outcomes;
     if (row.contractAddress === null || yes === undefined || no === undefined || row.outcomes.length !== 2) continue;
-    out.push({ conditionId: row.contractAddress, outcomeIds: row.outcomes.map((o) => o.outcomeId), marketId: row.id, yesPrice: yes.price });
+    out.push({ conditionId: row.contractAddress, outcomeIds: row.outcomes.map((o) => o.outcomeId), marketId: row.id, venueMarketId: row.venueMarketId, yesPrice: yes.price });
   }
   return out;
 }

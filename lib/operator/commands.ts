@@ -15,7 +15,7 @@ import { UsageError } from "./usage-error";
 // vocabularies): imported by the commands that use them, so `create-key` or `set-plan` start fast.
 const catalogJobs = () => Promise.all([import("@/lib/jobs/catalog"), import("@/lib/venues/factory")]);
 const matchingEngine = () => import("@/lib/matching/engine");
-const demoHistory = () => Promise.all([import("@/lib/demo/ticks"), import("@/lib/history/prices"), import("@/lib/demo/quotes")]);
+const demoHistory = () => Promise.all([import("@/lib/demo/ticks"), import("@/lib/history/prices"), import("@/lib/demo/quotes"), import("@/lib/demo/resolutions")]);
 
 /**
  * The admin commands (README, "Admin CLI"), one table for both ways they run: in the CLI's own
@@ -66,13 +66,21 @@ or let the CLI choose one and print it:
 (the operator can also set it on the dashboard's Accounts page).`;
 }
 
-/** Writes the demo history for the mock venue's markets: ticks, the hourly price history, the journal entry. */
+/**
+ * Writes the demo history for the mock venue's markets: ticks, the hourly price history, the
+ * journal entry, and the SYNTHETIC resolutions of the markets the history closes (docs/outcomes.md,
+ * "The offline demo"). A market an earlier run closed is not simulated again: its book and quote
+ * stay as they were at its close.
+ */
 async function demoTicks(days: number, io: AdminIo): Promise<void> {
-  const [{ demoMarketsFromCatalog, recordDemoRun, writeDemoTicks }, { insertPriceSnapshots }, { pollDemoCatalog, quotesFromSamples }] = await demoHistory();
+  const [{ demoMarketsFromCatalog, recordDemoRun, writeDemoTicks }, { insertPriceSnapshots }, { closedMarketQuotes, pollDemoCatalog, quotesFromSamples }, { closedDemoMarkets, DEMO_RESOLVE_SHARE, recordDemoResolutions }] =
+    await demoHistory();
   const db = await getDb();
-  const markets = await demoMarketsFromCatalog(db, "mock");
-  if (markets.length === 0) throw new AppError("not_found", "The catalog has no mock-venue markets: run `admin -- ingest --venue mock` first.");
-  io.say(`Writing ${days} day(s) of synthetic ticks for ${markets.length} mock market(s)…`);
+  const catalogMarkets = await demoMarketsFromCatalog(db, "mock");
+  if (catalogMarkets.length === 0) throw new AppError("not_found", "The catalog has no mock-venue markets: run `admin -- ingest --venue mock` first.");
+  const closed = await closedDemoMarkets(db, "mock", catalogMarkets);
+  const markets = catalogMarkets.filter((market) => !closed.has(market.conditionId));
+  io.say(`Writing ${days} day(s) of synthetic ticks for ${markets.length} mock market(s)${closed.size > 0 ? ` (${closed.size} closed by an earlier run stay as they closed)` : ""}…`);
   const stores = await getTickStores();
   let prices = 0;
   // The last day of samples (and a margin): enough for each outcome's price now and 24 hours ago.
@@ -81,6 +89,7 @@ async function demoTicks(days: number, io: AdminIo): Promise<void> {
   const result = await writeDemoTicks(stores.writer, markets, {
     days,
     now,
+    resolveShare: DEMO_RESOLVE_SHARE,
     onProgress: (done, total, rows) => io.say(`  ${done}/${total} markets, ${rows} rows`),
     // The catalog poll's price history, drawn from the same books, so the price charts and the
     // order-book history of a market page tell one story.
@@ -96,13 +105,20 @@ async function demoTicks(days: number, io: AdminIo): Promise<void> {
     },
   });
   await recordDemoRun(db, result);
+  const changes = await recordDemoResolutions(db, stores.writer, "mock", result.resolutions, now);
+  const results = result.resolutions.map((r) => r.result);
+  io.say(
+    `SYNTHETIC resolutions (docs/outcomes.md): ${result.resolutions.length} market(s) closed by their price paths (${results.filter((r) => r === "yes").length} Yes, ${results.filter((r) => r === "no").length} No, ${results.filter((r) => r === "split").length} 50-50), ${changes.length} change(s) recorded`,
+  );
   // The catalog's prices and 24-hour changes from the same books (README, "Quick start"), through the catalog poll's own path.
-  const poll = await pollDemoCatalog(db, quotesFromSamples(recent));
+  const quotes = quotesFromSamples(recent);
+  for (const [outcomeId, quote] of await closedMarketQuotes(stores, catalogMarkets.filter((market) => closed.has(market.conditionId)), now)) quotes.set(outcomeId, quote);
+  const poll = await pollDemoCatalog(db, quotes);
   if (poll.outcome !== "succeeded") throw new AppError("internal_error", `The demo's catalog poll failed: ${poll.error ?? poll.outcome}`);
   const { writeDemoPair } = await import("@/lib/demo/pair");
   io.say(`SYNTHETIC cross-venue demo pair (docs/spreads.md): ${JSON.stringify(await writeDemoPair(db, stores, { days, now }))}`);
   io.out(
-    `markets=${result.markets}\trows=${result.rows}\tprices=${prices}\t${Object.entries(result.byEventType)
+    `markets=${result.markets}\trows=${result.rows}\tprices=${prices}\tresolved=${result.resolutions.length}\t${Object.entries(result.byEventType)
       .map(([type, n]) => `${type}=${n}`)
       .join("\t")}`,
   );
