@@ -8,9 +8,9 @@ import { flushRateLimits } from "@/lib/auth/rate-limit";
 import { flushUsage } from "@/lib/auth/usage";
 import { closeKeyLimits } from "@/lib/limits";
 import { errorFields, log } from "@/lib/log";
-import { startOutcomeReaders } from "@/lib/recorder/outcome-readers";
+import { startOutcomeSweeps } from "@/lib/jobs/outcomes";
 import { startRecorders } from "@/lib/recorder/registry";
-import { ResolutionSink } from "@/lib/outcomes/sink";
+import type { ResolutionSink } from "@/lib/outcomes/sink";
 import { healthMonitor } from "@/lib/status/health";
 import { BACKGROUND_JOBS_TASK, startupTask } from "@/lib/status/health-state.mjs";
 import { closeLiveBus, getLiveBus } from "@/lib/live/connection";
@@ -120,14 +120,9 @@ async function startJobs(): Promise<void> {
 
 /** The process's outcome sink and the REST sweeps of the recorded venues (stopped at shutdown). */
 async function startOutcomes(): Promise<ResolutionSink> {
-  const [db, stores, bus] = await Promise.all([getDb(), getTickStores(), getLiveBus().catch(() => undefined)]);
-  const sink = new ResolutionSink(db, stores.writer, bus);
-  const readers = startOutcomeReaders(sink);
-  onShutdown(async () => {
-    readers.stop();
-    await sink.flushed();
-  });
-  return sink;
+  const sweeps = await startOutcomeSweeps();
+  onShutdown(sweeps.stop);
+  return sweeps.sink;
 }
 
 /**
