@@ -2,19 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/v0/sql/route";
 import { getDb } from "@/lib/db";
 import type { ResolutionMessage } from "@/lib/live/bus";
-import { InProcessBus } from "@/lib/live/bus";
-import { ResolutionSink } from "@/lib/outcomes/sink";
+import type { ResolutionSink } from "@/lib/outcomes/sink";
 import { currentOutcomes, outcomeKey } from "@/lib/outcomes/store";
 import { KalshiNormalizer } from "@/lib/recorder/kalshi/normalize";
 import { sweepKalshiOutcomes } from "@/lib/recorder/kalshi/outcomes";
-import { KalshiRest } from "@/lib/recorder/kalshi/rest";
+import type { KalshiRest } from "@/lib/recorder/kalshi/rest";
 import { lifecycleSink } from "@/lib/recorder/kalshi/service";
 import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import { sweepPolymarketOutcomes } from "@/lib/recorder/polymarket/outcomes";
-import { PolymarketRest } from "@/lib/recorder/polymarket/rest";
+import type { PolymarketRest } from "@/lib/recorder/polymarket/rest";
 import { marketResolvedSink } from "@/lib/recorder/polymarket/service";
-import { getTickStores } from "@/lib/ticks";
-import { gammaMarket, kalshiMarket, startFakeOutcomeVenues, type FakeOutcomeVenues } from "./fakes/outcome-venues";
+import { gammaMarket, kalshiMarket, type FakeOutcomeVenues } from "./fakes/outcome-venues";
+import { startOutcomeBench } from "./helpers/outcome-readers";
 import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
 
@@ -30,7 +29,7 @@ let sink: ResolutionSink;
 let polymarket: PolymarketRest;
 let kalshi: KalshiRest;
 let key: string;
-const published: ResolutionMessage[] = [];
+let published: ResolutionMessage[];
 
 async function sql(query: string): Promise<Array<Record<string, unknown>>> {
   const res = await callRoute(POST, { path: "/v0/sql", key, body: { query } });
@@ -41,12 +40,7 @@ async function sql(query: string): Promise<Array<Record<string, unknown>>> {
 const record = (records: Parameters<ResolutionSink["record"]>[0]) => sink.record(records);
 
 beforeAll(async () => {
-  fake = await startFakeOutcomeVenues();
-  const bus = new InProcessBus();
-  bus.subscribeResolutions(undefined, (message) => published.push(message));
-  sink = new ResolutionSink(await getDb(), (await getTickStores()).writer, bus);
-  polymarket = new PolymarketRest({ gammaUrl: fake.gammaUrl, redirectUrl: null });
-  kalshi = new KalshiRest({ baseUrl: fake.kalshiUrl, redirectUrl: null });
+  ({ fake, sink, polymarket, kalshi, published: published } = await startOutcomeBench());
   ({ key } = await makeKey("enterprise"));
   fake.gamma = [
     // Resolved Yes: UMA resolved, the payout vector 1/0.
