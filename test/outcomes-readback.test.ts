@@ -1,10 +1,12 @@
 import { beforeAll, afterAll, describe, expect, it } from "vitest";
 import { GET as getMarket } from "@/app/v0/markets/[id]/route";
 import { GET as listResolutions } from "@/app/v0/resolutions/route";
+import { GET as stream } from "@/app/v0/stream/route";
 import { POST as sqlRoute } from "@/app/v0/sql/route";
 import { marketPublic } from "@/lib/catalog/shapes";
 import { getDb } from "@/lib/db";
 import type { ResolutionMessage } from "@/lib/live/bus";
+import { getLiveBus } from "@/lib/live/connection";
 import type { ResolutionChangePublic } from "@/lib/outcomes/shapes";
 import type { ResolutionSink } from "@/lib/outcomes/sink";
 import { KalshiNormalizer } from "@/lib/recorder/kalshi/normalize";
@@ -19,6 +21,7 @@ import { gammaMarket, kalshiMarket, type FakeOutcomeVenues } from "./fakes/outco
 import { startOutcomeBench } from "./helpers/outcome-readers";
 import { makeEvent, seedCatalog } from "./helpers/catalog";
 import { makeKey } from "./helpers/keys";
+import { readSseEvents } from "./helpers/sse";
 import { callRoute } from "./helpers/routes";
 
 /*
@@ -26,8 +29,9 @@ import { callRoute } from "./helpers/routes";
  * in the venues' own wire (Gamma and Kalshi REST sweeps through the loopback fakes, Polymarket's
  * `market_resolved` and Kalshi's `market_lifecycle_v2` frames through the recorders' normalizers),
  * read back exactly, every change in order, through each surface a user reads: REST (GET
- * /v0/resolutions, and each market's `resolution` on GET /v0/markets/{id}), push (the live bus's
- * `resolution` events, what /v0/stream and /ws relay), and SQL (POST /v0/sql over `market_outcomes`).
+ * /v0/resolutions, and each market's `resolution` on GET /v0/markets/{id}), push (GET /v0/stream's
+ * `resolution` events of each venue, subscribed before anything was read, and the live bus behind
+ * them), and SQL (POST /v0/sql over `market_outcomes`).
  */
 
 const COND = (c: string) => `0x${c.repeat(64)}`;
@@ -37,6 +41,8 @@ let polymarket: PolymarketRest;
 let kalshi: KalshiRest;
 let key: string;
 let pushed: ResolutionMessage[];
+/** The `resolution` events /v0/stream sent, per venue. */
+const streamed = new Map<string, ResolutionChangePublic[]>();
 
 /** One change as every surface must show it: state, the venue's word, winner, value, how learned, venue time. */
 type Change = [state: string, venueState: string | null, winner: string | null, value: number | null, learnedBy: string, venueTime: string];
@@ -140,8 +146,19 @@ async function sweep(): Promise<void> {
 }
 
 beforeAll(async () => {
-  ({ fake, sink, polymarket, kalshi, published: pushed } = await startOutcomeBench());
+  ({ fake, sink, polymarket, kalshi, published: pushed } = await startOutcomeBench(await getLiveBus()));
   ({ key } = await makeKey("enterprise"));
+  // Each venue's stream of resolution events, open before any venue is read.
+  const streams = await Promise.all(
+    (["polymarket", "kalshi"] as const).map(async (venue) => {
+      const abort = new AbortController();
+      const response = await stream(new Request(`http://localhost/v0/stream?exchange=${venue}&resolutions=*`, { headers: { authorization: `Bearer ${key}` }, signal: abort.signal }), { params: Promise.resolve({}) });
+      expect(response.status).toBe(200);
+      const expected = Object.values(cases).filter((c) => c.venue === venue).reduce((n, c) => n + c.changes.length, 0);
+      const reading = readSseEvents(response, (events) => events.filter((e) => e.event === "resolution").length >= expected);
+      return { venue, abort, reading };
+    }),
+  );
   // The markets in the catalog, as ingestion lists them, so their answers carry `resolution`.
   await seedCatalog(
     Object.values(cases).map((c) =>
@@ -190,6 +207,11 @@ beforeAll(async () => {
   await sink.flushed();
   // A sweep that reads the same statements again changes nothing on any surface.
   await sweep();
+  for (const { venue, abort, reading } of streams) {
+    const events = await reading;
+    abort.abort();
+    streamed.set(venue, events.filter((e) => e.event === "resolution").map((e) => e.data as ResolutionChangePublic));
+  }
 }, 60_000);
 
 afterAll(async () => {
@@ -212,7 +234,10 @@ describe.each(Object.entries(cases))("the %s market reads back exactly", (_name,
     expect(marketPublic.parse((answer.body as { data: unknown }).data).resolution).toMatchObject({ state, venueState, winningOutcomeId: winner, settlementValue: value, learnedBy, closedAt: c.closedAt, synthetic: false });
   });
 
-  it("through push: one live resolution event per change, in order", () => {
+  it("through push: GET /v0/stream sends one resolution event per change, in order, as the live bus carried it", () => {
+    const sent = (streamed.get(c.venue) ?? []).filter((e) => e.market === c.market);
+    expect(sent.map((e) => ({ state: e.state, venueState: e.venueState, winner: e.winningOutcomeId, value: e.settlementValue, learnedBy: e.learnedBy, venueTime: e.venueTime }))).toEqual(expected());
+    for (const e of sent) expect([e.venueMarketId, e.outcomeIds, e.closedAt, e.synthetic]).toEqual([c.venueMarketId, c.outcomeIds, c.closedAt, false]);
     const own = pushed.filter((m) => m.venue === c.venue && m.market === c.market);
     expect(own.map((m) => ({ state: m.state, venueState: m.venueState, winner: m.winningOutcomeId, value: m.settlementValue, learnedBy: m.source, venueTime: new Date(m.venueTime).toISOString() }))).toEqual(expected());
     for (const m of own) expect([m.venueMarketId, m.outcomeIds, m.closedAt === null ? null : new Date(m.closedAt).toISOString()]).toEqual([c.venueMarketId, c.outcomeIds, c.closedAt]);

@@ -14,7 +14,7 @@ import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
 import { startFakeMarketChannel, type FakeMarketChannel } from "./fakes/market-channel";
 import { resolutionRecord } from "./helpers/resolutions";
-import { sseEvents } from "./helpers/sse";
+import { readSseEvents } from "./helpers/sse";
 
 const ids = JSON.parse(readFileSync(path.resolve(__dirname, "fixtures/venues/IDS.json"), "utf8")) as {
   M1: { cond: string; yes: string; no: string };
@@ -52,18 +52,6 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** Reads SSE events from a streaming response until `stop` says enough. */
-async function readEvents(response: Response, stop: (events: Array<Record<string, unknown>>) => boolean): Promise<Array<Record<string, unknown>>> {
-  if (response.body === null) throw new Error("no body");
-  const events: Array<Record<string, unknown>> = [];
-  if (stop(events)) return events;
-  for await (const event of sseEvents(response.body)) {
-    events.push(event);
-    if (stop(events)) break;
-  }
-  return events;
-}
-
 describe("GET /v0/stream (Server-Sent Events)", () => {
   it("sends each outcome's current book, then its updates, and records the key's stream minutes and messages", async () => {
     const { key, keyId, accountId } = await makeKey("pro");
@@ -72,7 +60,7 @@ describe("GET /v0/stream (Server-Sent Events)", () => {
     const response = await GET(request, { params: Promise.resolve({}) });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const first = await readEvents(response, (events) => events.filter((e) => e.event === "data").length >= 2);
+    const first = await readSseEvents(response, (events) => events.filter((e) => e.event === "data").length >= 2);
     expect(first[0]).toEqual({ event: "subscribed", id: "books" });
     const books = new Map(first.filter((e) => e.event === "data").map((e) => [e.symbol, e.data as { bids: { price: number }[] }]));
     expect(books.get(A1)?.bids[0]?.price).toBe(0.61);
@@ -113,7 +101,7 @@ describe("GET /v0/stream (Server-Sent Events)", () => {
     await sink.record([resolutionRecord({ venueMarketId: "KXSSE-1", state: "settled", venueState: "finalized", winningOutcomeId: "KXSSE-1-NO", settlementValue: 0, venueTime: at })]);
     const cond = `0x${"cd".repeat(32)}`;
     await sink.record([resolutionRecord({ venue: "polymarket", venueMarketId: "9202", market: cond, outcomeIds: ["92021", "92022"], state: "disputed", venueTime: at })]);
-    const events = await readEvents(market, (seen) => seen.some((e) => e.event === "resolution"));
+    const events = await readSseEvents(market, (seen) => seen.some((e) => e.event === "resolution"));
     expect(events[0]).toEqual({ event: "subscribed", id: "resolutions" });
     expect(events.filter((e) => e.event === "resolution")).toEqual([
       {
@@ -141,7 +129,7 @@ describe("GET /v0/stream (Server-Sent Events)", () => {
       },
     ]);
     // outcomeIds and resolutions=* on Polymarket (the default venue): the book, then the venue's change only.
-    const mixedEvents = await readEvents(mixed, (seen) => seen.some((e) => e.event === "resolution") && seen.some((e) => e.event === "data"));
+    const mixedEvents = await readSseEvents(mixed, (seen) => seen.some((e) => e.event === "resolution") && seen.some((e) => e.event === "data"));
     expect(mixedEvents.filter((e) => e.event === "subscribed").map((e) => e.id)).toEqual(["books", "resolutions"]);
     expect(mixedEvents.filter((e) => e.event === "resolution").map((e) => [e.symbol, (e.data as { state: string }).state])).toEqual([[cond, "disputed"]]);
     one.abort();

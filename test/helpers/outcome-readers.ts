@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db";
-import { InProcessBus, type ResolutionMessage } from "@/lib/live/bus";
+import { InProcessBus, type LiveBus, type ResolutionMessage } from "@/lib/live/bus";
 import { ResolutionSink } from "@/lib/outcomes/sink";
 import { KalshiRest } from "@/lib/recorder/kalshi/rest";
 import { PolymarketRest } from "@/lib/recorder/polymarket/rest";
@@ -16,9 +16,9 @@ export interface OutcomeBench {
   published: ResolutionMessage[];
 }
 
-export async function startOutcomeBench(): Promise<OutcomeBench> {
+/** `bus`: where the sink publishes (default a bus of its own; the process's, for a test that reads /v0/stream). */
+export async function startOutcomeBench(bus: LiveBus = new InProcessBus()): Promise<OutcomeBench> {
   const fake = await startFakeOutcomeVenues();
-  const bus = new InProcessBus();
   const published: ResolutionMessage[] = [];
   bus.subscribeResolutions(undefined, (message) => published.push(message));
   return {

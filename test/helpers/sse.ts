@@ -24,3 +24,15 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
     await reader.cancel().catch(() => undefined);
   }
 }
+
+/** Reads SSE events from a streaming response until `stop` says enough. */
+export async function readSseEvents(response: Response, stop: (events: Array<Record<string, unknown>>) => boolean): Promise<Array<Record<string, unknown>>> {
+  if (response.body === null) throw new Error("no body");
+  const events: Array<Record<string, unknown>> = [];
+  if (stop(events)) return events;
+  for await (const event of sseEvents(response.body)) {
+    events.push(event);
+    if (stop(events)) break;
+  }
+  return events;
+}
