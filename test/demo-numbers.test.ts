@@ -4,6 +4,8 @@ import { GET as resolutionsRoute } from "@/app/v0/resolutions/route";
 import type { CalibrationResponse } from "@/lib/calibration/shapes";
 import type { ResolutionChangePublic } from "@/lib/outcomes/shapes";
 import { DEMO_RESOLUTION_SOURCE } from "@/lib/demo/resolutions";
+import { startDemoTicker } from "@/lib/demo/live";
+import { InProcessBus } from "@/lib/live/bus";
 import { recordedVenueTables } from "@/lib/ticks/published";
 import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
@@ -175,5 +177,29 @@ describe("the demo's synthetic resolutions", () => {
       // Every resolved market had a recorded book an hour and a day before its close (it closes at least 26 hours into the history).
       expect([figure.count, figure.unscored, figure.sources.book], figure.horizon).toEqual([settled.length, 0, settled.length]);
     }
+  });
+
+  it("the live demo (npm run demo) moves the open markets and never a closed one, whose quote stays the close's", async () => {
+    const db = await getDb();
+    const stores = await getTickStores();
+    const quoteOf = async (venueMarketId: string) => (await getMarketOrThrow(db, venueMarketId)).outcomes[0]?.price;
+    const before = new Map(await Promise.all(settled.map(async (m) => [m.venueMarketId, await quoteOf(m.venueMarketId)] as const)));
+    const started = Date.now();
+    const ticker = await startDemoTicker(db, stores, new InProcessBus(), { meanStepMs: 20, flushEveryMs: 200, quoteEveryMs: 1_000 });
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await ticker.stop();
+    expect(ticker.rows).toBeGreaterThan(0);
+    const rowsSince = async (markets: readonly string[]) => {
+      const result = await stores.queries.query({
+        query: `SELECT count() AS n FROM ${recordedVenueTables.polymarket} WHERE market IN {markets:Array(String)} AND timestamp >= fromUnixTimestamp64Milli({since:Int64})`,
+        query_params: { markets: [...markets], since: started },
+        format: "JSONEachRow",
+      });
+      return Number((await result.json<{ n: string | number }>())[0]?.n);
+    };
+    const open = (await demoMarketsFromCatalog(db, "mock")).filter((m) => !settled.some((s) => s.market === m.conditionId));
+    expect(await rowsSince(open.map((m) => m.conditionId))).toBeGreaterThan(0);
+    expect(await rowsSince(settled.map((m) => m.market))).toBe(0);
+    for (const market of settled) expect(await quoteOf(market.venueMarketId), market.venueMarketId).toBe(before.get(market.venueMarketId));
   });
 });
