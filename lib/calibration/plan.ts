@@ -10,6 +10,10 @@ import { LOG_LOSS_EPSILON } from "./score";
  * 2. `scored`: those determined or settled (never voided) with a close in [since, until) and an
  *    outcome for Yes (the first outcome): the settlement value when stated, else 1 or 0 by the winner.
  * 3. `targets`: one row per market and horizon, the forecast instant = close − horizon.
+ *    The books and the price history are first narrowed to `candidates` (the markets, and their Yes
+ *    outcome, with any determined or settled row: a superset of `scored` read without a GROUP BY).
+ *    A CTE is inlined at each use, so filtering them with `scored` itself ran its aggregation of
+ *    every outcome row once per use (docs/calibration.md, "Measured").
  * 4. Two ASOF joins, each taking the last observation at or before the forecast instant (so never
  *    a price from after the close): the Yes outcome's recorded book (best bid and ask, from a `book`
  *    snapshot's levels or a `price_change`'s stated best levels), and the catalog's price history.
@@ -56,15 +60,19 @@ export function forecastsCte(tables: PlanTables, filter: PlanFilter): string {
       if(event_type = 'book', ${bestOf("bids", "arrayMax")}, toFloat64OrZero(JSONExtractString(data, 'best_bid'))) AS bid,
       if(event_type = 'book', ${bestOf("asks", "arrayMin")}, toFloat64OrZero(JSONExtractString(data, 'best_ask'))) AS ask
     FROM ${tables.books}
-    WHERE market IN (SELECT market FROM scored) AND event_type IN ('book', 'price_change')
+    WHERE market IN (SELECT market FROM candidates) AND event_type IN ('book', 'price_change')
       AND (event_type = 'book' OR JSONHas(data, 'best_bid'))
-      AND JSONExtractString(data, 'asset_id') IN (SELECT yes FROM scored)
+      AND JSONExtractString(data, 'asset_id') IN (SELECT yes FROM candidates)
   ),
   priced AS (
     SELECT t.*, b.ts AS book_ts, b.bid AS bid, b.ask AS ask
     FROM targets AS t ASOF LEFT JOIN books AS b ON b.market = t.market AND b.asset = t.yes AND b.ts <= t.at
   ),`;
   return `WITH
+  candidates AS (
+    SELECT market, outcome_ids[1] AS yes FROM ${tables.outcomes}
+    WHERE venue = {venue:String} AND state IN ('determined', 'settled') ${marketFilter}
+  ),
   resolved AS (
     SELECT market, any(venue_market_id) AS venue_market_id,
       argMax(tuple(state, winning_outcome_id, settlement_value, outcome_ids), (venue_time, received_time)) AS last,
@@ -88,7 +96,7 @@ export function forecastsCte(tables: PlanTables, filter: PlanFilter): string {
   ${bookSide}
   snaps AS (
     SELECT outcome_id, snapshot_at, price FROM ${tables.snapshots}
-    WHERE venue = {venue:String} AND outcome_id IN (SELECT yes FROM scored)
+    WHERE venue = {venue:String} AND outcome_id IN (SELECT yes FROM candidates)
   ),
   joined AS (
     SELECT p.*, s.snapshot_at AS snap_ts, s.price AS snap_price

@@ -14,6 +14,7 @@
  * Called by scripts/bench/outcomes.ts with its stores open (embedded, a temp DATA_DIR).
  */
 import { parseArgs } from "node:util";
+import type { TickReader } from "@/lib/ticks";
 import { summarize, timed } from "./lib/harness";
 import { loadLine } from "./lib/memory";
 
@@ -67,7 +68,10 @@ SELECT venue, h, count() AS n, avg(pow(p - y, 2)) AS brier FROM f WHERE NOT isNa
 }
 
 export async function calibrationSection(report: (line: string) => void = console.log): Promise<void> {
-  const { values } = parseArgs({ options: { "calibration-markets": { type: "string", default: "1000000" }, "calibration-runs": { type: "string", default: "3" } }, strict: false });
+  const { values } = parseArgs({
+    options: { "calibration-markets": { type: "string", default: "1000000" }, "calibration-runs": { type: "string", default: "3" }, "calibration-profile": { type: "boolean", default: false } },
+    strict: false,
+  });
   const total = Number(values["calibration-markets"]);
   const runs = Number(values["calibration-runs"]);
   const { getTickStores, tickRows } = await import("@/lib/ticks");
@@ -174,4 +178,31 @@ export async function calibrationSection(report: (line: string) => void = consol
     `\ncalibration: API median ${(median(apiTimes) / 1000).toFixed(2)} s, hand-written query median ${(median(handTimes) / 1000).toFixed(2)} s, ratio ${ratio.toFixed(2)} (target ≤ 1.5), figures ${same ? "identical" : "DIFFER"}; ${runs} runs each, ${loadLine("at the end")}`,
   );
   if (!same) process.exitCode = 1;
+  if (values["calibration-profile"] === true) await profile(report, stores.service, internal, since, until);
+}
+
+/**
+ * Where the API's time goes, each part alone and one after the other: the venue list, each venue's
+ * one aggregate query (lib/calibration/plan.ts) through venueFigures, against the hand-written query.
+ */
+async function profile(report: (line: string) => void, ticks: TickReader, internal: string, since: number, until: number): Promise<void> {
+  const { venuesWithOutcomes, outcomesTable } = await import("@/lib/calibration/sources");
+  const { venueFigures } = await import("@/lib/calibration/service");
+  const { recordedVenueTables } = await import("@/lib/ticks/published");
+  const { priceSnapshotsTable } = await import("@/lib/ticks/ddl/0002_catalog_price_snapshots");
+  const { parseHorizon } = await import("@/lib/calibration/shapes");
+  const { tickRows } = await import("@/lib/ticks");
+  const horizons = ["1h", "1d", "7d", "30d"].map((text) => parseHorizon(text)).filter((h) => h !== undefined);
+  const parts: Array<[string, () => Promise<unknown>]> = [
+    ["venues with outcomes (SELECT DISTINCT venue)", () => venuesWithOutcomes(ticks)],
+    ...["polymarket", "kalshi"].map(
+      (venue): [string, () => Promise<unknown>] => [
+        `${venue}: its aggregate query (venueFigures)`,
+        () => venueFigures(ticks, { outcomes: outcomesTable, books: venue === "kalshi" ? recordedVenueTables.kalshi : recordedVenueTables.polymarket, snapshots: `${internal}.${priceSnapshotsTable}` }, { venue, since, until, horizons, bins: 10, markets: undefined }),
+      ],
+    ),
+    ["hand-written query (both venues)", () => tickRows(ticks, handWritten(internal, since, until))],
+  ];
+  report("\n| part (alone, in turn) | time |\n|---|---|");
+  for (const [label, task] of parts) report(`| ${label} | ${((await timed(task)).ms / 1000).toFixed(2)} s |`);
 }

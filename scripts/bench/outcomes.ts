@@ -27,6 +27,7 @@ const { values } = parseArgs({
     sections: { type: "string", default: "calibration,sweep,stream" },
     "calibration-markets": { type: "string", default: "1000000" },
     "calibration-runs": { type: "string", default: "3" },
+    "calibration-profile": { type: "boolean", default: false },
     "sweep-markets": { type: "string", default: "100000" },
     events: { type: "string", default: "500" },
   },
