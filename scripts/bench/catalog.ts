@@ -390,6 +390,7 @@ async function main(): Promise<void> {
     }
     const loadStarted = monotonicMicros();
     const cpuPerRequest: string[] = [];
+    const clientCpuPerPage: string[] = [];
     for (const [name, qs, target] of cases) {
       const cpuBefore = processCpuMs(server.pid);
       const endpoint = await load(async () => {
@@ -413,6 +414,9 @@ async function main(): Promise<void> {
       const dialect = new PgDialect();
       // The total as the endpoint has it (cached there for 15 s): it picks a search's plan.
       const total = await marketTotal(handle.db, listQuery);
+      // This process's CPU over the database case: the driver's and the page's share of a request
+      // (the same statements, decoding and shaping as the endpoint; no HTTP, no key admission).
+      const clientCpuBefore = process.cpuUsage();
       const db = await load(async () => {
         await marketPageRows(listQuery, async (statement) => {
           const { sql, params } = dialect.sqlToQuery(statement);
@@ -420,6 +424,8 @@ async function main(): Promise<void> {
         }, total);
         return true;
       });
+      const clientCpu = process.cpuUsage(clientCpuBefore);
+      clientCpuPerPage.push(`${name}: ${((clientCpu.user + clientCpu.system) / 1000 / (db.n + db.rps)).toFixed(2)} ms`);
       const ratio = endpoint.p95 / db.p95;
       rows.push([
         name,
@@ -463,6 +469,7 @@ async function main(): Promise<void> {
     console.log(`\nGET /v0/markets over loopback (ms) vs the same SQL on the database (baseline, same run):`);
     printTable(header, rows);
     console.log(`\nserver CPU per request (user+system, load-independent): ${cpuPerRequest.join("; ")}`);
+    console.log(`\nbench process CPU per page of the database case (the page's statements through the driver, no HTTP): ${clientCpuPerPage.join("; ")}`);
     console.log(`\n${verdicts.join("\n")}`);
     const rate = (name: string, value: number) =>
       console.log(`${name}: ${Math.round(value).toLocaleString("en")} markets/s ${value >= 50_000 ? ">= 50,000 (PASS)" : "< 50,000"}`);
