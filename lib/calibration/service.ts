@@ -6,7 +6,7 @@ import { encodeCursor } from "@/lib/input";
 import { bind, tickRows, type Bind, type TickReader } from "@/lib/ticks";
 import { priceSnapshotsTable } from "@/lib/ticks/ddl/0002_catalog_price_snapshots";
 import { internalDatabase } from "@/lib/ticks/migrate";
-import { recordedVenueTables } from "@/lib/ticks/published";
+import { recordedVenue, unlistedVenue } from "@/lib/recorder/registry";
 import { categoryMarketKeys, identityPairsForCalibration, outcomesTable, titlesOf, venuesWithOutcomes, type PairForCalibration } from "./sources";
 import { aggregateSql, horizonName, rowsSql, type PlanTables } from "./plan";
 import { addForecast, emptySums, LOG_LOSS_EPSILON, mergeSums, reliabilityBins, scoresOf, type ScoreSums } from "./score";
@@ -30,9 +30,11 @@ import {
  * in ClickHouse, one query per venue for every horizon (./plan.ts), and finished by ./score.ts.
  */
 
-/** The venue's recorded books table: Kalshi's own, every other venue's books (Polymarket, the demo's) under their contract address. */
+/** The venue's recorded books table (lib/recorder/registry.ts): a recorded venue's own, every other venue's books (the demo's) in the table of the venue recording contract addresses (Polymarket's). */
 function booksTableOf(venue: string): string {
-  return venue === "kalshi" ? recordedVenueTables.kalshi : recordedVenueTables.polymarket;
+  const table = (recordedVenue(venue) ?? unlistedVenue())?.table;
+  if (table === undefined) throw new Error(`no recorded table for ${venue}`);
+  return table;
 }
 
 function tablesOf(database: string, venue: string): PlanTables {

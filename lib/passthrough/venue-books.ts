@@ -1,7 +1,7 @@
 import "server-only";
 import { AuthenticationError } from "pmxt-core";
 import { bookPrices, type BookPriceReader, type VenueBooks } from "@/lib/live/book-prices";
-import { isRecordedVenue } from "@/lib/ticks/published";
+import { isRecordedVenue } from "@/lib/recorder/registry";
 import { passthroughPool } from "./dispatch";
 
 /** Venues' own books through the pass-through's shared instances, for book prices (lib/live/book-prices.ts). */

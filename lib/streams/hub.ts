@@ -4,7 +4,7 @@ import { NotFoundError } from "@/lib/errors";
 import { MemoryKeyLimits, type KeyLimits } from "@/lib/limits/key-limits";
 import { errorFields, log } from "@/lib/log";
 import { prepareCall } from "@/lib/passthrough/dispatch";
-import { isRecordedVenue } from "@/lib/ticks/published";
+import { isRecordedVenue } from "@/lib/recorder/registry";
 import { findMethod, isExchangeKey } from "@/lib/venues/registry";
 import { ownerOf, StreamAccounting, StreamProtocolError, type StreamPrincipal, type StreamQuotas } from "./accounting";
 import type { BookMessage, LiveBus, SnapshotReply, TradeMessage, Unsubscribe } from "@/lib/live/bus";

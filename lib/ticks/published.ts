@@ -13,14 +13,15 @@ export const publishedTables: readonly string[] = [tickTable, kalshiTable, outco
 export { outcomesTable };
 
 /**
- * The shipped recorded venues' book tables by venue, for the readers below the recorder (archive,
- * streams, SQL). What a recorded venue is, and the list history, spreads, jobs and status read, is
+ * The shipped recorded venues' book tables by venue, for the market page's charts below, the
+ * archive and the offline demo's writers. What a recorded venue is, and the list every server-side reader reads, is
  * lib/recorder/registry.ts.
  */
 export const recordedVenueTables = { polymarket: tickTable, kalshi: kalshiTable } as const;
 
 export type RecordedVenue = keyof typeof recordedVenueTables;
 
+/** A shipped recorded venue (the archive's venues; every other reader asks lib/recorder/registry.ts). */
 export function isRecordedVenue(venue: string): venue is RecordedVenue {
   return Object.hasOwn(recordedVenueTables, venue);
 }
