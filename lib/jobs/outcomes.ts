@@ -6,7 +6,7 @@ import { startOutcomeReaders, type OutcomeReaders } from "@/lib/recorder/outcome
 import { getTickStores } from "@/lib/ticks";
 
 export interface OutcomeSweeps {
-  /** Where the recorders' push half hands its records (pass it to startRecorder / startKalshiRecorder). */
+  /** Where the recorders' push half hands its records (pass it in the context of startRecorders, lib/recorder/registry.ts). */
   sink: ResolutionSink;
   readers: OutcomeReaders;
   /** Stops the sweeps and waits for every record handed in to be written. */
