@@ -159,6 +159,19 @@ describe("a third recorded venue from its own folder and one registry line", () 
     expect((res.body as { meta: { pair: { a: { fee: { schedule: string } } } } }).meta.pair.a.fee.schedule).toBe("venuex-flat");
   });
 
+  it("is not served without its registry line: the line is what makes the venue known", async () => {
+    const { key } = await makeKey("pro");
+    unregister();
+    try {
+      const res = await callRoute(bookRoute, { path: `/v0/orderbooks/${YES}`, key, params: { outcomeId: YES } });
+      expect(res.status).toBe(404);
+      expect(JSON.stringify(res.body)).toContain("not recorded");
+    } finally {
+      unregister = registerRecordedVenue(venue);
+    }
+    expect((await callRoute(bookRoute, { path: `/v0/orderbooks/${YES}`, key, params: { outcomeId: YES } })).status).toBe(200);
+  });
+
   it("leaves the browser's copy of the shipped venues' rule equal to the registry's", () => {
     for (const market of [
       { venue: "polymarket", venueMarketId: "681204", contractAddress: "0xabc" },
