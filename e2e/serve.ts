@@ -52,7 +52,8 @@ function cleanup(): void {
 }
 
 admin(["ingest", "--venue", "mock"]);
-admin(["demo-ticks", "--days", "2"]);
+// Two days of the demo's books by default; bench:web's pair-page timing may ask for more (E2E_DEMO_DAYS).
+admin(["demo-ticks", "--days", String(Number(process.env.E2E_DEMO_DAYS ?? 2) || 2)]);
 admin(["create-key", "--email", ANALYST.email, "--plan", "enterprise", "--name", "seed"]);
 admin(["set-password", "--email", ANALYST.email], `${ANALYST.password}\n`);
 

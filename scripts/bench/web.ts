@@ -9,14 +9,19 @@
  * 2. Time to first chart on the market page: navigation start to the candle chart's canvas in
  *    Chromium, median of N cold page loads. The same-run baselines are the page's
  *    DOMContentLoaded and the candle query alone over POST /v0/sql.
+ * 3. The pair page's 7-day window (issue 35: ≤ 2 s): on a fresh page of the SYNTHETIC demo pair
+ *    showing its 24 hours, the time from choosing "last 7d" to both 7-day answers on screen (the
+ *    episodes table names the 7-day window and is no longer busy, the "loading…" mark is gone),
+ *    median of N. The same-run baselines are the page's two 7-day API calls alone.
  *
- * 3. The Archive page's day (issue 36: "within 2 s on a loaded machine"): a click on "Previous day"
+ * 4. The Archive page's day (issue 36: "within 2 s on a loaded machine"): a click on "Previous day"
  *    to yesterday's 24 hours on screen, N times (the first after start counts separately: it may
  *    build the day's file stats); the same-run baseline is the manifest request alone.
  *
  * Env: BENCH_PORT (default 3410), BENCH_RUNS (default 7), BENCH_BUSY (default 0): that many
  * processes spinning on the CPU for the whole measurement, to measure on a busy machine (the load
- * average is printed either way).
+ * average is printed either way), BENCH_ONLY=pair (only 3), BENCH_DEMO_DAYS (days of the demo pair the
+ * server is seeded with: e2e/serve.ts's E2E_DEMO_DAYS, default 2).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { gzipSync } from "node:zlib";
@@ -32,8 +37,11 @@ const BUDGET_KB = 250;
 const busy = Number(process.env.BENCH_BUSY ?? 0);
 const DAY_MS = 86_400_000;
 
+const onlyPair = process.env.BENCH_ONLY === "pair";
+const demoDays = process.env.BENCH_DEMO_DAYS;
+
 const server = spawn("npx", ["tsx", "--conditions=react-server", "e2e/serve.ts"], {
-  env: { ...process.env, E2E_PORT: String(port) },
+  env: { ...process.env, E2E_PORT: String(port), ...(demoDays === undefined ? {} : { E2E_DEMO_DAYS: demoDays }) },
   stdio: ["ignore", "ignore", "inherit"],
   // Its own process group: stopping it stops npx, tsx, serve.ts and next-server together.
   detached: true,
@@ -108,79 +116,135 @@ async function main(): Promise<void> {
     await page.getByLabel("Password").fill(ANALYST.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Catalog" }).waitFor();
-    const catalog = await firstLoadJs(page, "/");
+    if (onlyPair) console.log(`Brier dashboard benchmark (server.mjs, embedded stores, Chromium; shared 2-core machine: figures are noisy); ${busy} spinning processes beside it; ${loadLine("now")}`);
+    else {
+      const catalog = await firstLoadJs(page, "/");
 
-    const market = (await (await page.request.get(`${base}/v0/markets?exchange=mock&limit=1`)).json()) as {
-      data: { marketId: string; contractAddress: string; outcomes: { outcomeId: string }[] }[];
-    };
-    const first = market.data[0];
-    if (first === undefined) throw new Error("the seeded catalog is empty");
-    const { candleSql } = await import("../../lib/sql/patterns");
-    const sql = candleSql({ market: first.contractAddress, assetId: first.outcomes[0]?.outcomeId ?? "" });
+      const market = (await (await page.request.get(`${base}/v0/markets?exchange=mock&limit=1`)).json()) as {
+        data: { marketId: string; contractAddress: string; outcomes: { outcomeId: string }[] }[];
+      };
+      const first = market.data[0];
+      if (first === undefined) throw new Error("the seeded catalog is empty");
+      const { candleSql } = await import("../../lib/sql/patterns");
+      const sql = candleSql({ market: first.contractAddress, assetId: first.outcomes[0]?.outcomeId ?? "" });
 
-    const chartTimes: number[] = [];
-    const domTimes: number[] = [];
-    const sqlTimes: number[] = [];
-    for (let i = 0; i < runs; i += 1) {
-      const started = performance.now();
-      await page.request.post(`${base}/v0/sql`, { data: { query: sql } });
-      sqlTimes.push(performance.now() - started);
+      const chartTimes: number[] = [];
+      const domTimes: number[] = [];
+      const sqlTimes: number[] = [];
+      for (let i = 0; i < runs; i += 1) {
+        const started = performance.now();
+        await page.request.post(`${base}/v0/sql`, { data: { query: sql } });
+        sqlTimes.push(performance.now() - started);
 
-      const fresh = await context.newPage();
-      await fresh.goto(`${base}/markets/${first.marketId}`, { waitUntil: "commit" });
-      await fresh.locator('[data-testid="candle-chart"] canvas').first().waitFor({ timeout: 30_000 });
-      const timing = await fresh.evaluate(() => {
-        const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
-        return { chart: performance.now(), dom: nav?.domContentLoadedEventEnd ?? Number.NaN };
-      });
-      chartTimes.push(timing.chart);
-      domTimes.push(timing.dom);
-      await fresh.close();
+        const fresh = await context.newPage();
+        await fresh.goto(`${base}/markets/${first.marketId}`, { waitUntil: "commit" });
+        await fresh.locator('[data-testid="candle-chart"] canvas').first().waitFor({ timeout: 30_000 });
+        const timing = await fresh.evaluate(() => {
+          const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+          return { chart: performance.now(), dom: nav?.domContentLoadedEventEnd ?? Number.NaN };
+        });
+        chartTimes.push(timing.chart);
+        domTimes.push(timing.dom);
+        await fresh.close();
+      }
+
+      // The Archive page: yesterday's 24 hours on screen after a click, against the manifest alone.
+      const yesterday = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10);
+      const archiveTimes: number[] = [];
+      const manifestTimes: number[] = [];
+      for (let i = 0; i < runs; i += 1) {
+        const fresh = await context.newPage();
+        await fresh.goto(`${base}/archive`);
+        await fresh.getByRole("heading", { name: "Archive" }).waitFor();
+        const started = performance.now();
+        await fresh.getByRole("button", { name: "← Previous day" }).click();
+        await fresh.locator('[data-testid="archive-hours-table"] tbody tr').nth(23).waitFor({ timeout: 120_000 });
+        archiveTimes.push(performance.now() - started);
+        await fresh.close();
+        const asked = performance.now();
+        const answer = await page.request.get(`${base}/v0/archive/manifest?date=${yesterday}&venue=polymarket`);
+        if (!answer.ok()) throw new Error(`the manifest answered ${answer.status()}`);
+        manifestTimes.push(performance.now() - asked);
+      }
+
+      const own = catalog.gzip - landing.gzip;
+      console.log(`Brier dashboard benchmark (server.mjs, embedded stores, Chromium; shared 2-core machine: figures are noisy); ${busy} spinning processes beside it; ${loadLine("now")}`);
+      console.log("");
+      console.log("First-load JS, gzip -9 of every <script src> in the page's HTML");
+      console.log(`  catalog page (signed in)      ${kb(catalog.gzip).padStart(10)}  (${catalog.files} files, ${kb(catalog.raw)} raw)  budget ${BUDGET_KB} kB: ${catalog.gzip <= BUDGET_KB * 1024 ? "OK" : "OVER"}`);
+      console.log(`  baseline: /signin page         ${kb(landing.gzip).padStart(10)}  (${landing.files} files, ${kb(landing.raw)} raw)`);
+      console.log(`  catalog's own share           ${kb(own).padStart(10)}`);
+      console.log("");
+      console.log(`Market page, ${runs} cold loads (median / min / max, ms)`);
+      line("time to first candle chart", chartTimes);
+      line("baseline: DOMContentLoaded", domTimes);
+      line("baseline: candle SQL alone", sqlTimes);
+      console.log("");
+      console.log(`Archive page, yesterday's 24 hours after a click, ${runs} loads (median / min / max, ms); budget 2,000 ms`);
+      console.log(`  first load after start          ${(archiveTimes[0] ?? Number.NaN).toFixed(0).padStart(7)}`);
+      line("every load", archiveTimes);
+      line("baseline: the manifest alone", manifestTimes);
     }
-
-    // The Archive page: yesterday's 24 hours on screen after a click, against the manifest alone.
-    const yesterday = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10);
-    const archiveTimes: number[] = [];
-    const manifestTimes: number[] = [];
-    for (let i = 0; i < runs; i += 1) {
-      const fresh = await context.newPage();
-      await fresh.goto(`${base}/archive`);
-      await fresh.getByRole("heading", { name: "Archive" }).waitFor();
-      const started = performance.now();
-      await fresh.getByRole("button", { name: "← Previous day" }).click();
-      await fresh.locator('[data-testid="archive-hours-table"] tbody tr').nth(23).waitFor({ timeout: 120_000 });
-      archiveTimes.push(performance.now() - started);
-      await fresh.close();
-      const asked = performance.now();
-      const answer = await page.request.get(`${base}/v0/archive/manifest?date=${yesterday}&venue=polymarket`);
-      if (!answer.ok()) throw new Error(`the manifest answered ${answer.status()}`);
-      manifestTimes.push(performance.now() - asked);
-    }
-
-    const own = catalog.gzip - landing.gzip;
-    console.log(`Brier dashboard benchmark (server.mjs, embedded stores, Chromium; shared 2-core machine: figures are noisy); ${busy} spinning processes beside it; ${loadLine("now")}`);
-    console.log("");
-    console.log("First-load JS, gzip -9 of every <script src> in the page's HTML");
-    console.log(`  catalog page (signed in)      ${kb(catalog.gzip).padStart(10)}  (${catalog.files} files, ${kb(catalog.raw)} raw)  budget ${BUDGET_KB} kB: ${catalog.gzip <= BUDGET_KB * 1024 ? "OK" : "OVER"}`);
-    console.log(`  baseline: /signin page         ${kb(landing.gzip).padStart(10)}  (${landing.files} files, ${kb(landing.raw)} raw)`);
-    console.log(`  catalog's own share           ${kb(own).padStart(10)}`);
-    console.log("");
-    console.log(`Market page, ${runs} cold loads (median / min / max, ms)`);
-    const line = (name: string, values: number[]) =>
-      console.log(`  ${name.padEnd(32)}${median(values).toFixed(0).padStart(7)} /${Math.min(...values).toFixed(0).padStart(6)} /${Math.max(...values).toFixed(0).padStart(6)}`);
-    line("time to first candle chart", chartTimes);
-    line("baseline: DOMContentLoaded", domTimes);
-    line("baseline: candle SQL alone", sqlTimes);
-    console.log("");
-    console.log(`Archive page, yesterday's 24 hours after a click, ${runs} loads (median / min / max, ms); budget 2,000 ms`);
-    console.log(`  first load after start          ${(archiveTimes[0] ?? Number.NaN).toFixed(0).padStart(7)}`);
-    line("every load", archiveTimes);
-    line("baseline: the manifest alone", manifestTimes);
+    await pairWeek(page);
   } finally {
     stopSpinners();
     await browser.close();
     stopServer();
   }
+}
+
+const line = (name: string, values: number[]) =>
+  console.log(`  ${name.padEnd(32)}${median(values).toFixed(0).padStart(7)} /${Math.min(...values).toFixed(0).padStart(6)} /${Math.max(...values).toFixed(0).padStart(6)}`);
+
+/** 3: the pair page's 7-day window, from choosing it to both answers on screen, against its two API calls alone. */
+async function pairWeek(page: Page): Promise<void> {
+  const { DEMO_PAIR } = await import("../../lib/demo/pair");
+  const a = DEMO_PAIR.polymarket.venueMarketId;
+  const b = DEMO_PAIR.kalshi.ticker;
+  const path = `/pairs/${encodeURIComponent(a)}/${encodeURIComponent(b)}`;
+  const week = 7 * 86_400_000;
+  const renderTimes: number[] = [];
+  const spreadsTimes: number[] = [];
+  const episodesTimes: number[] = [];
+  let points = 0;
+  let episodes = 0;
+  for (let i = 0; i < runs; i += 1) {
+    const fresh = await page.context().newPage();
+    await fresh.goto(`${base}${path}`);
+    const table = fresh.getByTestId("pair-episodes");
+    await table.waitFor({ timeout: 120_000 });
+    await fresh.getByTestId("pair-loading").waitFor({ state: "detached", timeout: 120_000 });
+    const until = Number(await table.getAttribute("data-until"));
+    const started = performance.now();
+    await fresh.getByTestId("pair-window").selectOption("7d");
+    await fresh.waitForFunction(
+      (since) => {
+        const episodesTable = document.querySelector('[data-testid="pair-episodes"]');
+        return episodesTable?.getAttribute("data-since") === since && episodesTable.getAttribute("aria-busy") === "false" && document.querySelector('[data-testid="pair-loading"]') === null;
+      },
+      String(until - week),
+      { timeout: 120_000, polling: "raf" },
+    );
+    renderTimes.push(performance.now() - started);
+    points = Number(await fresh.getByTestId("pair-books-chart").getAttribute("data-points"));
+    episodes = await fresh.getByTestId("pair-episode").count();
+    await fresh.close();
+
+    // Baselines: the page's two 7-day calls alone, one after the other.
+    const query = `since=${until - week}&until=${until}&size=100`;
+    let t0 = performance.now();
+    await page.request.get(`${base}/v0/pairs/${a}/${b}/spreads?${query}&interval=5m&limit=5000`);
+    spreadsTimes.push(performance.now() - t0);
+    t0 = performance.now();
+    await page.request.get(`${base}/v0/pairs/${a}/${b}/episodes?${query}&minSpread=0&limit=200`);
+    episodesTimes.push(performance.now() - t0);
+  }
+  console.log("");
+  console.log(`Pair page, SYNTHETIC demo pair (${demoDays ?? 2} days recorded), "last 7d" chosen on a fresh page showing 24 h, ${runs} runs (median / min / max, ms); target 2,000 ms`);
+  line("7-day window on screen", renderTimes);
+  line("baseline: /spreads 7 d, 5m grid alone", spreadsTimes);
+  line("baseline: /episodes 7 d alone", episodesTimes);
+  console.log(`  (the chart's points: ${points}; episodes listed: ${episodes})`);
 }
 
 main().catch((error: unknown) => {
