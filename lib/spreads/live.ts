@@ -2,6 +2,7 @@ import type { BookLevel } from "@/lib/books/book-state";
 import type { BookMessage } from "@/lib/live/bus";
 import { feeKey, marketFeeAt, type MarketFee } from "./fees";
 import type { PairSide, ResolvedPair } from "./pairs";
+import { tradingEndOf } from "./trading-end";
 import { pricePair, type Levels, type PriceableBook, type Quote } from "./series";
 import type { SpreadPoint, UnknownReason } from "./shapes";
 import { walkLeg, type Leg } from "./spread-math";
@@ -10,17 +11,21 @@ import { walkLeg, type Leg } from "./spread-math";
  * The spread of a pair priced from the two live books (docs/spreads.md, "Live"): the recorders'
  * books as the live bus carries them, priced by the same function as the recorded series. A
  * side is unknown until its book arrives, and while its book is out of sync with the venue's
- * stated best prices (a lost frame, until the next snapshot).
+ * stated best prices (a lost frame, until the next snapshot), and from its market's recorded close
+ * on (`market_closed`, as in the recorded series).
  */
 
 class LiveBook implements PriceableBook {
   readonly #side: PairSide;
+  /** When the side's market stopped trading, from its recorded outcome: nothing is priced from then on. */
+  readonly #closedAt: number | undefined;
   #levels: Levels | undefined;
   #inSync = false;
   #legs: { size: number; fee: MarketFee; buy: Leg; sell: Leg } | undefined;
 
   constructor(side: PairSide) {
     this.#side = side;
+    this.#closedAt = tradingEndOf(side);
   }
 
   update(message: BookMessage): void {
@@ -30,7 +35,8 @@ class LiveBook implements PriceableBook {
     this.#legs = undefined;
   }
 
-  unknownAt(): UnknownReason | null {
+  unknownAt(t: number): UnknownReason | null {
+    if (this.#closedAt !== undefined && t >= this.#closedAt) return "market_closed";
     if (this.#levels === undefined) return "no_book";
     return this.#inSync ? null : "out_of_sync";
   }
