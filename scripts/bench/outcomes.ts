@@ -159,7 +159,6 @@ async function streamSection(): Promise<void> {
       if (waited > 30_000) throw new Error("the recorder did not connect to the loopback market channel");
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    console.error("recorder connected");
     const response = await streamRoute(new Request("http://localhost/v0/stream?exchange=polymarket&resolutions=*", { headers: { authorization: `Bearer ${key}` }, signal: abort.signal }), {
       params: Promise.resolve({}),
     });
@@ -174,7 +173,6 @@ async function streamSection(): Promise<void> {
       }
     })().catch(() => undefined);
     await ready;
-    console.error("stream subscribed");
     const t0 = Date.parse("2026-11-01T00:00:00Z");
     for (let i = 0; i < EVENTS; i += 1) {
       const market = `0x${(7_000_000 + i).toString(16).padStart(64, "0")}`;
