@@ -1,4 +1,5 @@
 import type { LiveBus, ResolutionMessage, Unsubscribe } from "@/lib/live/bus";
+import { errorFields, log } from "@/lib/log";
 import { toResolutionChangePublic } from "@/lib/outcomes/public";
 import { isResolutionState, type ResolutionSource } from "@/lib/outcomes/types";
 import { StreamProtocolError } from "./accounting";
@@ -95,7 +96,8 @@ export class ResolutionFeeds {
     let topic = this.#venues.get(venue);
     if (topic === undefined) {
       const unsubscribe = this.#bus.subscribeResolutions(venue, (message) => this.#deliver(venue, message));
-      topic = { followers: new Set(), unsubscribe, ready: this.#bus.ready() };
+      // As the firehose: a confirmation that fails is logged, and the subscription stands (NATS resubscribes on reconnect).
+      topic = { followers: new Set(), unsubscribe, ready: this.#bus.ready().catch((error: unknown) => log.warn("resolution subscription not confirmed", errorFields(error))) };
       this.#venues.set(venue, topic);
     }
     const joined = topic;
@@ -108,12 +110,7 @@ export class ResolutionFeeds {
         joined.unsubscribe();
       }
     };
-    try {
-      await joined.ready;
-    } catch (error) {
-      release();
-      throw error;
-    }
+    await joined.ready;
     return {
       release,
       activate: () => {
