@@ -17,6 +17,15 @@ describe("parseConfig", () => {
     });
   });
 
+  it("sends the venues' websocket channels where VENUE_REDIRECT_URL sends their HTTP calls, unless a channel's URL is set", () => {
+    const offline = parseConfig({ VENUE_REDIRECT_URL: "http://127.0.0.1:9/" });
+    expect(offline.recorder.wsUrl).toBe("ws://127.0.0.1:9/ws-subscriptions-clob.polymarket.com/ws/market");
+    expect(offline.kalshiRecorder.wsUrl).toBe("ws://127.0.0.1:9/api.elections.kalshi.com/trade-api/ws/v2");
+    const fake = parseConfig({ VENUE_REDIRECT_URL: "http://127.0.0.1:9", POLYMARKET_WS_URL: "ws://127.0.0.1:4100/channel" });
+    expect(fake.recorder.wsUrl).toBe("ws://127.0.0.1:4100/channel");
+    expect(fake.kalshiRecorder.wsUrl).toBe("ws://127.0.0.1:9/api.elections.kalshi.com/trade-api/ws/v2");
+  });
+
   it("switches to servers when their URLs are set", () => {
     const config = parseConfig({
       DATABASE_URL: "postgres://u:p@db:5432/brier",

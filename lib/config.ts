@@ -79,7 +79,7 @@ export const envSchema = z.object({
   CATALOG_VENUES: commaList,
   CATALOG_POLL_SECONDS: z.coerce.number().int().min(0).default(60),
   VENUE_TIMEOUT_MS: positiveInt(15_000),
-  /** Offline/test mode: every venue HTTP call goes to `${VENUE_REDIRECT_URL}/${upstreamHost}${path}` (a local fake). */
+  /** Offline/test mode: every venue HTTP call goes to `${VENUE_REDIRECT_URL}/${upstreamHost}${path}` (a local fake); so do the recorders' channels whose URL is not set. */
   VENUE_REDIRECT_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   /** Per API key cap on venue calls in flight on the pass-through surface; more answer 429. */
   PASSTHROUGH_MAX_CONCURRENT: positiveInt(8),
@@ -197,6 +197,17 @@ export class ConfigError extends Error {
 }
 
 /** Parses an environment; throws a ConfigError naming every bad variable. */
+/**
+ * A venue's websocket channel under VENUE_REDIRECT_URL (offline/test mode): unless the channel's
+ * own URL was set, it goes where every venue HTTP call goes, `${redirect}/${host}${path}` with the
+ * scheme made ws(s), so an offline server never dials a venue.
+ */
+function offlineChannel(url: string, explicit: string | undefined, redirect: string | undefined): string {
+  if (redirect === undefined || (explicit !== undefined && explicit.trim() !== "")) return url;
+  const channel = new URL(url);
+  return `${redirect.replace(/\/+$/, "").replace(/^http/, "ws")}/${channel.host}${channel.pathname}${channel.search}`;
+}
+
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -241,10 +252,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     },
     venueRedirectUrl: e.VENUE_REDIRECT_URL?.replace(/\/+$/, ""),
     passthrough: { maxConcurrentPerKey: e.PASSTHROUGH_MAX_CONCURRENT, watchTimeoutMs: e.PASSTHROUGH_WATCH_TIMEOUT_MS },
-    recorder: { enabled: e.RECORDER_ENABLED, wsUrl: e.POLYMARKET_WS_URL, maxAssets: e.RECORDER_MAX_ASSETS },
+    recorder: { enabled: e.RECORDER_ENABLED, wsUrl: offlineChannel(e.POLYMARKET_WS_URL, env.POLYMARKET_WS_URL, e.VENUE_REDIRECT_URL), maxAssets: e.RECORDER_MAX_ASSETS },
     kalshiRecorder: {
       enabled: e.KALSHI_RECORDER_ENABLED,
-      wsUrl: e.KALSHI_WS_URL,
+      wsUrl: offlineChannel(e.KALSHI_WS_URL, env.KALSHI_WS_URL, e.VENUE_REDIRECT_URL),
       maxMarkets: e.KALSHI_RECORDER_MAX_MARKETS,
       keyId: e.KALSHI_API_KEY_ID,
       privateKey:
