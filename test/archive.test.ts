@@ -194,17 +194,38 @@ describe("GET /v0/archive/{venue}/{date}/{HH}.parquet", () => {
 describe("archive schedule", () => {
   it("builds the stats of the last day's closed hours of both venues ahead of any request", async () => {
     await stores.writer.command({ query: "TRUNCATE TABLE default_brier_internal.archive_files" });
-    // 24 closed hours back from 2026-06-14 12:05: the Polymarket hour 2026-06-13 12:00 and the Kalshi hour 09:00.
-    expect(await prepareRecentFiles(stores, Date.UTC(2026, 5, 14, 12, 5))).toBe(2);
+    // From 2026-06-14 12:05: the last 24 closed hours and the rest of the previous UTC day, so every
+    // Polymarket hour of 2026-06-13 with rows, and the Kalshi hour 2026-06-14 09:00.
+    const day = await manifest("polymarket", DAY);
+    const polymarketHours = day.filter((hour) => hour.rows > 0).map((hour) => Date.parse(hour.hour));
+    expect(polymarketHours.length).toBeGreaterThan(1);
+    expect(polymarketHours[0]).toBeLessThan(Date.UTC(2026, 5, 13, 12));
+    await stores.writer.command({ query: "TRUNCATE TABLE default_brier_internal.archive_files" });
+    expect(await prepareRecentFiles(stores, Date.UTC(2026, 5, 14, 12, 5))).toBe(polymarketHours.length + 1);
     const built = await (
       await stores.writer.query({ query: "SELECT venue, toUnixTimestamp(hour) * 1000 AS hour, checksum FROM default_brier_internal.archive_files FINAL ORDER BY hour", format: "JSONEachRow" })
     ).json<{ venue: string; hour: number | string; checksum: string }>();
-    expect(built.map((row) => [row.venue, Number(row.hour)])).toEqual([
-      ["polymarket", Date.UTC(2026, 5, 13, 12)],
-      ["kalshi", KALSHI_HOUR],
-    ]);
+    expect(built.map((row) => [row.venue, Number(row.hour)])).toEqual([...polymarketHours.map((hour) => ["polymarket", hour]), ["kalshi", KALSHI_HOUR]]);
     const listed = (await manifest("polymarket", DAY)).find((hour) => hour.hour === "2026-06-13T12:00:00.000Z");
-    expect(built[0]?.checksum).toBe(listed?.checksum);
+    expect(built.find((row) => Number(row.hour) === Date.UTC(2026, 5, 13, 12))?.checksum).toBe(listed?.checksum);
+  });
+
+  it("shares one build of an hour between two askers at once (the schedule and a manifest)", async () => {
+    await stores.writer.command({ query: "TRUNCATE TABLE default_brier_internal.archive_files" });
+    const at = Date.UTC(2026, 5, 14, 12, 5);
+    const [first, second] = await Promise.all([prepareRecentFiles(stores, at), prepareRecentFiles(stores, at)]);
+    expect(first).toBeGreaterThan(1);
+    expect(second).toBe(first);
+    // Without FINAL: every insert of the hour's stats, one per build.
+    const inserted = await (
+      await stores.writer.query({
+        query: "SELECT checksum FROM default_brier_internal.archive_files WHERE venue = 'polymarket' AND hour = toDateTime({hour:UInt32}, 'UTC')",
+        query_params: { hour: Date.UTC(2026, 5, 13, 12) / 1000 },
+        format: "JSONEachRow",
+      })
+    ).json<{ checksum: string }>();
+    expect(inserted).toHaveLength(1);
+    expect(inserted[0]?.checksum).toBe((await manifest("polymarket", DAY)).find((hour) => hour.hour === "2026-06-13T12:00:00.000Z")?.checksum);
   });
 });
 

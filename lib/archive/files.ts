@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import type { TickStores } from "@/lib/ticks";
 import { archiveFilesTable } from "@/lib/ticks/ddl/0005_archive_files";
 import { internalDatabase } from "@/lib/ticks/migrate";
+import { processGlobals } from "@/lib/process-globals.mjs";
 import { HOUR_MS, type ArchiveHour } from "./hours";
 
 /**
@@ -142,18 +143,37 @@ export async function fileStats(stores: TickStores, venue: ArchiveHour["venue"],
       out.set(start, { rows: Number(row[3]), assets: Number(row[4]), checksum: row[5], bytes: Number(row[6]), sha256: row[7] });
       continue;
     }
-    const hour = { venue, table, start };
+    out.set(start, await buildOnce(stores, { venue, table, start }, now, cacheTable));
+  }
+  return out;
+}
+
+const builds = processGlobals<{ __brierArchiveBuilds?: Map<string, Promise<HourFileStats>> }>();
+
+/**
+ * Builds an hour's file stats and stores them, once at a time per hour and fingerprint in this
+ * process: the schedule preparing the last day and a manifest asking for the same hour meanwhile
+ * share one build instead of doing it twice on a busy machine.
+ */
+function buildOnce(stores: TickStores, hour: ArchiveHour, fingerprint: Fingerprint, cacheTable: string): Promise<HourFileStats> {
+  const inFlight = (builds.__brierArchiveBuilds ??= new Map());
+  const key = `${hour.venue}:${hour.start}:${fingerprint.rawRows}:${fingerprint.maxReceived}`;
+  const running = inFlight.get(key);
+  if (running !== undefined) return running;
+  const build = (async () => {
     const { checksum, rows } = await hourChecksum(stores, hour);
     const file = await digest(hourParquet(stores, hour));
     const assets = await hourAssets(stores, hour);
-    out.set(start, { rows, assets, checksum, bytes: file.bytes, sha256: file.sha256 });
+    const stats = { rows, assets, checksum, bytes: file.bytes, sha256: file.sha256 };
     await stores.writer.insert({
       table: cacheTable,
-      values: [{ venue, hour: start / 1000, raw_rows: now.rawRows, max_received_ms: now.maxReceived, rows, assets, checksum, bytes: file.bytes, sha256: file.sha256 }],
+      values: [{ venue: hour.venue, hour: hour.start / 1000, raw_rows: fingerprint.rawRows, max_received_ms: fingerprint.maxReceived, ...stats }],
       format: "JSONEachRow",
     });
-  }
-  return out;
+    return stats;
+  })().finally(() => inFlight.delete(key));
+  inFlight.set(key, build);
+  return build;
 }
 
 /** The stats of one closed hour's file (see fileStats). */

@@ -10,16 +10,23 @@ import { processGlobals } from "@/lib/process-globals.mjs";
 /** How often the closed hours are checked, and how far back. */
 const EVERY_MS = 5 * 60_000;
 const LOOKBACK_HOURS = 24;
+const DAY_MS = 24 * HOUR_MS;
+/** The first preparation after start. */
+const FIRST_RUN_MS = 5_000;
 
 /**
- * Builds the stats of the last day's closed hours of every recorded venue ahead of the first
- * request (the first manifest of a day would otherwise build each hour's, about 5 s per 1M rows):
+ * Builds the stats of the last 24 closed hours and the rest of the previous UTC day of every
+ * recorded venue ahead of the first request (the first manifest of a day would otherwise build
+ * each hour's, about 5 s per 1M rows):
  * hours already built and unchanged cost two small reads; and the last closed day's outcomes file.
  * Returns the hours with rows.
  */
 export async function prepareRecentFiles(stores: TickStores, now = Date.now()): Promise<number> {
   const lastClosed = Math.floor((now - CLOSE_AFTER_MS) / HOUR_MS) * HOUR_MS - HOUR_MS;
-  const starts = Array.from({ length: LOOKBACK_HOURS }, (_, i) => lastClosed - i * HOUR_MS).reverse();
+  // The last 24 closed hours, and the rest of the previous UTC day (the Archive page's first click).
+  const previousDay = Math.floor(lastClosed / DAY_MS) * DAY_MS - DAY_MS;
+  const first = Math.min(lastClosed - (LOOKBACK_HOURS - 1) * HOUR_MS, previousDay);
+  const starts = Array.from({ length: (lastClosed - first) / HOUR_MS + 1 }, (_, i) => first + i * HOUR_MS);
   let hours = 0;
   for (const venue of Object.keys(recordedVenueTables) as RecordedVenue[]) {
     const stats = await fileStats(stores, venue, recordedVenueTables[venue], starts);
@@ -56,7 +63,9 @@ export function startArchiveSchedule(): { stop: () => void } {
     },
   };
   globalStore.__brierArchiveSchedule = handle;
-  timer = setTimeout(() => void run(), 60_000);
+  // Soon after start, so the last day's files are built (or building, a manifest then waits on the
+  // same build) before anyone opens the Archive page; every 5 minutes after that.
+  timer = setTimeout(() => void run(), FIRST_RUN_MS);
   timer.unref();
   return handle;
 }
