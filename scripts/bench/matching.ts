@@ -24,7 +24,7 @@
  *   npm run bench:matching [-- --sets template,real,real2] [-- --no-folds] [-- --no-routes]
  *                          [-- --rows-out FILE | --rows-in FILE]   (keep, or re-score, the folds' compared pairs)
  *                          [-- --catalogs --sample 60 --seed 2025]
- *                          [-- --speed --markets 100000 --changed 1000]
+ *                          [-- --speed --markets 100000 --changed 1000 [--heap-snapshot FILE]]
  *
  * Targets on data the engine never saw: identity precision >= 0.97 with recall >= 0.95 on
  * template-style sets (subset/superset accuracy >= 0.85), >= 0.95 with recall >= 0.70 on real
@@ -35,6 +35,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { writeHeapSnapshot } from "node:v8";
 import postgres from "postgres";
 import { collectAll, reviewLabels, setLabels, type Collected } from "../matching/collect";
 import { crossValidate, mean, ruleFigures, settleClaims, spread, withReviews } from "../matching/folds";
@@ -56,6 +57,7 @@ const { values } = parseArgs({
     catalogs: { type: "boolean", default: false },
     sample: { type: "string", default: "60" },
     seed: { type: "string", default: "2025" },
+    "heap-snapshot": { type: "string" },
   },
   allowNegative: true,
 });
@@ -347,9 +349,26 @@ async function speed() {
     await upsertCatalog(handle.db, events("kalshi", () => 0));
     const seedMs = Date.now() - t;
     const fullStarted = Date.now();
+    // Where a full pass's memory goes: the process's memory at every progress report, the most per
+    // phase; with --heap-snapshot FILE, a V8 heap snapshot when storing starts (every market's
+    // features, the candidate index and every verdict are live then).
+    const memory = new Map<string, { rss: number; heapUsed: number; external: number; arrayBuffers: number }>();
+    let snapshotTaken = false;
+    const sample = (phase: string) => {
+      const m = process.memoryUsage();
+      const cell = memory.get(phase) ?? { rss: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
+      memory.set(phase, { rss: Math.max(cell.rss, m.rss), heapUsed: Math.max(cell.heapUsed, m.heapUsed), external: Math.max(cell.external, m.external), arrayBuffers: Math.max(cell.arrayBuffers, m.arrayBuffers) });
+      if (phase === "storing" && !snapshotTaken && values["heap-snapshot"] !== undefined) {
+        snapshotTaken = true;
+        process.stderr.write(`  heap snapshot written to ${writeHeapSnapshot(values["heap-snapshot"])}\n`);
+      }
+    };
     const full = await runMatching(handle.db, {
       full: true,
-      onProgress: (p) => process.stderr.write(`  full pass ${((Date.now() - fullStarted) / 1000).toFixed(1)} s: ${p.phase} ${p.done}${p.total === undefined ? "" : `/${p.total}`}\n`),
+      onProgress: (p) => {
+        sample(p.phase);
+        process.stderr.write(`  full pass ${((Date.now() - fullStarted) / 1000).toFixed(1)} s: ${p.phase} ${p.done}${p.total === undefined ? "" : `/${p.total}`}\n`);
+      },
     });
     // Every synthetic Polymarket market has its Kalshi twin: how many of those identities the pass found.
     const [identities] = await handle.db
@@ -372,6 +391,9 @@ async function speed() {
     console.log(`synthetic identities found: ${identities?.n ?? 0} of ${perVenue} mirrored pairs`);
     console.log(`incremental pass  ${(incrementalMs / 1000).toFixed(1)} s   read=${incremental.marketsRead} opened=${incremental.opened} closed=${incremental.closed} confirmed=${incremental.confirmed}   (target <= 10 s)`);
     console.log(`peak RSS          ${rssMb} MB`);
+    const mb = (n: number) => String(Math.round(n / 1048576)).padStart(6);
+    console.log(`full pass memory by phase (most at any progress report, MB):\n  phase            rss  heapUsed  external  arrayBuffers`);
+    for (const [phase, m] of memory) console.log(`  ${phase.padEnd(12)} ${mb(m.rss)}    ${mb(m.heapUsed)}    ${mb(m.external)}        ${mb(m.arrayBuffers)}`);
   } finally {
     await handle.close();
     await admin.unsafe(`drop database if exists ${database} with (force)`);
