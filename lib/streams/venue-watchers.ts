@@ -1,4 +1,6 @@
 import "server-only";
+import { ExchangeNotAvailable } from "pmxt-core";
+import { config } from "@/lib/config";
 import { errorFields, log } from "@/lib/log";
 import { passthroughPool } from "@/lib/passthrough";
 import { toVenueError } from "@/lib/passthrough/errors";
@@ -49,6 +51,11 @@ class VenueWatcher {
   async run(onEnd: () => void): Promise<void> {
     const { exchange: venue, method, args } = this.#spec;
     try {
+      if (config.venueRedirectUrl !== undefined && venue !== "mock") {
+        // Once acquire() has added the listener that is told.
+        await Promise.resolve();
+        throw offlineStream(venue, method);
+      }
       while (!this.#stopped) {
         const result = await passthroughPool().with(this.scope, (exchange) => call(exchange, method, args));
         if (this.#stopped) break;
@@ -73,6 +80,18 @@ class VenueWatcher {
   stop(): void {
     this.#stopped = true;
   }
+}
+
+/**
+ * Offline mode (VENUE_REDIRECT_URL: tests, an offline demo) redirects every venue HTTP call and the
+ * recorders' channels, but not pmxt-core's own websockets (Polymarket's URL is a constant of the
+ * library it uses): a watch there would dial the venue. It fails at once instead, saying why.
+ */
+function offlineStream(venue: string, method: string): Error {
+  return new ExchangeNotAvailable(
+    `${venue}'s ${method} goes through pmxt-core's own websocket, which this server's offline mode (VENUE_REDIRECT_URL) does not redirect, so it is not opened. Recorded books: GET /v0/orderbooks/{outcomeId}.`,
+    venue,
+  );
 }
 
 function call(exchange: Exchange, method: string, args: unknown[]): Promise<unknown> {
