@@ -1,11 +1,11 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as calibrationRoute } from "@/app/v0/calibration/route";
 import { GET as resolutionsRoute } from "@/app/v0/resolutions/route";
 import type { CalibrationResponse } from "@/lib/calibration/shapes";
 import type { ResolutionChangePublic } from "@/lib/outcomes/shapes";
 import { DEMO_RESOLUTION_SOURCE } from "@/lib/demo/resolutions";
 import { startDemoTicker } from "@/lib/demo/live";
-import { InProcessBus } from "@/lib/live/bus";
+import { InProcessBus, type ResolutionMessage } from "@/lib/live/bus";
 import { recordedVenueTables } from "@/lib/ticks/published";
 import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
@@ -201,5 +201,39 @@ describe("the demo's synthetic resolutions", () => {
     expect(await rowsSince(open.map((m) => m.conditionId))).toBeGreaterThan(0);
     expect(await rowsSince(settled.map((m) => m.market))).toBe(0);
     for (const market of settled) expect(await quoteOf(market.venueMarketId), market.venueMarketId).toBe(before.get(market.venueMarketId));
+  });
+  it("the live demo resolves an open market now and then by the history's rule, says so on the live bus, and never moves it again", async () => {
+    const db = await getDb();
+    const stores = await getTickStores();
+    const bus = new InProcessBus();
+    const heard: ResolutionMessage[] = [];
+    bus.subscribeResolutions("mock", (message) => heard.push(message));
+    const [first] = await demoMarketsFromCatalog(db, "mock");
+    const ticker = await startDemoTicker(db, stores, bus, { meanStepMs: 20, flushEveryMs: 200, quoteEveryMs: 60_000, resolveEveryMs: 400, resolveDriftMs: 800 });
+    try {
+      await vi.waitFor(() => expect(heard.some((m) => m.state === "closed")).toBe(true), { timeout: 20_000, interval: 200 });
+    } finally {
+      await ticker.stop();
+    }
+    const closed = heard.filter((m) => m.state === "closed");
+    // The first market (the README's examples') stays open; a market closed live was open before.
+    expect(closed.map((m) => m.market)).not.toContain(first?.conditionId);
+    for (const m of closed) expect(settled.map((s) => s.market)).not.toContain(m.market);
+    const market = closed[0];
+    if (market === undefined) throw new Error("no market closed");
+    expect(market).toMatchObject({ source: "synthetic", resolutionSource: DEMO_RESOLUTION_SOURCE, winningOutcomeId: null });
+    // The feed says the same, and the market's own answer.
+    const res = await callRoute(resolutionsRoute, { path: `/v0/resolutions?venue=mock&limit=1000`, key });
+    expect(res.status, res.text).toBe(200);
+    const feed = (res.body as { data: ResolutionChangePublic[] }).data.filter((c) => c.market === market.market);
+    expect(feed.map((c) => c.state)).toEqual(["closed"]);
+    expect((await getMarketOrThrow(db, market.venueMarketId)).resolution).toMatchObject({ state: "closed", learnedBy: "synthetic" });
+    // No book change after its close.
+    const after = await stores.queries.query({
+      query: `SELECT count() AS n FROM ${recordedVenueTables.polymarket} WHERE market = {market:String} AND timestamp > fromUnixTimestamp64Milli({closed:Int64})`,
+      query_params: { market: market.market, closed: market.closedAt ?? 0 },
+      format: "JSONEachRow",
+    });
+    expect(Number((await after.json<{ n: string | number }>())[0]?.n)).toBe(0);
   });
 });

@@ -20,10 +20,11 @@ import { insertTickRows } from "@/lib/recorder/writer";
 import type { TickStores } from "@/lib/ticks";
 import { recordedVenueTables } from "@/lib/ticks/published";
 import { noOutcomeId } from "@/lib/recorder/kalshi/normalize";
+import { ResolutionSink } from "@/lib/outcomes/sink";
 import { catalogRows, DEMO_PAIR, DemoPairBooks, quoteOf } from "./pair";
 import { closedMarketQuotes, pollDemoCatalog, pricesDayAgo, type DemoQuote } from "./quotes";
-import { closedDemoMarkets } from "./resolutions";
-import { demoMarketsFromCatalog, hexDigits, MockMarketSim, prng } from "./ticks";
+import { closedDemoMarkets, demoResolutionRecords } from "./resolutions";
+import { demoMarketsFromCatalog, hexDigits, MockMarketSim, prng, type DemoResolution } from "./ticks";
 
 /**
  * The demo that moves (README, "Quick start"): while `npm run demo` runs (DEMO_LIVE=true), the
@@ -33,7 +34,8 @@ import { demoMarketsFromCatalog, hexDigits, MockMarketSim, prng } from "./ticks"
  * /v0/stream, /ws, the market page's live book and the pair's spread stream move), a journal run
  * of mode `synthetic` per venue (coverage labels these hours `synthetic`). Once a minute the
  * catalog is re-polled with the books' mids and 24-hour changes, and a price snapshot appended,
- * so the catalog, its sparklines and the books keep telling one story. Mock books are published
+ * so the catalog, its sparklines and the books keep telling one story; now and then an open mock
+ * market resolves (below). Mock books are published
  * under the venue `mock` (what the market page asks for); the pair under `polymarket` and `kalshi`.
  */
 
@@ -46,6 +48,10 @@ export interface DemoTickerOptions {
   quoteEveryMs?: number;
   /** Milliseconds between inserts of the rows written (default 2,000). */
   flushEveryMs?: number;
+  /** Milliseconds between two live resolutions of an open mock market (default 20 minutes; 0: none). */
+  resolveEveryMs?: number;
+  /** Milliseconds a market's walk heads to its drawn result before it closes (default 10 minutes). */
+  resolveDriftMs?: number;
 }
 
 export interface DemoTicker {
@@ -146,13 +152,14 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
     timers.push(timer);
   };
 
-  // Mock books: each market changes on its own Poisson clock (mean `meanStepMs`), a snapshot every 15 minutes.
+  // Mock books: each market changes on its own Poisson clock (mean `meanStepMs`), a snapshot every 15 minutes; one closed live never moves again.
+  const closedNow = new Set<number>();
   const nextStep = sims.map(() => now + random() * meanStepMs);
   const nextBook = sims.map(() => now + BOOK_EVERY_MS);
   every(250, async () => {
     const t = Date.now();
     for (const [i, sim] of sims.entries()) {
-      if ((nextStep[i] ?? Infinity) > t) continue;
+      if (closedNow.has(i) || (nextStep[i] ?? Infinity) > t) continue;
       if ((nextBook[i] ?? Infinity) <= t) {
         await sim.snapshot(t);
         nextBook[i] = t + BOOK_EVERY_MS;
@@ -206,7 +213,7 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
   // The catalog and price history from the same books: quotes, a snapshot per outcome, the runs' beat.
   const quote = async () => {
     const t = Date.now();
-    const prices = sims.flatMap((sim) => sim.prices(t));
+    const prices = sims.flatMap((sim, i) => (closedNow.has(i) ? [] : sim.prices(t)));
     const dayAgo = await pricesDayAgo(stores, [...prices.map((p) => p.outcomeId), DEMO_PAIR.polymarket.yes, DEMO_PAIR.kalshi.ticker], t);
     const quotes = new Map<string, DemoQuote>();
     for (const p of prices) quotes.set(p.outcomeId, { price: Math.round(p.price * 10_000) / 10_000, change24h: Math.round((p.price - (dayAgo.get(p.outcomeId) ?? p.price)) * 10_000) / 10_000 });
@@ -226,6 +233,46 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
     await insertPriceSnapshots(stores, snapshots);
   };
   every(options.quoteEveryMs ?? 60_000, quote);
+
+  // Now and then an open mock market resolves, by the history's rule (docs/outcomes.md, "The offline
+  // demo"): the result is drawn at the market's own odds, its walk heads there for resolveDriftMs,
+  // then it closes and its YES mid at the close decides. Its statements (closed, then determined and
+  // settled as their times come) go through the outcomes' sink, so /v0/stream and /ws see them. The
+  // first market (the most traded, the README's examples') and half of those open at start stay open.
+  const resolveEveryMs = options.resolveEveryMs ?? 20 * 60_000;
+  const driftMs = options.resolveDriftMs ?? 10 * 60_000;
+  const keepOpen = Math.ceil(sims.length / 2);
+  const heading = new Map<number, { decidedAtMs: number; midAtDecision: number; closeAtMs: number }>();
+  const resolved: DemoResolution[] = [];
+  const sink = new ResolutionSink(db, stores.writer, bus);
+  if (resolveEveryMs > 0) {
+    every(resolveEveryMs, () => {
+      const t = Date.now();
+      const open = [...sims.keys()].filter((i) => i > 0 && !closedNow.has(i) && !heading.has(i));
+      if (open.length + 1 <= keepOpen) return;
+      const i = open[Math.floor(random() * open.length)];
+      const sim = i === undefined ? undefined : sims[i];
+      if (i === undefined || sim === undefined) return;
+      const mid = sim.mid();
+      sim.resolveTowards(random() < mid);
+      heading.set(i, { decidedAtMs: t, midAtDecision: mid, closeAtMs: t + driftMs });
+    });
+    every(Math.min(resolveEveryMs, 15_000), async () => {
+      const t = Date.now();
+      for (const [i, plan] of heading) {
+        const sim = sims[i];
+        if (sim === undefined || plan.closeAtMs > t) continue;
+        heading.delete(i);
+        closedNow.add(i);
+        const midAtClose = sim.mid();
+        const result = midAtClose > 0.5 ? "yes" : midAtClose < 0.5 ? "no" : "split";
+        resolved.push({ market: sim.market, closedAtMs: t, decidedAtMs: plan.decidedAtMs, midAtDecision: plan.midAtDecision, midAtClose, result });
+        closedMarkets.push({ ...sim.market, yesPrice: midAtClose });
+      }
+      // Every statement whose time has come; the ones already recorded change nothing.
+      if (resolved.length > 0) await sink.record(demoResolutionRecords("mock", resolved, t));
+    });
+  }
   const beat = async () => {
     for (const id of runs) await db.update(recorderRuns).set({ beatAt: new Date() }).where(eq(recorderRuns.id, id));
   };
@@ -241,6 +288,7 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
       for (const timer of timers) clearInterval(timer);
       for (const publisher of Object.values(publishers)) publisher.detach();
       await flush();
+      await sink.flushed();
       const at = new Date();
       for (const id of runs) await db.update(recorderRuns).set({ beatAt: at, stoppedAt: at }).where(eq(recorderRuns.id, id));
     },
