@@ -1,5 +1,6 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
 import { ErrorState, SkeletonRows } from "@/components/ui/query-state";
 import { getJson } from "@/lib/browser/api-client";
@@ -15,6 +16,14 @@ interface ManifestHour {
 }
 
 const venues = ["polymarket", "kalshi"] as const;
+
+/** What each hour condition means (docs/history.md, "Coverage"). */
+const conditionWords: Record<ManifestHour["condition"], string> = {
+  available: "recorded throughout with no incident (a quiet hour without rows too)",
+  degraded: "part of the hour was not recorded, or an incident that loses or delays data touched it",
+  missing: "nothing of the hour was recorded (no recorder ran)",
+  synthetic: "no recorder ran; a synthetic demo history was written (admin demo-ticks, npm run demo)",
+};
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -97,7 +106,9 @@ export function ArchiveView({ downloadAllowed, plan, today }: { downloadAllowed:
                 <tr key={hour.hour}>
                   <td className="mono nowrap">{hour.hour.slice(11, 16)}</td>
                   <td>
-                    <span className={hour.condition === "available" ? "up" : hour.condition === "missing" ? "down" : "muted"}>{hour.condition}</span>
+                    <span className={hour.condition === "available" ? "up" : hour.condition === "missing" ? "down" : "muted"} title={conditionWords[hour.condition]}>
+                      {hour.condition}
+                    </span>
                   </td>
                   <td className="num mono">{formatInteger(hour.rows)}</td>
                   <td className="num mono">{formatInteger(hour.assets)}</td>
@@ -120,6 +131,10 @@ export function ArchiveView({ downloadAllowed, plan, today }: { downloadAllowed:
             </tbody>
           </table>
         )}
+        <p className="muted small" data-testid="archive-conditions">
+          {(Object.keys(conditionWords) as Array<ManifestHour["condition"]>).map((condition) => `${condition}: ${conditionWords[condition]}`).join(" · ")}. The incidents behind
+          a degraded hour are on the <Link href="/status">Status</Link> page.
+        </p>
       </section>
     </div>
   );
