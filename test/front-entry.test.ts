@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as passthrough } from "@/app/api/[exchange]/[method]/route";
 import { GET as listMarkets } from "@/app/v0/markets/route";
+import { WINDOW_MS } from "@/lib/auth/rate-limit";
 import { json, withApiKey } from "@/lib/http";
 import { serveRoute } from "@/lib/http/serve.mjs";
 import { clearCatalog, seedCatalog, makeEvent } from "./helpers/catalog";
@@ -66,8 +67,8 @@ afterAll(async () => {
 const auth = () => ({ authorization: `Bearer ${key}` });
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
   fetch(`${base}${path}`, { method: "POST", headers: { ...auth(), "content-type": "application/json", ...headers }, body });
-/** Headers that differ by design between two calls. */
-const volatile = new Set(["x-request-id", "x-ratelimit-remaining", "date", "connection", "keep-alive"]);
+/** Headers that differ by design between two calls (a reset moves on when the two calls straddle a window's end). */
+const volatile = new Set(["x-request-id", "x-ratelimit-remaining", "x-ratelimit-reset", "date", "connection", "keep-alive"]);
 const stable = (headers: Headers) => Object.fromEntries([...headers].filter(([name]) => !volatile.has(name)));
 
 describe("the API front's entry into wrapped routes", () => {
@@ -90,6 +91,10 @@ describe("the API front's entry into wrapped routes", () => {
     const { "cache-control": _cache, "content-length": _length, ...front } = stable(viaFront.headers);
     expect(front).toEqual(stable(viaNext.headers));
     expect(front).toMatchObject({ "content-type": "application/json", "x-brier-source": "live", "x-ratelimit-limit": expect.any(String) });
+    // Both name the end of the rate window they were counted in: the same one, or the next.
+    const resets = [Number(viaFront.headers.get("x-ratelimit-reset")), Number(viaNext.headers.get("x-ratelimit-reset"))];
+    expect(resets.every((reset) => Number.isInteger(reset) && reset > Date.now() / 1000 - 120)).toBe(true);
+    expect([0, WINDOW_MS / 1000]).toContain(Math.abs((resets[0] ?? 0) - (resets[1] ?? 0)));
   });
 
   it("answers a catalog listing with the same body as Next's call", async () => {
