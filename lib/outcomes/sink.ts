@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db";
 import type { LiveBus, ResolutionMessage } from "@/lib/live/bus";
 import { errorFields, log } from "@/lib/log";
 import { recordResolutions } from "./store";
-import type { ResolutionChange, ResolutionRecord } from "./types";
+import { isResolutionState, type ResolutionChange, type ResolutionRecord, type ResolutionSource } from "./types";
 
 /** A change as the live bus carries it (times as epoch ms). */
 export function resolutionMessage(change: ResolutionChange): ResolutionMessage {
@@ -22,6 +22,25 @@ export function resolutionMessage(change: ResolutionChange): ResolutionMessage {
     receivedAt: change.receivedAt.getTime(),
     source: change.source,
     resolutionSource: change.resolutionSource,
+  };
+}
+
+/** The change a live-bus message carries, back from its wire form (the inverse of resolutionMessage; a state unknown to this build reads `unknown`). */
+export function changeOfMessage(message: ResolutionMessage): Omit<ResolutionChange, "raw"> {
+  return {
+    venue: message.venue,
+    market: message.market,
+    venueMarketId: message.venueMarketId,
+    outcomeIds: message.outcomeIds,
+    state: isResolutionState(message.state) ? message.state : "unknown",
+    venueState: message.venueState,
+    winningOutcomeId: message.winningOutcomeId,
+    settlementValue: message.settlementValue,
+    closedAt: message.closedAt === null ? null : new Date(message.closedAt),
+    venueTime: new Date(message.venueTime),
+    receivedAt: new Date(message.receivedAt),
+    source: message.source as ResolutionSource,
+    resolutionSource: message.resolutionSource,
   };
 }
 

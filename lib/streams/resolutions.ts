@@ -1,7 +1,7 @@
 import type { LiveBus, ResolutionMessage, Unsubscribe } from "@/lib/live/bus";
 import { errorFields, log } from "@/lib/log";
 import { toResolutionChangePublic } from "@/lib/outcomes/public";
-import { isResolutionState, type ResolutionSource } from "@/lib/outcomes/types";
+import { changeOfMessage } from "@/lib/outcomes/sink";
 import { StreamProtocolError } from "./accounting";
 import type { Subscription } from "./session";
 
@@ -50,23 +50,7 @@ export function resolutionMatches(message: ResolutionMessage, ids: ReadonlySet<s
 
 /** The `data` of a `resolution` event: the change as GET /v0/resolutions lists it. */
 export function resolutionData(message: ResolutionMessage): string {
-  return JSON.stringify(
-    toResolutionChangePublic({
-      venue: message.venue,
-      market: message.market,
-      venueMarketId: message.venueMarketId,
-      outcomeIds: message.outcomeIds,
-      state: isResolutionState(message.state) ? message.state : "unknown",
-      venueState: message.venueState,
-      winningOutcomeId: message.winningOutcomeId,
-      settlementValue: message.settlementValue,
-      closedAt: message.closedAt === null ? null : new Date(message.closedAt),
-      venueTime: new Date(message.venueTime),
-      receivedAt: new Date(message.receivedAt),
-      source: message.source as ResolutionSource,
-      resolutionSource: message.resolutionSource,
-    }),
-  );
+  return JSON.stringify(toResolutionChangePublic(changeOfMessage(message)));
 }
 
 interface Follower {
