@@ -127,13 +127,8 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
   let pairMids = { polymarket: fair, kalshi: fair + pairOffset };
   if (pairStart !== undefined) {
     const first = pair.quote(fair, pairOffset, random);
-    pair.polyBids = first.polyBids;
-    pair.polyAsks = first.polyAsks;
-    pair.yesBids = first.yes;
-    pair.noBids = first.no;
     pairMids = first.mids;
-    pair.polySnapshot(now);
-    pair.kalshiSnapshot(now);
+    pair.snapshotBoth(first, now);
   }
 
   const timers: NodeJS.Timeout[] = [];
@@ -185,12 +180,7 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
       const next = pair.quote(fair, t < dislocationUntil ? dislocation : 0, random);
       pairMids = next.mids;
       if (t >= nextPairBook) {
-        pair.polyBids = next.polyBids;
-        pair.polyAsks = next.polyAsks;
-        pair.yesBids = next.yes;
-        pair.noBids = next.no;
-        pair.polySnapshot(t);
-        pair.kalshiSnapshot(t);
+        pair.snapshotBoth(next, t);
         nextPairBook = t + BOOK_EVERY_MS;
       } else {
         pair.movePoly(next.polyBids, next.polyAsks, t);

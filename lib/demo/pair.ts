@@ -171,6 +171,15 @@ async function writeJournal(db: Db, start: number, now: number, gap: { start: nu
  * own normalizers: the history writer drives it over days, the live demo (./live.ts) while the
  * server runs. Rows go to `onRows` per venue table.
  */
+/** Both venues' ladders around one fair value, and their mids (cents). */
+export interface PairQuote {
+  polyBids: Ladder;
+  polyAsks: Ladder;
+  yes: Ladder;
+  no: Ladder;
+  mids: { polymarket: number; kalshi: number };
+}
+
 export class DemoPairBooks {
   readonly #onRows: (venue: "polymarket" | "kalshi", rows: TickRow[]) => void;
   readonly #kalshi = new KalshiNormalizer();
@@ -187,7 +196,7 @@ export class DemoPairBooks {
   }
 
   /** New ladders for both venues around one fair value (cents), Kalshi shifted by `shift` cents. */
-  quote(fair: number, shift: number, random: () => number): { polyBids: Ladder; polyAsks: Ladder; yes: Ladder; no: Ladder; mids: { polymarket: number; kalshi: number } } {
+  quote(fair: number, shift: number, random: () => number): PairQuote {
     const polyBid = Math.round(fair - 0.5 - random());
     const polyAsk = polyBid + 1 + Math.floor(random() * 2);
     const kalshiBid = Math.round(fair - 0.5 - random()) + shift;
@@ -204,6 +213,16 @@ export class DemoPairBooks {
   #kalshiFrame(type: string, msg: Record<string, unknown>, ts: number): void {
     this.#seq += 1;
     this.#onRows("kalshi", this.#kalshi.normalize(JSON.stringify({ type, sid: 1, seq: this.#seq, msg }), ts).rows);
+  }
+
+  /** Both books become `next` (a quote()) and each venue sends it as a snapshot, as a recorder's periodic one. */
+  snapshotBoth(next: PairQuote, ts: number): void {
+    this.polyBids = next.polyBids;
+    this.polyAsks = next.polyAsks;
+    this.yesBids = next.yes;
+    this.noBids = next.no;
+    this.polySnapshot(ts);
+    this.kalshiSnapshot(ts);
   }
 
   polySnapshot(ts: number): void {
@@ -371,12 +390,7 @@ export async function writeDemoPair(db: Db, stores: TickStores, options: DemoPai
     mids.polymarket = next.mids.polymarket;
     mids.kalshi = next.mids.kalshi;
     if (ts >= nextSnapshot) {
-      books.polyBids = next.polyBids;
-      books.polyAsks = next.polyAsks;
-      books.yesBids = next.yes;
-      books.noBids = next.no;
-      books.polySnapshot(ts);
-      books.kalshiSnapshot(ts);
+      books.snapshotBoth(next, ts);
       nextSnapshot = ts + 15 * 60_000;
     } else {
       books.movePoly(next.polyBids, next.polyAsks, ts);
