@@ -234,6 +234,7 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
   const keepOpen = Math.ceil(sims.length / 2);
   const heading = new Map<number, { decidedAtMs: number; midAtDecision: number; closeAtMs: number }>();
   const resolved: DemoResolution[] = [];
+  let statedUpTo = 0;
   const sink = new ResolutionSink(db, stores.writer, bus);
   if (resolveEveryMs > 0) {
     every(resolveEveryMs, () => {
@@ -259,8 +260,10 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
         resolved.push({ market: sim.market, closedAtMs: t, decidedAtMs: plan.decidedAtMs, midAtDecision: plan.midAtDecision, midAtClose, result });
         closedMarkets.push({ ...sim.market, yesPrice: midAtClose });
       }
-      // Every statement whose time has come; the ones already recorded change nothing.
-      if (resolved.length > 0) await sink.record(demoResolutionRecords("mock", resolved, t));
+      // The statements whose time came since the last pass (closed now; determined, settled later).
+      const due = demoResolutionRecords("mock", resolved, t).filter((record) => record.venueTime.getTime() > statedUpTo);
+      if (due.length > 0) await sink.record(due);
+      statedUpTo = t; // not before: a failed write is tried again at the next pass
     });
   }
   const beat = async () => {
