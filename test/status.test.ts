@@ -64,7 +64,9 @@ describe("readiness from the health monitor", () => {
     const first = await readiness(monitor);
     hang = true;
     void monitor.probeNow();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // 50 ms of wall clock (a 50 ms timer may fire after 49 of Date.now's milliseconds).
+    const waitedFrom = Date.now();
+    while (Date.now() - waitedFrom < 50) await new Promise((resolve) => setTimeout(resolve, 10));
     const second = await readiness(monitor);
     expect(second.checkedAt).toBe(first.checkedAt);
     expect(second.ageMs).toBeGreaterThanOrEqual(50);
