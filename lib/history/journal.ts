@@ -1,8 +1,7 @@
 import "server-only";
-import { and, arrayOverlaps, desc, eq, gte, inArray, isNull, like, lt, ne, notLike, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { recorderIncidents, recorderRuns, type RecorderIncidentRow, type RecorderRunRow } from "@/lib/db/schema/recorder-runs";
-import { BARE_MODE_VENUE, degradingKinds, HEARTBEAT_STALE_MS, isSyntheticMode, runModePattern, SYNTHETIC_MODE, SYNTHETIC_MODE_PATTERN } from "@/lib/recorder/journal";
+import { BARE_MODE_VENUE, degradingKinds, HEARTBEAT_STALE_MS, isSyntheticMode } from "@/lib/recorder/journal";
+import { incidentsNewestFirst, journalWindow, latestRun, type JournalWindow, type RecorderIncidentRow, type RecorderRunRow } from "@/lib/recorder/journal-store";
 import type { Span } from "./coverage-model";
 import { encodeCursor } from "@/lib/input";
 import { timeRange } from "./params";
@@ -11,12 +10,6 @@ import { incidentsPage, type IncidentPublic, type IncidentsQuery } from "./shape
 /** Kinds that last (have an end); the others are instants. */
 const spanKinds = new Set(["connection_lost", "lag", "back_pressure", "insert_failed"]);
 
-/** Runs of one venue's recorder (lib/recorder/journal.ts runMode: every venue's modes but the first's start with `<venue>: `). */
-export function runsOfVenue(venue: string) {
-  const pattern = runModePattern(venue);
-  return "like" in pattern ? like(recorderRuns.mode, pattern.like) : notLike(recorderRuns.mode, pattern.notLike);
-}
-
 /** Where a run's recording ended: its clean stop, now while it still beats, or its last beat (it died). */
 export function runEnd(run: Pick<RecorderRunRow, "beatAt" | "stoppedAt">, now: number): number {
   if (run.stoppedAt !== null) return run.stoppedAt.getTime();
@@ -24,36 +17,8 @@ export function runEnd(run: Pick<RecorderRunRow, "beatAt" | "stoppedAt">, now: n
   return now - beat <= HEARTBEAT_STALE_MS ? now : beat;
 }
 
-export interface JournalWindow {
-  runs: RecorderRunRow[];
-  /** Incidents of those runs (all of their subscription changes, the others overlapping the window). */
-  incidents: RecorderIncidentRow[];
-}
-
-/** The runs that overlap [since, until) and their incidents; `assets` narrows asset-scoped incidents. */
-export async function journalWindow(db: Db, since: number, until: number, assets?: readonly string[]): Promise<JournalWindow> {
-  const runs = await db
-    .select()
-    .from(recorderRuns)
-    .where(and(lt(recorderRuns.startedAt, new Date(until)), sql`coalesce(${recorderRuns.stoppedAt}, ${recorderRuns.beatAt}) >= ${new Date(since - HEARTBEAT_STALE_MS).toISOString()}::timestamptz`));
-  if (runs.length === 0) return { runs, incidents: [] };
-  const touches = assets === undefined ? undefined : or(eq(sql`cardinality(${recorderIncidents.assets})`, 0), arrayOverlaps(recorderIncidents.assets, [...assets]));
-  const incidents = await db
-    .select()
-    .from(recorderIncidents)
-    .where(
-      and(
-        inArray(recorderIncidents.runId, runs.map((run) => run.id)),
-        touches,
-        or(
-          inArray(recorderIncidents.kind, ["assets_added", "assets_dropped"]),
-          and(lt(recorderIncidents.startedAt, new Date(until)), or(isNull(recorderIncidents.endedAt), gte(recorderIncidents.endedAt, new Date(since)))),
-        ),
-      ),
-    )
-    .orderBy(recorderIncidents.startedAt);
-  return { runs, incidents };
-}
+/** The journal's runs and incidents over a window are read by the recorder, their owner. */
+export { journalWindow, type JournalWindow };
 
 /** When a recorder ran (the demo's synthetic runs are not recorders: see syntheticSpans). */
 export function runSpans(window: JournalWindow, now: number): Span[] {
@@ -109,21 +74,13 @@ export function assetIncidents(window: JournalWindow, asset: string | undefined,
 export async function listIncidents(db: Db, query: IncidentsQuery, now = Date.now()) {
   const range = timeRange(query.since, query.until, 7 * 86_400_000, now + 1);
   const cursor = query.cursor;
-  const rows = await db
-    .select()
-    .from(recorderIncidents)
-    .where(
-      and(
-        gte(recorderIncidents.startedAt, new Date(range.since)),
-        lt(recorderIncidents.startedAt, new Date(range.until)),
-        query.kind === undefined ? undefined : eq(recorderIncidents.kind, query.kind),
-        cursor === undefined
-          ? undefined
-          : sql`(${recorderIncidents.startedAt}, ${recorderIncidents.id}) < (${new Date(cursor[1]).toISOString()}::timestamptz, ${cursor[2]}::uuid)`,
-      ),
-    )
-    .orderBy(desc(recorderIncidents.startedAt), desc(recorderIncidents.id))
-    .limit(query.limit + 1);
+  const rows = await incidentsNewestFirst(db, {
+    since: range.since,
+    until: range.until,
+    kind: query.kind,
+    before: cursor === undefined ? undefined : { startedAt: cursor[1], id: cursor[2] },
+    limit: query.limit + 1,
+  });
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   const data: IncidentPublic[] = page.map((row) => ({
@@ -144,12 +101,7 @@ export async function listIncidents(db: Db, query: IncidentsQuery, now = Date.no
 
 /** The newest recorder run, for /v0/status: is a recorder running anywhere (its own process included)? */
 export async function latestRecorderRun(db: Db, venue: string = BARE_MODE_VENUE, now = Date.now()): Promise<Record<string, unknown> | null> {
-  const [run] = await db
-    .select()
-    .from(recorderRuns)
-    .where(and(runsOfVenue(venue), ne(recorderRuns.mode, SYNTHETIC_MODE), notLike(recorderRuns.mode, SYNTHETIC_MODE_PATTERN)))
-    .orderBy(desc(recorderRuns.beatAt))
-    .limit(1);
+  const run = await latestRun(db, venue);
   if (run === undefined) return null;
   const running = run.stoppedAt === null && now - run.beatAt.getTime() <= HEARTBEAT_STALE_MS;
   return {

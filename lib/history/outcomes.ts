@@ -1,7 +1,6 @@
 import "server-only";
-import { and, arrayContains, eq, inArray, or } from "drizzle-orm";
+import { marketOfOutcome, marketsKnownBy } from "@/lib/catalog/market-reads";
 import type { Db } from "@/lib/db";
-import { markets } from "@/lib/db/schema/markets";
 import { AppError, NotFoundError } from "@/lib/errors";
 import { recordedMarketOf, recordedVenues } from "@/lib/recorder/registry";
 
@@ -34,11 +33,7 @@ export function tickSourceOf(row: { venue: string; venueMarketId: string; contra
  * every history query is about one market, as every /v0/sql query is.
  */
 export async function recordedOutcomeOrThrow(db: Db, outcomeId: string): Promise<RecordedOutcome> {
-  const [row] = await db
-    .select({ id: markets.id, venue: markets.venue, venueMarketId: markets.venueMarketId, contractAddress: markets.contractAddress, outcomes: markets.outcomes })
-    .from(markets)
-    .where(arrayContains(markets.outcomeIds, [outcomeId]))
-    .limit(1);
+  const row = await marketOfOutcome(db, outcomeId);
   if (row === undefined) throw new NotFoundError("outcome", outcomeId);
   const source = tickSourceOf(row);
   if (source === undefined) {
@@ -57,10 +52,7 @@ function keyedByVenueMarketId(): string[] {
 
 /** The outcomes of a market by its tick-table `market` (condition id, or Kalshi ticker): coverage of a whole market. */
 export async function outcomesOfCondition(db: Db, conditionId: string): Promise<RecordedOutcome[]> {
-  const rows = await db
-    .select({ id: markets.id, venue: markets.venue, venueMarketId: markets.venueMarketId, contractAddress: markets.contractAddress, outcomes: markets.outcomes })
-    .from(markets)
-    .where(or(eq(markets.contractAddress, conditionId), and(inArray(markets.venue, keyedByVenueMarketId()), eq(markets.venueMarketId, conditionId))));
+  const rows = await marketsKnownBy(db, conditionId, keyedByVenueMarketId());
   return rows.flatMap((row) => {
     const source = tickSourceOf(row);
     if (source === undefined) return [];

@@ -1,10 +1,9 @@
 import "server-only";
 import { Readable } from "node:stream";
 import type { NormalizedEvent } from "@/lib/catalog/normalize";
+import { outcomesOfMarkets } from "@/lib/catalog/market-reads";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
-import { inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { markets } from "@/lib/db/schema/markets";
 import { InvalidParameterError } from "@/lib/errors";
 import { errorFields, log } from "@/lib/log";
 import { bind, tickRows, type TickReader, type TickStores } from "@/lib/ticks";
@@ -138,7 +137,7 @@ export async function marketPrices(db: Db, ticks: TickReader, id: string, query:
  * (YES on a binary market), for a page of catalog rows in one call.
  */
 export async function sparklines(db: Db, ticks: TickReader, { marketIds }: SparklinesQuery, now = Date.now()): Promise<Sparkline[]> {
-  const rows = await db.select({ id: markets.id, outcomes: markets.outcomes }).from(markets).where(inArray(markets.id, marketIds));
+  const rows = await outcomesOfMarkets(db, marketIds);
   const firstOutcome = new Map(rows.flatMap((row) => (row.outcomes[0] === undefined ? [] : [[row.id, row.outcomes[0].outcomeId] as const])));
   if (firstOutcome.size === 0) return [];
   const found = await tickRows<[string, string, Array<[number | string, number]>]>(

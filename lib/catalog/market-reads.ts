@@ -1,0 +1,42 @@
+import "server-only";
+import { and, arrayContains, eq, inArray, or } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { markets, type OutcomeLabel } from "@/lib/db/schema/markets";
+
+/**
+ * The catalog's market reads for other folders (lib/catalog owns `markets` and `market_quotes`:
+ * docs/architecture.md, "Layers and folders"): what a market is known by on its venue and its
+ * outcomes, without the public shape (lib/catalog/resolve.ts has that).
+ */
+export interface MarketKeys {
+  id: string;
+  venue: string;
+  venueMarketId: string;
+  contractAddress: string | null;
+  /** Outcome ids and labels, in the venue's order. */
+  outcomes: OutcomeLabel[];
+}
+
+const keyColumns = { id: markets.id, venue: markets.venue, venueMarketId: markets.venueMarketId, contractAddress: markets.contractAddress, outcomes: markets.outcomes };
+
+/** The market one of whose outcomes is `outcomeId` (undefined: none). */
+export async function marketOfOutcome(db: Db, outcomeId: string): Promise<MarketKeys | undefined> {
+  const [row] = await db.select(keyColumns).from(markets).where(arrayContains(markets.outcomeIds, [outcomeId])).limit(1);
+  return row;
+}
+
+/**
+ * The markets a venue knows by `key`: its contract address on any venue, or its venue market id
+ * on the venues `byVenueMarketId` names (a Kalshi ticker).
+ */
+export async function marketsKnownBy(db: Db, key: string, byVenueMarketId: readonly string[]): Promise<MarketKeys[]> {
+  return db
+    .select(keyColumns)
+    .from(markets)
+    .where(or(eq(markets.contractAddress, key), and(inArray(markets.venue, [...byVenueMarketId]), eq(markets.venueMarketId, key))));
+}
+
+/** The outcomes (ids and labels, the venue's order) of the markets `ids` that exist. */
+export async function outcomesOfMarkets(db: Db, ids: readonly string[]): Promise<Array<{ id: string; outcomes: OutcomeLabel[] }>> {
+  return db.select({ id: markets.id, outcomes: markets.outcomes }).from(markets).where(inArray(markets.id, [...ids]));
+}
