@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { ingestRuns } from "@/lib/db/schema/ingest-runs";
@@ -80,4 +80,15 @@ export async function catalogStatus(db: Db): Promise<{ pollSeconds: number; venu
       };
     }),
   };
+}
+
+/** A venue's newest finished catalog poll (its outcome, error and end), for callers outside the catalog; undefined: none yet. */
+export async function lastFinishedPoll(db: Db, venue: string): Promise<{ outcome: string; error: string | null; finishedAt: Date | null } | undefined> {
+  const [last] = await db
+    .select({ outcome: ingestRuns.outcome, error: ingestRuns.error, finishedAt: ingestRuns.finishedAt })
+    .from(ingestRuns)
+    .where(and(eq(ingestRuns.venue, venue), ne(ingestRuns.outcome, "running")))
+    .orderBy(desc(ingestRuns.startedAt))
+    .limit(1);
+  return last;
 }

@@ -1,8 +1,7 @@
 import "server-only";
-import { and, desc, eq, ne } from "drizzle-orm";
 import { ExchangeNotAvailable, NetworkError } from "pmxt-core";
+import { lastFinishedPoll } from "@/lib/catalog/status";
 import type { Db } from "@/lib/db";
-import { ingestRuns } from "@/lib/db/schema/ingest-runs";
 
 /**
  * The venues' public market data: reads any caller may make without a venue account. pmxt-core
@@ -25,12 +24,7 @@ function isAuthenticationError(error: unknown): boolean {
  */
 export async function readWithoutNetwork(db: Db, venue: string, method: string, credentials: unknown, error: unknown): Promise<Error | undefined> {
   if (!isAuthenticationError(error) || credentials !== undefined || !marketDataReads.has(method)) return undefined;
-  const [last] = await db
-    .select({ outcome: ingestRuns.outcome, error: ingestRuns.error, finishedAt: ingestRuns.finishedAt })
-    .from(ingestRuns)
-    .where(and(eq(ingestRuns.venue, venue), ne(ingestRuns.outcome, "running")))
-    .orderBy(desc(ingestRuns.startedAt))
-    .limit(1);
+  const last = await lastFinishedPoll(db, venue);
   if (last?.outcome === "failed") {
     const when = last.finishedAt === null ? "" : ` at ${last.finishedAt.toISOString()}`;
     return new NetworkError(`${venue} is unreachable from this server (its last catalog poll${when} failed: ${last.error ?? "no answer"}), so ${method} cannot be read now. It is a public read: no key of yours is wrong.`, venue);
