@@ -49,3 +49,19 @@ export async function topOutcomeTokens(db: Db, options: { exchange: string; limi
   }
   return tokens;
 }
+
+/**
+ * Open markets of `exchange` listed by their venue, by 24h volume descending, as the venue's market
+ * ids, at most `limit` (a recorder that subscribes by market, such as Kalshi's by ticker).
+ */
+export async function topVenueMarketIds(db: Db, options: { exchange: string; limit: number }): Promise<string[]> {
+  const limit = Math.max(0, Math.floor(options.limit));
+  if (limit === 0) return [];
+  const rows = await db
+    .select({ venueMarketId: markets.venueMarketId })
+    .from(markets)
+    .where(and(eq(markets.venue, options.exchange), eq(markets.closed, false), listedByVenue))
+    .orderBy(sql`${markets.volume24h} desc nulls last`, sql`${markets.id} desc nulls last`)
+    .limit(limit);
+  return rows.map((row) => row.venueMarketId);
+}
