@@ -1,13 +1,12 @@
 import "server-only";
-import { and, eq, isNull, or } from "drizzle-orm";
 import { SYNTHETIC_STATUS } from "@/lib/catalog/assets";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { MarketPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
-import { marketMatches } from "@/lib/db/schema/market-matches";
 import { AppError, InvalidParameterError } from "@/lib/errors";
 import { tickSourceOf, type TickSource } from "@/lib/history/outcomes";
-import { invertRelation, type Relation } from "@/lib/matching/relations";
+import { currentMatchOf } from "@/lib/matching/pair-store";
+import type { Relation } from "@/lib/matching/relations";
 import { venueOfTable } from "@/lib/recorder/registry";
 import type { CurrentOutcome } from "@/lib/outcomes/types";
 import type { FeeSubject } from "./fees";
@@ -70,18 +69,6 @@ function namedOutcome(market: MarketPublic, ref: string): { outcomeId: string; l
   return { outcomeId: yes.outcomeId, label: yes.label, explicit: false };
 }
 
-/** The current stored match of two markets, read from A to B. */
-async function storedMatch(db: Db, a: string, b: string): Promise<{ relation: Relation; confidence: number } | null> {
-  const [row] = await db
-    .select({ marketA: marketMatches.marketA, relation: marketMatches.relation, confidence: marketMatches.confidence })
-    .from(marketMatches)
-    .where(and(isNull(marketMatches.validTo), or(and(eq(marketMatches.marketA, a), eq(marketMatches.marketB, b)), and(eq(marketMatches.marketA, b), eq(marketMatches.marketB, a)))))
-    .limit(1);
-  if (row === undefined) return null;
-  const relation = row.relation as Relation;
-  return { relation: row.marketA === a ? relation : invertRelation(relation), confidence: row.confidence };
-}
-
 /**
  * The pair two path segments name (docs/spreads.md, "The pair"): each a market (its Yes outcome)
  * or an outcome id. A stored `disjoint` match is priced as a complement (B's other outcome pays
@@ -92,7 +79,7 @@ export async function resolvePair(db: Db, refA: string, refB: string, pricing?: 
   if (marketA.marketId === marketB.marketId) throw new InvalidParameterError("b", "a and b must be two different markets");
   const outcomeA = namedOutcome(marketA, refA);
   let outcomeB = namedOutcome(marketB, refB);
-  const match = await storedMatch(db, marketA.marketId, marketB.marketId);
+  const match = await currentMatchOf(db, marketA.marketId, marketB.marketId);
   const chosen = pricing ?? (match?.relation === "disjoint" ? "complement" : "identity");
   if (chosen === "complement") {
     if (marketB.outcomes.length !== 2) throw new InvalidParameterError("pricing", "complement pricing needs a binary market on side b");
