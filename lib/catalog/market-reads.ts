@@ -2,6 +2,8 @@ import "server-only";
 import { and, arrayContains, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { markets, type OutcomeLabel } from "@/lib/db/schema/markets";
+import { marketQuotes } from "@/lib/db/schema/quotes";
+import { marketColumns, quoteOfMarket, type MarketSelection } from "./public";
 
 /**
  * The catalog's market reads for other folders (lib/catalog owns `markets` and `market_quotes`:
@@ -39,4 +41,19 @@ export async function marketsKnownBy(db: Db, key: string, byVenueMarketId: reado
 /** The outcomes (ids and labels, the venue's order) of the markets `ids` that exist. */
 export async function outcomesOfMarkets(db: Db, ids: readonly string[]): Promise<Array<{ id: string; outcomes: OutcomeLabel[] }>> {
   return db.select({ id: markets.id, outcomes: markets.outcomes }).from(markets).where(inArray(markets.id, [...ids]));
+}
+
+/** The markets `ids` that exist, each as every reader of the catalog selects it (descriptive row and last quote; `toMarketPublic` shapes it), by id. */
+export async function marketSelections(db: Db, ids: readonly string[]): Promise<Map<string, MarketSelection>> {
+  const out = new Map<string, MarketSelection>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 1000) {
+    const rows = await db
+      .select(marketColumns)
+      .from(markets)
+      .innerJoin(marketQuotes, quoteOfMarket)
+      .where(inArray(markets.id, unique.slice(i, i + 1000)));
+    for (const row of rows) out.set(row.id, row);
+  }
+  return out;
 }

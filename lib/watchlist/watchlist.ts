@@ -1,10 +1,9 @@
 import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { marketColumns, quoteOfMarket, toMarketPublic } from "@/lib/catalog/public";
+import { marketSelections } from "@/lib/catalog/market-reads";
+import { toMarketPublic } from "@/lib/catalog/public";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { Db } from "@/lib/db";
-import { markets } from "@/lib/db/schema/markets";
-import { marketQuotes } from "@/lib/db/schema/quotes";
 import { watchlistItems } from "@/lib/db/schema/watchlist";
 import { InvalidParameterError } from "@/lib/errors";
 import { watchlistItemResponse, watchlistResponse, type WatchlistItemResponse, type WatchlistResponse } from "./shapes";
@@ -14,15 +13,19 @@ export const MAX_WATCHLIST = 500;
 
 /** GET /v0/watchlist: the account's starred markets, most recently starred first. */
 export async function listWatchlist(db: Db, accountId: string): Promise<WatchlistResponse> {
-  const rows = await db
-    .select({ market: marketColumns })
+  const items = await db
+    .select({ marketId: watchlistItems.marketId })
     .from(watchlistItems)
-    .innerJoin(markets, eq(markets.id, watchlistItems.marketId))
-    .innerJoin(marketQuotes, quoteOfMarket)
     .where(eq(watchlistItems.accountId, accountId))
     .orderBy(desc(watchlistItems.createdAt), desc(watchlistItems.marketId))
     .limit(MAX_WATCHLIST);
-  return watchlistResponse.parse({ data: rows.map((row) => toMarketPublic(row.market)) });
+  // The markets as the catalog answers them, in the watchlist's order.
+  const markets = await marketSelections(db, items.map((item) => item.marketId));
+  const data = items.flatMap((item) => {
+    const market = markets.get(item.marketId);
+    return market === undefined ? [] : [toMarketPublic(market)];
+  });
+  return watchlistResponse.parse({ data });
 }
 
 /**
