@@ -30,7 +30,6 @@ import { listMarketsQuery } from "@/lib/catalog/shapes";
 import { parseQuery } from "@/lib/input";
 import { upsertCatalog } from "@/lib/catalog/store";
 import { openDatabase, type Db } from "@/lib/db";
-import type { NewMarketRow } from "@/lib/db/schema/markets";
 import { percentile, printTable } from "./lib/harness";
 import { loadLine, memoryReport, processCpuMs } from "./lib/memory";
 import { monotonicMicros, newestProfile, summarizeProfile } from "./lib/profile";
@@ -110,7 +109,7 @@ function makeBatch(firstEvent: number, count: number): NormalizedEvent[] {
     const eventId = eventUuid(venue, venueEventId);
     const category = pick(categories);
     const closed = random() < 0.1;
-    const rows: NewMarketRow[] = [];
+    const rows: NormalizedEvent["markets"] = [];
     for (let k = 0; k < MARKETS_PER_EVENT; k += 1) {
       const i = e * MARKETS_PER_EVENT + k;
       const venueMarketId = `bench-mk-${i}`;
