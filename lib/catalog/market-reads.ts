@@ -1,7 +1,7 @@
 import "server-only";
-import { and, arrayContains, eq, inArray, or } from "drizzle-orm";
+import { and, arrayContains, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { markets, type OutcomeLabel } from "@/lib/db/schema/markets";
+import { markets, type OutcomeLabel, type StoredOutcome } from "@/lib/db/schema/markets";
 import { marketQuotes } from "@/lib/db/schema/quotes";
 import { marketColumns, quoteOfMarket, type MarketSelection } from "./public";
 
@@ -56,4 +56,31 @@ export async function marketSelections(db: Db, ids: readonly string[]): Promise<
     for (const row of rows) out.set(row.id, row);
   }
   return out;
+}
+
+/** A market with its last quote's outcomes (prices in the venue's order). */
+export interface QuotedMarket {
+  id: string;
+  venue: string;
+  venueMarketId: string;
+  contractAddress: string | null;
+  outcomes: StoredOutcome[];
+}
+
+const quotedColumns = { id: markets.id, venue: markets.venue, venueMarketId: markets.venueMarketId, contractAddress: markets.contractAddress, outcomes: marketQuotes.outcomes };
+
+/** Open markets of `exchange` that have a contract address, by 24h volume descending (then id), with their last quotes; at most `limit`. */
+export async function openQuotedMarkets(db: Db, options: { exchange: string; limit: number }): Promise<QuotedMarket[]> {
+  return db
+    .select(quotedColumns)
+    .from(markets)
+    .innerJoin(marketQuotes, quoteOfMarket)
+    .where(and(eq(markets.venue, options.exchange), eq(markets.closed, false), isNotNull(markets.contractAddress)))
+    .orderBy(sql`${markets.volume24h} desc`, sql`${markets.id} desc`)
+    .limit(options.limit);
+}
+
+/** The markets titled `title` (on any venue), with their last quotes. */
+export async function quotedMarketsTitled(db: Db, title: string): Promise<QuotedMarket[]> {
+  return db.select(quotedColumns).from(markets).innerJoin(marketQuotes, quoteOfMarket).where(eq(markets.title, title));
 }

@@ -1,18 +1,14 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { eq } from "drizzle-orm";
 import { BookStore } from "@/lib/books/book-state";
+import { quotedMarketsTitled } from "@/lib/catalog/market-reads";
 import { upsertCatalog } from "@/lib/catalog/store";
 import type { Db } from "@/lib/db";
-import { markets } from "@/lib/db/schema/markets";
-import { marketQuotes } from "@/lib/db/schema/quotes";
-import { recorderIncidents, recorderRuns } from "@/lib/db/schema/recorder-runs";
 import { insertPriceSnapshots, type PriceSnapshot } from "@/lib/history/prices";
 import type { LiveBus } from "@/lib/live/bus";
 import { LivePublisher } from "@/lib/live/publisher";
 import { errorFields, log } from "@/lib/log";
-import { runMode, SYNTHETIC_MODE } from "@/lib/recorder/journal";
+import { beatRun, writeSyntheticRun } from "@/lib/recorder/journal-store";
 import { applyLiveRows } from "@/lib/recorder/live-rows";
 import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import type { TickRow } from "@/lib/recorder/rows";
@@ -64,19 +60,20 @@ const BOOK_EVERY_MS = 15 * 60_000;
 
 /** A journal run of mode `synthetic` for one venue, beating while the ticker runs. */
 async function openRun(db: Db, venue: "polymarket" | "kalshi", assets: readonly string[], now: number): Promise<string> {
-  const id = randomUUID();
-  await db.insert(recorderRuns).values({ id, host: hostname(), pid: process.pid, mode: runMode(SYNTHETIC_MODE, venue), startedAt: new Date(now), beatAt: new Date(now), counters: { synthetic: true, live: true } });
-  await db.insert(recorderIncidents).values({ runId: id, kind: "assets_added", startedAt: new Date(now), assets: [...assets], message: "SYNTHETIC live demo (npm run demo): not recorded from a venue", detail: { synthetic: true } });
-  return id;
+  return writeSyntheticRun(db, {
+    venue,
+    host: hostname(),
+    pid: process.pid,
+    startedAt: new Date(now),
+    beatAt: new Date(now),
+    counters: { synthetic: true, live: true },
+    incidents: [{ kind: "assets_added", startedAt: new Date(now), assets, message: "SYNTHETIC live demo (npm run demo): not recorded from a venue", detail: { synthetic: true } }],
+  });
 }
 
 /** The demo pair's YES prices in the catalog now (the live pair goes on from them). */
 async function pairPrices(db: Db): Promise<{ polymarket: number; kalshi: number } | undefined> {
-  const rows = await db
-    .select({ venue: markets.venue, outcomes: marketQuotes.outcomes })
-    .from(markets)
-    .innerJoin(marketQuotes, eq(marketQuotes.id, markets.id))
-    .where(eq(markets.title, DEMO_PAIR.title));
+  const rows = await quotedMarketsTitled(db, DEMO_PAIR.title);
   const yes = (venue: string) => rows.find((row) => row.venue === venue)?.outcomes[0]?.price;
   const polymarket = yes("polymarket");
   const kalshi = yes("kalshi");
@@ -267,7 +264,7 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
     });
   }
   const beat = async () => {
-    for (const id of runs) await db.update(recorderRuns).set({ beatAt: new Date() }).where(eq(recorderRuns.id, id));
+    for (const id of runs) await beatRun(db, id, new Date());
   };
   every(15_000, beat);
   log.info("synthetic demo venues ticking", { mockMarkets: sims.length, pair: pairStart !== undefined, live: "/v0/stream, /ws" });
@@ -283,7 +280,7 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
       await flush();
       await sink.flushed();
       const at = new Date();
-      for (const id of runs) await db.update(recorderRuns).set({ beatAt: at, stoppedAt: at }).where(eq(recorderRuns.id, id));
+      for (const id of runs) await beatRun(db, id, at, true);
     },
   };
 }

@@ -1,15 +1,12 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
-import { and, eq, isNull, or } from "drizzle-orm";
 import { SYNTHETIC_STATUS } from "@/lib/catalog/assets";
 import { eventUuid, marketUuid, syntheticContractAddress } from "@/lib/catalog/ids";
 import type { NormalizedEvent } from "@/lib/catalog/normalize";
 import { upsertCatalog } from "@/lib/catalog/store";
 import type { Db } from "@/lib/db";
-import { marketMatches } from "@/lib/db/schema/market-matches";
-import { recorderIncidents, recorderRuns } from "@/lib/db/schema/recorder-runs";
+import { keepCurrentMatch } from "@/lib/matching/pair-store";
 import { prng } from "./ticks";
-import { runMode, SYNTHETIC_MODE } from "@/lib/recorder/journal";
+import { writeSyntheticRun, type SyntheticIncident } from "@/lib/recorder/journal-store";
 import { KalshiNormalizer, noOutcomeId } from "@/lib/recorder/kalshi/normalize";
 import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import type { TickRow } from "@/lib/recorder/rows";
@@ -131,23 +128,18 @@ async function storeMatch(db: Db, now: number): Promise<void> {
   const ids = [marketUuid("polymarket", DEMO_PAIR.polymarket.venueMarketId), marketUuid("kalshi", DEMO_PAIR.kalshi.ticker)].sort();
   const [a, b] = ids;
   if (a === undefined || b === undefined) return;
-  const current = await db
-    .select({ id: marketMatches.id })
-    .from(marketMatches)
-    .where(and(isNull(marketMatches.validTo), or(and(eq(marketMatches.marketA, a), eq(marketMatches.marketB, b)))));
-  if (current.length > 0) return;
-  const at = new Date(now);
-  await db.insert(marketMatches).values({
-    marketA: a,
-    marketB: b,
-    relation: "identity",
-    confidence: 0.99,
-    reasoning: "SYNTHETIC demo pair written by admin demo-ticks: the same question on both venues, by construction.",
-    engineVersion: "synthetic-demo",
-    firstSeenAt: at,
-    lastConfirmedAt: at,
-    validFrom: at,
-  });
+  await keepCurrentMatch(
+    db,
+    {
+      marketA: a,
+      marketB: b,
+      relation: "identity",
+      confidence: 0.99,
+      reasoning: "SYNTHETIC demo pair written by admin demo-ticks: the same question on both venues, by construction.",
+      engineVersion: "synthetic-demo",
+    },
+    new Date(now),
+  );
 }
 
 /** A stopped journal run per venue over the window, with the demo assets subscribed throughout, and the Kalshi gap. */
@@ -157,12 +149,27 @@ async function writeJournal(db: Db, start: number, now: number, gap: { start: nu
     kalshi: [DEMO_PAIR.kalshi.ticker, noOutcomeId(DEMO_PAIR.kalshi.ticker)],
   };
   for (const venue of ["polymarket", "kalshi"] as const) {
-    const runId = randomUUID();
-    await db.insert(recorderRuns).values({ id: runId, host: "synthetic", pid: 0, mode: runMode(SYNTHETIC_MODE, venue), startedAt: new Date(start), beatAt: new Date(now), stoppedAt: new Date(now), counters: { synthetic: true } });
-    await db.insert(recorderIncidents).values({ runId, kind: "assets_added", startedAt: new Date(start), assets: assets[venue], message: "SYNTHETIC demo pair subscribed", detail: { synthetic: true } });
-    if (venue === "kalshi") {
-      await db.insert(recorderIncidents).values({ runId, kind: "connection_lost", startedAt: new Date(gap.start), endedAt: new Date(gap.end), assets: assets.kalshi, message: "SYNTHETIC gap: no book is known here", detail: { synthetic: true, gapMs: gap.end - gap.start } });
-    }
+    const gapIncident: SyntheticIncident = {
+      kind: "connection_lost",
+      startedAt: new Date(gap.start),
+      endedAt: new Date(gap.end),
+      assets: assets.kalshi,
+      message: "SYNTHETIC gap: no book is known here",
+      detail: { synthetic: true, gapMs: gap.end - gap.start },
+    };
+    await writeSyntheticRun(db, {
+      venue,
+      host: "synthetic",
+      pid: 0,
+      startedAt: new Date(start),
+      beatAt: new Date(now),
+      stoppedAt: new Date(now),
+      counters: { synthetic: true },
+      incidents: [
+        { kind: "assets_added", startedAt: new Date(start), assets: assets[venue], message: "SYNTHETIC demo pair subscribed", detail: { synthetic: true } },
+        ...(venue === "kalshi" ? [gapIncident] : []),
+      ],
+    });
   }
 }
 

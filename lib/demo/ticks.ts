@@ -1,13 +1,10 @@
 import "server-only";
 import type { ClickHouseClient } from "@clickhouse/client";
-import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { markets } from "@/lib/db/schema/markets";
-import { marketQuotes } from "@/lib/db/schema/quotes";
-import { recorderIncidents, recorderRuns } from "@/lib/db/schema/recorder-runs";
-import { SYNTHETIC_MODE } from "@/lib/recorder/journal";
+import { openQuotedMarkets } from "@/lib/catalog/market-reads";
+import { BARE_MODE_VENUE } from "@/lib/recorder/journal";
+import { writeSyntheticRun } from "@/lib/recorder/journal-store";
 import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import type { TickRow } from "@/lib/recorder/rows";
 import { insertTickRows } from "@/lib/recorder/writer";
@@ -474,23 +471,22 @@ export async function writeDemoTicks(writer: ClickHouseClient, markets: readonly
  */
 export async function recordDemoRun(db: Db, result: Pick<DemoTickResult, "since" | "until" | "assets" | "rows">): Promise<void> {
   if (result.assets.length === 0) return;
-  const id = randomUUID();
-  await db.insert(recorderRuns).values({
-    id,
+  await writeSyntheticRun(db, {
+    venue: BARE_MODE_VENUE,
     host: hostname(),
     pid: process.pid,
-    mode: SYNTHETIC_MODE,
     startedAt: new Date(result.since),
     beatAt: new Date(result.until),
     stoppedAt: new Date(result.until),
     counters: { rowsWritten: result.rows, synthetic: true },
-  });
-  await db.insert(recorderIncidents).values({
-    runId: id,
-    kind: "assets_added",
-    startedAt: new Date(result.since),
-    assets: result.assets,
-    message: `Synthetic demo history written by admin demo-ticks for ${result.assets.length} outcome(s): not recorded from a venue.`,
+    incidents: [
+      {
+        kind: "assets_added",
+        startedAt: new Date(result.since),
+        assets: result.assets,
+        message: `Synthetic demo history written by admin demo-ticks for ${result.assets.length} outcome(s): not recorded from a venue.`,
+      },
+    ],
   });
 }
 
@@ -499,13 +495,7 @@ export async function recordDemoRun(db: Db, result: Pick<DemoTickResult, "since"
  * catalog price (the demo's ticks are drawn around it).
  */
 export async function demoMarketsFromCatalog(db: Db, exchange = "mock", limit = 5_000): Promise<DemoMarket[]> {
-  const rows = await db
-    .select({ id: markets.id, venueMarketId: markets.venueMarketId, contractAddress: markets.contractAddress, outcomes: marketQuotes.outcomes })
-    .from(markets)
-    .innerJoin(marketQuotes, eq(marketQuotes.id, markets.id))
-    .where(and(eq(markets.venue, exchange), eq(markets.closed, false), isNotNull(markets.contractAddress)))
-    .orderBy(sql`${markets.volume24h} desc`, sql`${markets.id} desc`)
-    .limit(limit);
+  const rows = await openQuotedMarkets(db, { exchange, limit });
   const out: DemoMarket[] = [];
   for (const row of rows) {
     // Binary markets only: the simulated NO book mirrors the YES book, which a third outcome would not.

@@ -1,8 +1,9 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { and, arrayOverlaps, desc, eq, gte, inArray, isNull, like, lt, ne, notLike, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { recorderIncidents, recorderRuns, type RecorderIncidentRow, type RecorderRunRow } from "@/lib/db/schema/recorder-runs";
-import { HEARTBEAT_STALE_MS, runModePattern, SYNTHETIC_MODE, SYNTHETIC_MODE_PATTERN } from "./journal";
+import { HEARTBEAT_STALE_MS, runMode, runModePattern, SYNTHETIC_MODE, SYNTHETIC_MODE_PATTERN, type IncidentKind } from "./journal";
 
 /**
  * The recorder journal's query functions for other folders (lib/recorder owns `recorder_runs` and
@@ -88,4 +89,45 @@ export async function latestRun(db: Db, venue: string): Promise<RecorderRunRow |
     .orderBy(desc(recorderRuns.beatAt))
     .limit(1);
   return run;
+}
+
+/** An incident written with a synthetic run (lib/demo: its subscription, a gap). */
+export interface SyntheticIncident {
+  kind: IncidentKind;
+  startedAt: Date;
+  endedAt?: Date;
+  assets: readonly string[];
+  message: string;
+  detail?: Record<string, unknown>;
+}
+
+/** A journal run no recorder made: the demo's synthetic histories and live demo (mode `synthetic` of its venue, ./journal.ts runMode). */
+export interface SyntheticRun {
+  venue: string;
+  host: string;
+  pid: number;
+  startedAt: Date;
+  beatAt: Date;
+  /** Unset while the run goes on (the live demo beats it: beatRun). */
+  stoppedAt?: Date;
+  counters: Record<string, unknown>;
+  /** Its incidents, the first the `assets_added` of what it wrote. */
+  incidents: readonly SyntheticIncident[];
+}
+
+/** Writes a synthetic run and its incidents; returns the run's id. */
+export async function writeSyntheticRun(db: Db, run: SyntheticRun): Promise<string> {
+  const id = randomUUID();
+  const { venue, incidents, ...row } = run;
+  await db.insert(recorderRuns).values({ id, ...row, mode: runMode(SYNTHETIC_MODE, venue) });
+  for (const incident of incidents) await db.insert(recorderIncidents).values({ runId: id, ...incident, assets: [...incident.assets] });
+  return id;
+}
+
+/** A run's heartbeat at `at`; with `stopped`, its clean stop too. */
+export async function beatRun(db: Db, runId: string, at: Date, stopped = false): Promise<void> {
+  await db
+    .update(recorderRuns)
+    .set(stopped ? { beatAt: at, stoppedAt: at } : { beatAt: at })
+    .where(eq(recorderRuns.id, runId));
 }
