@@ -6,7 +6,7 @@ import type { NormalizedEvent } from "./normalize";
 import { searchMarkets } from "./list";
 import { getEventOrThrow, getMarketOrThrow } from "./resolve";
 import { listMarketsQuery } from "./shapes";
-import { RANK_STEP, unseenOpenMarkets, upsertCatalog } from "./store";
+import { MARKET_BATCH, RANK_STEP, unseenOpenMarkets, upsertCatalog } from "./store";
 
 // Re-ingestion: unchanged rows are not rewritten (no new row version), and no stored field is
 // ever lost or blanked by a poll that lacks it.
@@ -302,5 +302,41 @@ describe("rows whose hash an older row format wrote ('' after drizzle/0016)", ()
     expect([...(await snapshot("events")).values()].every((row) => typeof row.content_hash === "string" && row.content_hash !== "")).toBe(true);
     await upsertCatalog(await getDb(), laterPoll(poll));
     expect(await snapshot("markets")).toEqual(rewritten);
+  });
+});
+
+describe("a poll of several batches (written BATCH_WRITERS at a time, quotes as typed arrays)", () => {
+  it("stores every market and quote once, as sent, and a second identical poll rewrites none", async () => {
+    await clearCatalog();
+    // 2.5 batches of markets, with values an array literal must quote or null: a label with a
+    // quote and a backslash, a missing volume, a non-finite open interest (JSON made it null).
+    const poll = Array.from({ length: Math.ceil((MARKET_BATCH * 2.5) / 4) }, (_, e) =>
+      makeEvent({ venue: "polymarket" }, Array.from({ length: 4 }, (_, k) => ({
+        volume24h: e * 4 + k + 0.25,
+        volume: k === 1 ? null : 10 * e,
+        openInterest: k === 2 ? Number.POSITIVE_INFINITY : 3,
+        outcomes: [
+          { outcomeId: `o-${e}-${k}-a`, label: `Yes "${k}" \\ {a,b}`, price: 0.125, priceChange24h: -0.5 },
+          { outcomeId: `o-${e}-${k}-b`, label: "No", price: 0.875, priceChange24h: 0.5 },
+        ],
+      }))),
+    );
+    const sent = poll.flatMap((e) => e.markets);
+    const done: number[] = [];
+    expect(await upsertCatalog(await getDb(), poll, (n) => done.push(n))).toBe(sent.length);
+    expect(done.at(-1)).toBe(sent.length);
+    const [markets, quotes] = [await snapshot("markets"), await snapshot("market_quotes")];
+    expect(markets.size).toBe(sent.length);
+    expect(quotes.size).toBe(sent.length);
+    for (const m of sent) {
+      const quote = quotes.get(m.id ?? "");
+      expect(quote?.outcomes).toEqual(m.outcomes);
+      expect(quote?.volume24h).toBe(m.volume24h);
+      expect(quote?.volume).toBe(m.volume ?? null);
+      expect(quote?.open_interest).toBe(Number.isFinite(m.openInterest) ? m.openInterest : null);
+    }
+    await upsertCatalog(await getDb(), laterPoll(poll));
+    expect(await snapshot("markets")).toEqual(markets);
+    expect(await snapshot("market_quotes")).toEqual(quotes);
   });
 });

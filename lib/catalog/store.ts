@@ -112,7 +112,7 @@ function rankMoved(incoming: string, current: string): string {
 }
 
 /**
- * One batch upsert. Re-ingesting a row whose data did not change writes nothing: rows are
+ * One batch upsert (the descriptive rows as one JSON parameter). Re-ingesting a row whose data did not change writes nothing: rows are
  * compared as they would become (kept columns coalesced) with the stored row, leaving out
  * `last_seen_at` (a poll's time, different on every poll) and the rank keys (which count only
  * when they moved by a step, `rankMoved`). The comparison runs twice: first as a
@@ -171,11 +171,59 @@ const quoteTables: Record<"markets" | "events", QuoteTable> = {
   },
 };
 
-/** A batch's quotes as `jsonb_to_recordset` reads them: the row's id, its descriptive hash, its rank keys, its quote. */
-const quoteRecord = (q: QuoteTable) =>
-  `r(id uuid, h text, abs_change24h float8, quoted_at timestamptz, ${Object.entries(q.columns)
-    .map(([name, type]) => `${name} ${type}`)
-    .join(", ")})`;
+/**
+ * A batch's quotes as columns, index-aligned with its rows: each a PostgreSQL array literal bound
+ * as one parameter and unnested in the statement (`quoteInput`), the outcomes (markets) one JSON
+ * array of every row's outcomes. PostgreSQL reads a float8[] or uuid[] literal straight into its
+ * values, where `jsonb_to_recordset` parsed every number as JSON and converted it through text
+ * (docs/performance.md, "Catalog writes").
+ */
+interface QuoteColumns {
+  id: string[];
+  /** The row's descriptive hash (`content_hash` as this poll would store it). */
+  h: string[];
+  abs_change24h: number[];
+  quoted_at: string[];
+  /** The table's quote columns (`QuoteTable.columns`): numbers, or (outcomes) each row's outcomes as JSON text. */
+  values: Record<string, Array<number | string | null>>;
+}
+
+/** An array literal element: a number as JSON writes it (non-finite and null as NULL, as JSON.stringify made them null), a string quoted. */
+function element(value: number | string | null): string {
+  if (value === null) return "NULL";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "NULL";
+  return /["\\]/.test(value) ? `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"` : `"${value}"`;
+}
+
+/** `{a,b,...}`: a PostgreSQL array literal of `values`, the rows of `keep` only when given. */
+function arrayLiteral(values: ReadonlyArray<number | string | null>, keep?: readonly number[]): string {
+  const picked = keep === undefined ? values : keep.map((i) => values[i] ?? null);
+  let out = "{";
+  for (let i = 0; i < picked.length; i += 1) out += (i === 0 ? "" : ",") + element(picked[i] ?? null);
+  return `${out}}`;
+}
+
+/**
+ * The batch's quotes (the rows of `keep` only when given) as a FROM item `r`: one `unnest` per
+ * column zipped by `rows from`, the outcomes by `jsonb_array_elements` of one JSON array.
+ */
+function quoteInput(q: QuoteTable, quotes: QuoteColumns, keep?: readonly number[]): SQL {
+  const typed = (literal: string, type: string) => sql`unnest(${literal}::${sql.raw(type)}[])`;
+  const parts: SQL[] = [
+    typed(arrayLiteral(quotes.id, keep), "uuid"),
+    typed(arrayLiteral(quotes.h, keep), "text"),
+    typed(arrayLiteral(quotes.abs_change24h, keep), "float8"),
+    typed(arrayLiteral(quotes.quoted_at, keep), "timestamptz"),
+  ];
+  for (const [name, type] of Object.entries(q.columns)) {
+    const values = quotes.values[name] ?? [];
+    if (type === "jsonb") {
+      const picked = keep === undefined ? values : keep.map((i) => values[i] ?? null);
+      parts.push(sql`jsonb_array_elements(${withoutNul(`[${picked.join(",")}]`)}::jsonb)`);
+    } else parts.push(typed(arrayLiteral(values, keep), type));
+  }
+  return sql`rows from (${sql.join(parts, sql`, `)}) as r(id, h, abs_change24h, quoted_at, ${sql.raw(Object.keys(q.columns).join(", "))})`;
+}
 
 /** A quote column's new value from `incoming` over `current` (kept columns are never blanked). */
 const quoteValue = (q: QuoteTable, name: string, incoming: string, current: string) =>
@@ -197,11 +245,11 @@ const quoteValue = (q: QuoteTable, name: string, incoming: string, current: stri
  *
  * The parts see the same snapshot, so `k` and the select never act on each other's rows.
  */
-function quoteStatement(table: "markets" | "events", rowsJson: string): SQL {
+function quoteStatement(table: "markets" | "events", quotes: QuoteColumns): SQL {
   const q = quoteTables[table];
   const names = Object.keys(q.columns);
   return sql`with r as materialized (
-      select * from jsonb_to_recordset(${withoutNul(rowsJson)}::jsonb) as ${sql.raw(quoteRecord(q))}
+      select * from ${quoteInput(q, quotes)}
     ), q as (
       update ${sql.raw(q.quotes)} as q set ${sql.raw(names.map((name) => `${name} = ${quoteValue(q, name, "r", "q")}`).join(", "))},
         quoted_at = r.quoted_at
@@ -221,12 +269,12 @@ function quoteStatement(table: "markets" | "events", rowsJson: string): SQL {
 }
 
 /** The quotes of rows that had none (new markets or events), after their rows exist (the quote's foreign key). */
-function newQuotesStatement(table: "markets" | "events", rowsJson: string): SQL {
+function newQuotesStatement(table: "markets" | "events", quotes: QuoteColumns, keep: readonly number[]): SQL {
   const q = quoteTables[table];
   const names = [...Object.keys(q.columns), "quoted_at"];
   return sql`insert into ${sql.raw(q.quotes)} (id, ${sql.raw(names.join(", "))})
     select r.id, ${sql.raw(names.map((name) => `r.${name}`).join(", "))}
-    from jsonb_to_recordset(${withoutNul(rowsJson)}::jsonb) as ${sql.raw(quoteRecord(q))}
+    from ${quoteInput(q, quotes, keep)}
     on conflict (id) do update set ${sql.raw(
       names.map((name) => `${name} = ${name === "quoted_at" ? "excluded.quoted_at" : quoteValue(q, name, "excluded", q.quotes)}`).join(", "),
     )}`;
@@ -255,6 +303,22 @@ function withMarketAggregates(event: NewEventRow, rows: readonly NewMarketRow[])
   return { ...event, liquidity: event.liquidity ?? liquidity, absChange24h: event.absChange24h ?? move };
 }
 
+/** A batch's quote columns: its rows' ids and hashes, the rank keys (also quoted), the poll times and the table's other quote values. */
+function quoteColumns(
+  batch: PreparedBatch,
+  ranks: ReadonlyArray<{ volume24h: number; abs_change24h: number; liquidity: number | null }>,
+  quotedAt: string[],
+  values: QuoteColumns["values"],
+): QuoteColumns {
+  return {
+    id: batch.rows.map((row) => row.id),
+    h: batch.rows.map((row) => row.hash),
+    abs_change24h: ranks.map((rank) => rank.abs_change24h),
+    quoted_at: quotedAt,
+    values: { ...values, volume24h: ranks.map((rank) => rank.volume24h), liquidity: ranks.map((rank) => rank.liquidity) },
+  };
+}
+
 function prepareEventRows(incoming: readonly NewEventRow[]): PreparedQuoted {
   const pollTime = new Date().toISOString();
   const quotedAt = incoming.map((r) => iso(r.lastSeenAt) ?? pollTime);
@@ -276,9 +340,7 @@ function prepareEventRows(incoming: readonly NewEventRow[]): PreparedQuoted {
   }));
   const ranks = incoming.map((r) => ({ volume24h: r.volume24h ?? 0, abs_change24h: r.absChange24h ?? 0, liquidity: r.liquidity ?? null }));
   const batch = prepareRows("events", eventColumns, keptEventColumns, rows, quotedAt, ranks);
-  const quotes = incoming.map((r, i) =>
-    JSON.stringify({ id: r.id, h: batch.rows[i]?.hash ?? "", ...ranks[i], volume: r.volume ?? null, quoted_at: quotedAt[i] }),
-  );
+  const quotes = quoteColumns(batch, ranks, quotedAt, { volume: incoming.map((r) => r.volume ?? null) });
   return { ...batch, table: "events", quotes };
 }
 
@@ -311,24 +373,18 @@ function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedQuoted {
     liquidity: r.liquidity ?? null,
   }));
   const batch = prepareRows("markets", marketColumns, keptMarketColumns, rows, quotedAt, ranks);
-  const quotes = incoming.map((r, i) =>
-    JSON.stringify({
-      id: r.id,
-      h: batch.rows[i]?.hash ?? "",
-      ...ranks[i],
-      outcomes: r.outcomes,
-      volume: r.volume ?? null,
-      open_interest: r.openInterest ?? null,
-      quoted_at: quotedAt[i],
-    }),
-  );
+  const quotes = quoteColumns(batch, ranks, quotedAt, {
+    outcomes: incoming.map((r) => JSON.stringify(r.outcomes)),
+    volume: incoming.map((r) => r.volume ?? null),
+    open_interest: incoming.map((r) => r.openInterest ?? null),
+  });
   return { ...batch, table: "markets", quotes };
 }
 
 /** A batch of markets or events: descriptive rows (hashed, upserted when changed) and quotes (every row, every poll; index-aligned). */
 interface PreparedQuoted extends PreparedBatch {
   table: "events" | "markets";
-  quotes: string[];
+  quotes: QuoteColumns;
 }
 
 /** One table's rows of a batch, serialised and hashed, ready to write. */
@@ -336,7 +392,8 @@ interface PreparedBatch {
   table: "events" | "markets";
   columns: Record<string, string>;
   kept: Set<string>;
-  rows: Array<{ id: string; hash: string; json: string }>;
+  /** `json()`: the row as `upsertStatement` reads it, built only for a row that goes on to it. */
+  rows: Array<{ id: string; hash: string; json: () => string }>;
 }
 
 /**
@@ -360,10 +417,12 @@ function prepareRows(
     rows: rows.map((row, i) => {
       const content = JSON.stringify(row);
       const hash = digest("md5", content);
-      const extra = unhashed?.[i];
       // The row's JSON with its poll time, hash and unhashed columns in front: `content` is an object literal `{...}`.
-      const front = extra === undefined ? "" : `${JSON.stringify(extra).slice(1, -1)},`;
-      const json = `{"last_seen_at":${JSON.stringify(seenAt[i] ?? pollTime)},"content_hash":"${hash}",${front}${content.slice(1)}`;
+      const json = () => {
+        const extra = unhashed?.[i];
+        const front = extra === undefined ? "" : `${JSON.stringify(extra).slice(1, -1)},`;
+        return `{"last_seen_at":${JSON.stringify(seenAt[i] ?? pollTime)},"content_hash":"${hash}",${front}${content.slice(1)}`;
+      };
       return { id: String(row.id), hash, json };
     }),
   };
@@ -381,21 +440,31 @@ function prepareRows(
  */
 async function writeQuoted(tx: Db, batch: PreparedQuoted): Promise<void> {
   if (batch.rows.length === 0) return;
-  const pending = resultRows<{ id: string; new: boolean }>(await tx.execute(quoteStatement(batch.table, `[${batch.quotes.join(",")}]`)));
+  const pending = resultRows<{ id: string; new: boolean }>(await tx.execute(quoteStatement(batch.table, batch.quotes)));
   if (pending.length === 0) return;
   const ids = new Set(pending.map((row) => row.id));
   const rows = batch.rows.filter((row) => ids.has(row.id));
-  await tx.execute(upsertStatement(batch.table, batch.columns, batch.kept, `[${rows.map((row) => row.json).join(",")}]`));
+  await tx.execute(upsertStatement(batch.table, batch.columns, batch.kept, `[${rows.map((row) => row.json()).join(",")}]`));
   const fresh = new Set(pending.filter((row) => row.new === true).map((row) => row.id));
   if (fresh.size === 0) return;
-  const quotes = batch.quotes.filter((_, i) => fresh.has(batch.rows[i]?.id ?? ""));
-  await tx.execute(newQuotesStatement(batch.table, `[${quotes.join(",")}]`));
+  const keep = batch.rows.flatMap((row, i) => (fresh.has(row.id) ? [i] : []));
+  await tx.execute(newQuotesStatement(batch.table, batch.quotes, keep));
 }
 
 /**
+ * Batches of one poll written at once, each in its own transaction on its own connection: a
+ * poll's batches are disjoint (every event and market once, each market in its event's batch), so
+ * they never wait on each other's rows, and while one batch's statement runs in the database the
+ * next is prepared or sent (docs/performance.md, "Catalog writes"). PGlite has one connection: its
+ * transactions queue and the results are the same.
+ */
+export const BATCH_WRITERS = 2;
+
+/**
  * Upserts normalized events with their markets in batches of about MARKET_BATCH markets, one
- * transaction per batch (events first: markets reference them). Returns markets written.
- * Duplicate ids inside one poll (a venue listing a record twice) keep the first occurrence.
+ * transaction per batch (events first: markets reference them), up to BATCH_WRITERS batches at
+ * once. Returns markets written. Duplicate ids inside one poll (a venue listing a record twice)
+ * keep the first occurrence. A failed batch fails the call (after the batches in flight settle).
  */
 export async function upsertCatalog(
   db: Db,
@@ -407,17 +476,17 @@ export async function upsertCatalog(
   let eventBatch: NewEventRow[] = [];
   let marketBatch: NewMarketRow[] = [];
   let written = 0;
-  let inFlight: Promise<void> = Promise.resolve();
+  const inFlight: Array<Promise<void>> = [];
   const flush = async () => {
     if (eventBatch.length === 0 && marketBatch.length === 0) return;
     const [e, m] = [prepareEventRows(eventBatch), prepareMarketRows(marketBatch)];
     const count = marketBatch.length;
     eventBatch = [];
     marketBatch = [];
-    // One batch is written while the next is prepared (serialising and hashing its rows is the
-    // client's share of the work); batches still commit one at a time, in order.
-    await inFlight;
-    inFlight = db
+    // Batches are written while the next is prepared (serialising and hashing its rows is the
+    // client's share of the work); at most BATCH_WRITERS at once, the oldest awaited first.
+    if (inFlight.length >= BATCH_WRITERS) await inFlight.shift();
+    const writing = db
       .transaction(async (tx) => {
         // The catalog is re-polled every minute: a crash may lose the last batches' commit, never
         // consistency, so commits need not wait for the WAL flush (about 2x the upsert rate).
@@ -430,23 +499,29 @@ export async function upsertCatalog(
         written += count;
         onBatch?.(written);
       });
-    // Awaited by the next flush or at the end; this keeps a failure from counting as unhandled in between.
-    inFlight.catch(() => undefined);
+    // Awaited by a later flush or at the end; this keeps a failure from counting as unhandled in between.
+    writing.catch(() => undefined);
+    inFlight.push(writing);
   };
-  for (const item of normalized) {
-    const eventId = item.event.id;
-    if (eventId === undefined || seenEvents.has(eventId)) continue;
-    seenEvents.add(eventId);
-    eventBatch.push(withMarketAggregates(item.event, item.markets));
-    for (const market of item.markets) {
-      if (market.id === undefined || seenMarkets.has(market.id)) continue;
-      seenMarkets.add(market.id);
-      marketBatch.push(market);
+  try {
+    for (const item of normalized) {
+      const eventId = item.event.id;
+      if (eventId === undefined || seenEvents.has(eventId)) continue;
+      seenEvents.add(eventId);
+      eventBatch.push(withMarketAggregates(item.event, item.markets));
+      for (const market of item.markets) {
+        if (market.id === undefined || seenMarkets.has(market.id)) continue;
+        seenMarkets.add(market.id);
+        marketBatch.push(market);
+      }
+      if (marketBatch.length >= MARKET_BATCH || eventBatch.length >= MARKET_BATCH) await flush();
     }
-    if (marketBatch.length >= MARKET_BATCH || eventBatch.length >= MARKET_BATCH) await flush();
+    await flush();
+  } finally {
+    // Every batch in flight settles before the call answers (or rethrows the first failure below).
+    await Promise.allSettled(inFlight);
   }
-  await flush();
-  await inFlight;
+  for (const writing of inFlight) await writing;
   return written;
 }
 

@@ -58,6 +58,8 @@ const { values } = parseArgs({
     "plans-only": { type: "boolean", default: false },
     // Skip the write cases (their rates print as n/a): to measure the read cases again on a kept --database.
     "skip-writes": { type: "boolean", default: false },
+    // Only the write cases (no server, no read cases): to compare write paths on a kept --database.
+    "writes-only": { type: "boolean", default: false },
   },
 });
 const caseFilter = values.cases.split(",").map((c) => c.trim()).filter((c) => c !== "");
@@ -249,6 +251,21 @@ async function printPlan(db: Db, direct: postgres.Sql, name: string, qs: string)
   console.log(`\nplan of ${name} (${explained.length} statement${explained.length === 1 ? "" : "s"}):\n${explained.join("\n--\n")}`);
 }
 
+/** A write case's rate and this process's CPU per market (generating the batches of `ingest` included; the database's CPU is not). */
+interface WriteRate {
+  rate: number;
+  clientMicros: number;
+}
+
+/** Runs `write` (which writes `markets` markets) and measures its rate and this process's CPU per market. */
+async function measured(markets: number, write: () => Promise<void>): Promise<WriteRate> {
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  await write();
+  const used = process.cpuUsage(cpu);
+  return { rate: markets / ((performance.now() - t0) / 1000), clientMicros: (used.user + used.system) / markets };
+}
+
 /** Writes `count` events (4 markets each) from `firstEvent` on through the ingestion upsert, `workers` writers at once, like concurrent venues. */
 async function ingest(db: Parameters<typeof upsertCatalog>[0], firstEvent: number, count: number, progress: boolean): Promise<number> {
   const perBatch = 2500;
@@ -318,12 +335,13 @@ async function main(): Promise<void> {
     // The write cases, on 100,000 markets more (25,000 events past the base), deleted afterwards so
     // a kept database stays the same catalog. First inserts into a catalog of `totalMarkets`:
     const extra = values["skip-writes"] ? 0 : 25_000;
-    const insertRate = extra === 0 ? Number.NaN : await ingest(handle.db, events, extra, false);
+    const none: WriteRate = { rate: Number.NaN, clientMicros: Number.NaN };
+    const insert = extra === 0 ? none : await measured(extra * MARKETS_PER_EVENT, async () => void (await ingest(handle.db, events, extra, false)));
     // Re-ingestion of the same 100,000 markets, as the next poll of unchanged venues sends them
     // (same data, a later poll time): unchanged rows are skipped, not rewritten.
     seed = 0x5eed;
     const again = makeBatch(events, extra);
-    const updateRate = extra === 0 ? Number.NaN : await reingest(handle.db, again);
+    const update = extra === 0 ? none : await measured(extra * MARKETS_PER_EVENT, async () => void (await reingest(handle.db, again)));
     // The same markets with every 24h volume and price moved (a busy poll: every quote rewritten).
     const moved = again.map((e) => ({
       event: e.event,
@@ -333,7 +351,7 @@ async function main(): Promise<void> {
         outcomes: m.outcomes.map((o) => ({ ...o, price: Math.round((1 - o.price) * 1000) / 1000 })),
       })),
     }));
-    const changedRate = extra === 0 ? Number.NaN : await reingest(handle.db, moved);
+    const changed = extra === 0 ? none : await measured(extra * MARKETS_PER_EVENT, async () => void (await reingest(handle.db, moved)));
     // The same markets again with every 24h volume doubled: past the rank step
     // (lib/catalog/store.ts RANK_STEP), so every market's rank keys, its row and its indexes are
     // rewritten too. The worst poll, for the record: a real poll moves few ranks that far.
@@ -341,7 +359,8 @@ async function main(): Promise<void> {
       event: e.event,
       markets: e.markets.map((m) => ({ ...m, volume24h: (m.volume24h ?? 0) * 2 + 20 })),
     }));
-    const rerankedRate = extra === 0 ? Number.NaN : await reingest(handle.db, reranked);
+    const reranked_ = extra === 0 ? none : await measured(extra * MARKETS_PER_EVENT, async () => void (await reingest(handle.db, reranked)));
+    const [insertRate, updateRate, changedRate, rerankedRate] = [insert.rate, update.rate, changed.rate, reranked_.rate];
     const extraIds = again.map((e) => e.event.id ?? "");
     await direct`delete from events where id = any(${extraIds}::uuid[])`; // markets and quotes cascade
     if (extra !== 0) await direct.unsafe("vacuum analyze");
@@ -355,6 +374,14 @@ async function main(): Promise<void> {
     console.log(
       `upsert (re-ingest, every rank moved): ${Math.round(rerankedRate).toLocaleString("en")} markets/s  (the same 100,000 with every 24h volume doubled: rank keys rewritten too)`,
     );
+    console.log(
+      `bench process CPU per market (the writer's share; insert includes generating the batches): insert ${insert.clientMicros.toFixed(1)} µs, ` +
+        `unchanged ${update.clientMicros.toFixed(1)} µs, every price changed ${changed.clientMicros.toFixed(1)} µs, every rank moved ${reranked_.clientMicros.toFixed(1)} µs`,
+    );
+    if (values["writes-only"]) {
+      console.log(loadLine("at end"));
+      return;
+    }
 
     const email = `bench-catalog-${Date.now()}@example.test`;
     const { account } = await ensureAccount(handle.db, email);
