@@ -84,3 +84,30 @@ export async function openQuotedMarkets(db: Db, options: { exchange: string; lim
 export async function quotedMarketsTitled(db: Db, title: string): Promise<QuotedMarket[]> {
   return db.select(quotedColumns).from(markets).innerJoin(marketQuotes, quoteOfMarket).where(eq(markets.title, title));
 }
+
+/** What describes a market to a reader who shows it (a review queue, an audit). */
+export interface DescribedMarket {
+  id: string;
+  venue: string;
+  venueMarketId: string;
+  title: string;
+  description: string | null;
+  resolutionDate: Date | null;
+}
+
+/** The markets `ids` that exist, described (no prices). */
+export async function describedMarkets(db: Db, ids: readonly string[]): Promise<DescribedMarket[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: markets.id, venue: markets.venue, venueMarketId: markets.venueMarketId, title: markets.title, description: markets.description, resolutionDate: markets.resolutionDate })
+    .from(markets)
+    .where(inArray(markets.id, [...new Set(ids)]));
+}
+
+/** The catalog ids of `venue`'s markets `venueMarketIds` that exist, with their venue market id. */
+export async function marketIdsOnVenue(db: Db, venue: string, venueMarketIds: readonly string[]): Promise<Array<{ id: string; venueMarketId: string }>> {
+  return db
+    .select({ id: markets.id, venueMarketId: markets.venueMarketId })
+    .from(markets)
+    .where(and(eq(markets.venue, venue), inArray(markets.venueMarketId, [...venueMarketIds])));
+}

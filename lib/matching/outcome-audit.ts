@@ -1,8 +1,8 @@
 import "server-only";
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
+import { describedMarkets } from "@/lib/catalog/market-reads";
 import type { Db } from "@/lib/db";
 import { marketMatches } from "@/lib/db/schema/market-matches";
-import { markets } from "@/lib/db/schema/markets";
 import { currentOutcomes, outcomeKey } from "@/lib/outcomes/store";
 import type { CurrentOutcome } from "@/lib/outcomes/types";
 
@@ -64,10 +64,7 @@ async function outcomesOfMarkets(db: Db, ids: readonly string[]): Promise<Map<st
   const out = new Map<string, { row: { id: string; venue: string; venueMarketId: string; title: string }; outcome: CurrentOutcome | undefined }>();
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 1000) {
-    const rows = await db
-      .select({ id: markets.id, venue: markets.venue, venueMarketId: markets.venueMarketId, title: markets.title })
-      .from(markets)
-      .where(inArray(markets.id, unique.slice(i, i + 1000)));
+    const rows = (await describedMarkets(db, unique.slice(i, i + 1000))).map(({ id, venue, venueMarketId, title }) => ({ id, venue, venueMarketId, title }));
     const outcomes = await currentOutcomes(db, rows);
     for (const row of rows) out.set(row.id, { row, outcome: outcomes.get(outcomeKey(row.venue, row.venueMarketId)) });
   }

@@ -13,9 +13,10 @@ import "server-only";
 import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { z } from "zod";
+import { describedMarkets, marketIdsOnVenue } from "@/lib/catalog/market-reads";
+import { marketKeys } from "@/lib/catalog/market-views";
 import type { Db } from "@/lib/db";
 import { marketMatches, matchReviews } from "@/lib/db/schema/market-matches";
-import { markets } from "@/lib/db/schema/markets";
 import { AppError } from "@/lib/errors";
 import { provenFalseIdentities } from "./outcome-audit";
 import { relations, type Relation } from "./relations";
@@ -56,11 +57,9 @@ const ordered = (x: string, y: string): [string, string] => (x < y ? [x, y] : [y
 async function sides(db: Db, ids: string[]): Promise<Map<string, QueueSide>> {
   const out = new Map<string, QueueSide>();
   if (ids.length === 0) return out;
-  const rows = await db
-    .select({ id: markets.id, venue: markets.venue, venueMarketId: markets.venueMarketId, title: markets.title, rules: markets.description, resolutionDate: markets.resolutionDate })
-    .from(markets)
-    .where(inArray(markets.id, [...new Set(ids)]));
-  for (const r of rows) out.set(r.id, { ...r, resolutionDate: r.resolutionDate === null ? null : new Date(r.resolutionDate).toISOString() });
+  for (const { description, ...r } of await describedMarkets(db, ids)) {
+    out.set(r.id, { ...r, rules: description, resolutionDate: r.resolutionDate === null ? null : new Date(r.resolutionDate).toISOString() });
+  }
   return out;
 }
 
@@ -242,8 +241,8 @@ export type ReviewLine = z.infer<typeof reviewLine>;
  * proposal a proposal.
  */
 export async function exportReviews(db: Db): Promise<string> {
-  const ma = alias(markets, "ma");
-  const mb = alias(markets, "mb");
+  const ma = marketKeys("ma");
+  const mb = marketKeys("mb");
   const rows = await db
     .select({ aVenue: ma.venue, aId: ma.venueMarketId, bVenue: mb.venue, bId: mb.venueMarketId, verdict: matchReviews.verdict, relation: matchReviews.relation, reason: matchReviews.reason, reviewer: matchReviews.reviewer, reviewedAt: matchReviews.reviewedAt })
     .from(matchReviews)
@@ -313,11 +312,7 @@ export async function importReviews(db: Db, text: string, importer: string): Pro
   for (const venue of [...new Set(refs.map((r) => r.venue))]) {
     const ids = [...new Set(refs.filter((r) => r.venue === venue).map((r) => r.venueMarketId))];
     for (let i = 0; i < ids.length; i += 1000) {
-      const rows = await db
-        .select({ id: markets.id, venueMarketId: markets.venueMarketId })
-        .from(markets)
-        .where(and(eq(markets.venue, venue), inArray(markets.venueMarketId, ids.slice(i, i + 1000))));
-      for (const r of rows) idOf.set(`${venue}:${r.venueMarketId}`, r.id);
+      for (const r of await marketIdsOnVenue(db, venue, ids.slice(i, i + 1000))) idOf.set(`${venue}:${r.venueMarketId}`, r.id);
     }
   }
   const summary: ImportSummary = { imported: 0, unknownMarkets: 0 };

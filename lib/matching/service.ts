@@ -1,14 +1,13 @@
 import "server-only";
 import { and, desc, eq, gt, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
 import { containsPattern } from "@/lib/catalog/list";
-import { marketColumns, quoteOfMarket, toMarketPublic, type MarketSelection } from "@/lib/catalog/public";
+import { marketSelections } from "@/lib/catalog/market-reads";
+import { marketSides } from "@/lib/catalog/market-views";
+import { toMarketPublic, type MarketSelection } from "@/lib/catalog/public";
 import { getEventOrThrow, getMarketOrThrow } from "@/lib/catalog/resolve";
 import type { EventPublic } from "@/lib/catalog/shapes";
 import type { Db } from "@/lib/db";
 import { marketMatches, matchFeatures, matchReviews, type MarketMatchRow } from "@/lib/db/schema/market-matches";
-import { markets } from "@/lib/db/schema/markets";
-import { marketQuotes } from "@/lib/db/schema/quotes";
 import type { BookPriceReader, BookPrices } from "@/lib/live/book-prices";
 import { outcomesOfPairs } from "./outcome-audit";
 import { invertDifference, type Difference } from "./compare/types";
@@ -58,20 +57,6 @@ function publicMarket(row: MarketSelection, prices: Prices): MatchedMarketPublic
     out.bestBid = book.bestBid;
     out.bestAsk = book.bestAsk;
     out.priceSource = book.priceSource;
-  }
-  return out;
-}
-
-async function loadMarkets(db: Db, ids: string[]): Promise<Map<string, MarketSelection>> {
-  const out = new Map<string, MarketSelection>();
-  const unique = [...new Set(ids)];
-  for (let i = 0; i < unique.length; i += 1000) {
-    const rows = await db
-      .select(marketColumns)
-      .from(markets)
-      .innerJoin(marketQuotes, quoteOfMarket)
-      .where(inArray(markets.id, unique.slice(i, i + 1000)));
-    for (const row of rows) out.set(row.id, row);
   }
   return out;
 }
@@ -134,7 +119,7 @@ export async function getMarketMatches(db: Db, ref: string, query: MarketMatches
     .filter((m) => query.relation === undefined || m.relation === query.relation)
     .sort(byStrength)
     .slice(0, query.limit);
-  const rows = await loadMarkets(db, [market.marketId, ...found.map((m) => m.other)]);
+  const rows = await marketSelections(db, [market.marketId, ...found.map((m) => m.other)]);
   const self = rows.get(market.marketId);
   const prices = await pricesFor(bookPrices, query.includePrices, rows.values());
   const differences = await ruleDifferencesOf(db, found.map((m) => [market.marketId, m.other]));
@@ -181,7 +166,7 @@ export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQ
   const found = (await matchesOf(db, ids, query.asOf, query.minConfidence ?? 0, query.verified))
     .filter((m) => query.relation === undefined || m.relation === query.relation)
     .sort(byStrength);
-  const rows = await loadMarkets(db, found.map((m) => m.other));
+  const rows = await marketSelections(db, found.map((m) => m.other));
   const byEvent = new Map<string, typeof found>();
   for (const m of found) {
     const other = rows.get(m.other);
@@ -229,13 +214,11 @@ export async function getEventMatches(db: Db, ref: string, query: MarketMatchesQ
   });
 }
 
-const marketA = alias(markets, "market_a_row");
-const marketB = alias(markets, "market_b_row");
-const quoteA = alias(marketQuotes, "quote_a_row");
-const quoteB = alias(marketQuotes, "quote_b_row");
-// The last poll's prices (market_quotes), as every answer shows them.
-const priceA = sql<number>`coalesce((${quoteA.outcomes}->0->>'price')::float8, 0)`;
-const priceB = sql<number>`coalesce((${quoteB.outcomes}->0->>'price')::float8, 0)`;
+// Both markets of a pair as the catalog shows them: the last poll's Yes price (market_quotes), as every answer shows it.
+const marketA = marketSides("market_a_row");
+const marketB = marketSides("market_b_row");
+const priceA = marketA.yesPrice;
+const priceB = marketB.yesPrice;
 
 /** Current (or asOf) pairs with both markets, filtered in SQL, strongest price difference first. */
 async function pairs(
@@ -262,13 +245,11 @@ async function pairs(
     .from(marketMatches)
     .innerJoin(marketA, eq(marketA.id, marketMatches.marketA))
     .innerJoin(marketB, eq(marketB.id, marketMatches.marketB))
-    .innerJoin(quoteA, eq(quoteA.id, marketMatches.marketA))
-    .innerJoin(quoteB, eq(quoteB.id, marketMatches.marketB))
     .where(and(...conditions))
     .orderBy(order, desc(marketMatches.confidence), marketMatches.id)
     .limit(limit);
   // Both markets as every answer reads them (descriptive row and quote), by id.
-  const loaded = await loadMarkets(db, rows.flatMap((r) => [r.match.marketA, r.match.marketB]));
+  const loaded = await marketSelections(db, rows.flatMap((r) => [r.match.marketA, r.match.marketB]));
   return rows.flatMap(({ match, verified: isVerified }) => {
     const [a, b] = [loaded.get(match.marketA), loaded.get(match.marketB)];
     return a === undefined || b === undefined ? [] : [{ match, a, b, verified: isVerified }];

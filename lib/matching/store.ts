@@ -1,15 +1,14 @@
 import "server-only";
 /**
  * The matching engine's SQL, one home for it: what the engine reads from the catalog (markets whose
- * text changed), what it keeps of each market (`match_features`), and its verdicts
+ * text changed, through the catalog's `marketTexts` subquery), what it keeps of each market (`match_features`), and its verdicts
  * (`market_matches`: a row per version of a pair's verdict, closed and reopened rather than
  * rewritten). The engine (engine.ts) orchestrates; only this module queries.
  */
 import { and, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { events } from "@/lib/db/schema/events";
+import { marketTexts } from "@/lib/catalog/market-views";
 import { marketMatches, matchFeatures } from "@/lib/db/schema/market-matches";
-import { markets } from "@/lib/db/schema/markets";
 import type { Difference } from "./compare/types";
 import type { Features } from "./extract";
 import type { Relation } from "./relations";
@@ -26,8 +25,8 @@ export interface StoredVerdict {
 
 const BATCH = 1000;
 
-/** The text the engine reads; any change to it re-reads the market. */
-const fingerprintSql = sql<string>`md5(concat_ws(chr(31), ${markets.title}, ${events.title}, ${markets.outcomes}->0->>'label', ${markets.description}, ${markets.resolutionDate}::text, ${markets.closed}::text, array_to_string(${events.tags}, chr(30))))`;
+/** The text the engine reads, from the catalog; any change to it (its `fingerprint`) re-reads the market. */
+const texts = marketTexts();
 
 export function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -39,24 +38,23 @@ export const pairKey = (a: string, b: string) => (a < b ? `${a}|${b}` : `${b}|${
 
 /** Markets whose text changed since they were last read (all of them on a full run). */
 export async function readChanged(db: Db, full: boolean, engineVersion: string) {
-  const stale = or(isNull(matchFeatures.marketId), ne(matchFeatures.fingerprint, fingerprintSql), ne(matchFeatures.engineVersion, engineVersion));
+  const stale = or(isNull(matchFeatures.marketId), ne(matchFeatures.fingerprint, texts.fingerprint), ne(matchFeatures.engineVersion, engineVersion));
   return db
     .select({
-      id: markets.id,
-      venue: markets.venue,
-      eventId: markets.eventId,
-      category: markets.category,
-      title: markets.title,
-      eventTitle: events.title,
-      yesLabel: sql<string | null>`${markets.outcomes}->0->>'label'`,
-      description: markets.description,
-      resolutionDate: markets.resolutionDate,
-      tags: events.tags,
-      fingerprint: fingerprintSql,
+      id: texts.id,
+      venue: texts.venue,
+      eventId: texts.eventId,
+      category: texts.category,
+      title: texts.title,
+      eventTitle: texts.eventTitle,
+      yesLabel: texts.yesLabel,
+      description: texts.description,
+      resolutionDate: texts.resolutionDate,
+      tags: texts.tags,
+      fingerprint: texts.fingerprint,
     })
-    .from(markets)
-    .innerJoin(events, eq(events.id, markets.eventId))
-    .leftJoin(matchFeatures, eq(matchFeatures.marketId, markets.id))
+    .from(texts)
+    .leftJoin(matchFeatures, eq(matchFeatures.marketId, texts.id))
     .where(full ? undefined : stale);
 }
 
