@@ -16,12 +16,13 @@ import { recorderIncidents, recorderRuns } from "@/lib/db/schema";
 import { parseQuery } from "@/lib/input";
 import { runMode } from "@/lib/recorder/journal";
 import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
-import { recordedMarketOf, recordedVenues, registerRecordedVenue, startRecorders } from "@/lib/recorder/registry";
+import { recordedMarketIn } from "@/lib/recorder/locate";
+import { recordedMarketOf, recordedVenues, recordingRules, registerRecordedVenue, startRecorders } from "@/lib/recorder/registry";
 import { insertTickRows } from "@/lib/recorder/writer";
 import { getPairSpreads } from "@/lib/spreads/service";
 import { spreadsQuery } from "@/lib/spreads/shapes";
 import { getTickStores, requestTickReader } from "@/lib/ticks";
-import { recordedMarketOf as shippedRecordedMarketOf, recordedVenueTables } from "@/lib/ticks/published";
+import { recordedVenueTables } from "@/lib/ticks/published";
 import { makeEvent, seedCatalog } from "./helpers/catalog";
 import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
@@ -172,15 +173,9 @@ describe("a third recorded venue from its own folder and one registry line", () 
     expect((await callRoute(bookRoute, { path: `/v0/orderbooks/${YES}`, key, params: { outcomeId: YES } })).status).toBe(200);
   });
 
-  it("leaves the browser's copy of the shipped venues' rule equal to the registry's", () => {
-    for (const market of [
-      { venue: "polymarket", venueMarketId: "681204", contractAddress: "0xabc" },
-      { venue: "kalshi", venueMarketId: "KXFED-27MAR-H0", contractAddress: null },
-      { venue: "mock", venueMarketId: "m1", contractAddress: "0xmockm1" },
-      { venue: "limitless", venueMarketId: "slug", contractAddress: null },
-    ]) {
-      const registry = recordedMarketOf(market);
-      expect(shippedRecordedMarketOf(market)).toEqual(registry === undefined ? undefined : { table: registry.table, market: registry.market });
-    }
+  it("is found on the market page's charts from the rules the registry hands the page, as on the server", () => {
+    const market = { venue: VENUE_X, venueMarketId: MARKET, contractAddress: null };
+    expect(recordedMarketIn(recordingRules(), market)).toMatchObject({ table: "venuex_orderbook", market: MARKET });
+    expect(recordedMarketIn(recordingRules(), market)?.table).toBe(recordedMarketOf(market)?.table);
   });
 });

@@ -8,7 +8,7 @@ import { SameQuestionElsewhere } from "@/components/matching/same-question-elsew
 import type { MarketPublic } from "@/lib/catalog/shapes";
 import { ApiError, getJson } from "@/lib/browser/api-client";
 import { marketChartSearch, parseMarketChartState, type MarketChartState } from "@/lib/browser/market-state";
-import { recordedMarketOf } from "@/lib/ticks/published";
+import { recordedMarketIn, type RecordingRule } from "@/lib/recorder/locate";
 import { CoverageRibbon } from "@/components/history/coverage-ribbon";
 import { PriceLines } from "@/components/history/price-lines";
 import { HistoryCharts } from "./history-charts";
@@ -22,7 +22,7 @@ import { OutcomesTable } from "./outcomes-table";
  * bottom: header, outcomes + identifiers, live book, order-book history (enterprise). The charted
  * outcome, interval and range live in the URL.
  */
-export function MarketView({ id, historyAllowed, plan }: { id: string; historyAllowed: boolean; plan: string }) {
+export function MarketView({ id, historyAllowed, plan, recording }: { id: string; historyAllowed: boolean; plan: string; recording: readonly RecordingRule[] }) {
   const market = useQuery({
     queryKey: ["market", id],
     queryFn: ({ signal }) => getJson<{ data: MarketPublic }>(`/v0/markets/${encodeURIComponent(id)}`, signal),
@@ -54,7 +54,7 @@ export function MarketView({ id, historyAllowed, plan }: { id: string; historyAl
   const m = market.data.data;
   const charted = chart.outcome < m.outcomes.length ? chart.outcome : 0;
   const outcome = m.outcomes[charted];
-  const recorded = recordedMarketOf({ venue: m.exchange, venueMarketId: m.venueMarketId, contractAddress: m.contractAddress });
+  const recorded = recordedMarketIn(recording, { venue: m.exchange, venueMarketId: m.venueMarketId, contractAddress: m.contractAddress });
   const hasTicks = recorded !== undefined && outcome !== undefined;
 
   return (

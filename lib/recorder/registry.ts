@@ -1,9 +1,11 @@
 import "server-only";
 import { kalshiVenue } from "./kalshi/venue";
+import { recordedMarketIn, type RecordingRule } from "./locate";
 import { polymarketVenue } from "./polymarket/venue";
 import type { CatalogMarketRef, RecordedVenue, VenueStart } from "./venue";
 
 export type { CatalogMarketRef, RecordedVenue, VenueGet, VenueStart } from "./venue";
+export type { RecordingRule } from "./locate";
 
 /**
  * The recorded venues: the one list that jobs (start, stop), status (a section each), history
@@ -56,15 +58,17 @@ export function venueOfTable(table: string): RecordedVenue | undefined {
 }
 
 /**
- * Where a catalog market's rows are recorded, the one place that decides it (history, the market
- * page's charts, spreads): a recorded venue's market in its table under its venue's key; a market
- * of a venue that records nothing, with a contract address, in the table of the venue that records
- * such markets (Polymarket's: the offline demo's mock venue); undefined when not recorded.
+ * Where a catalog market's rows are recorded (./locate.ts recordedMarketIn over the registered
+ * venues), the one place that decides it: history, spreads, and the market page's charts through
+ * recordingRules.
  */
 export function recordedMarketOf(market: CatalogMarketRef): { venue: RecordedVenue; table: string; market: string } | undefined {
-  const venue = recordedVenue(market.venue) ?? (market.contractAddress === null ? undefined : unlistedVenue());
-  const key = venue === undefined ? undefined : (venue.keyedBy === "venueMarketId" ? market.venueMarketId : (market.contractAddress ?? undefined));
-  return venue === undefined || key === undefined ? undefined : { venue, table: venue.table, market: key };
+  return recordedMarketIn(venues, market);
+}
+
+/** The registered venues as the plain data recordedMarketIn reads: what a server page hands the market page's charts (a browser component). */
+export function recordingRules(): RecordingRule[] {
+  return venues.map(({ id, table, keyedBy, recordsUnlistedVenues }) => ({ id, table, keyedBy, ...(recordsUnlistedVenues === undefined ? {} : { recordsUnlistedVenues }) }));
 }
 
 /** The venue that records the markets of venues recording nothing themselves (see recordedMarketOf), the default table of a bare market key. */

@@ -13,9 +13,9 @@ export const publishedTables: readonly string[] = [tickTable, kalshiTable, outco
 export { outcomesTable };
 
 /**
- * The shipped recorded venues' book tables by venue, for the market page's charts below, the
- * archive and the offline demo's writers. What a recorded venue is, and the list every server-side reader reads, is
- * lib/recorder/registry.ts.
+ * The shipped recorded venues' book tables by venue, for the archive and the offline demo's
+ * writers. What a recorded venue is, and the list every other reader reads (the market page's
+ * charts included), is lib/recorder/registry.ts.
  */
 export const recordedVenueTables = { polymarket: tickTable, kalshi: kalshiTable } as const;
 
@@ -24,18 +24,4 @@ export type RecordedVenue = keyof typeof recordedVenueTables;
 /** A shipped recorded venue (the archive's venues; every other reader asks lib/recorder/registry.ts). */
 export function isRecordedVenue(venue: string): venue is RecordedVenue {
   return Object.hasOwn(recordedVenueTables, venue);
-}
-
-/**
- * Where a catalog market's rows are recorded, for the market page's charts (a browser component,
- * which cannot load the server-only registry): the shipped venues' rule, the same as
- * lib/recorder/registry.ts recordedMarketOf for them (test/venue-registry.test.ts holds the two
- * equal). Kalshi markets in `kalshi_orderbook` under their ticker; the others with a
- * contract address in `polymarket_orderbook_rust` under it (Polymarket, and the offline demo's
- * mock venue); undefined when not recorded.
- */
-export function recordedMarketOf(market: { venue: string; venueMarketId: string; contractAddress: string | null }): { table: string; market: string } | undefined {
-  if (market.venue === "kalshi") return { table: recordedVenueTables.kalshi, market: market.venueMarketId };
-  if (market.contractAddress === null) return undefined;
-  return { table: recordedVenueTables.polymarket, market: market.contractAddress };
 }

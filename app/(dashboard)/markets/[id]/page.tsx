@@ -7,6 +7,7 @@ import { requireAccount } from "@/lib/auth/page-session";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
+import { recordingRules } from "@/lib/recorder/registry";
 import { notFound } from "next/navigation";
 
 export const metadata: Metadata = { title: "Market" };
@@ -23,7 +24,7 @@ export default async function MarketPage({ params }: { params: Promise<{ id: str
   // The chart state (outcome, interval, range) is read from the URL on the client.
   return (
     <Suspense fallback={<SkeletonRows rows={8} height={60} />}>
-      <MarketView id={id} historyAllowed={planAtLeast(account.plan, "enterprise")} plan={account.plan} />
+      <MarketView id={id} historyAllowed={planAtLeast(account.plan, "enterprise")} plan={account.plan} recording={recordingRules()} />
     </Suspense>
   );
 }

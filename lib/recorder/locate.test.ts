@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { candleSql } from "@/lib/sql/patterns";
-import { publishedTables, recordedMarketOf } from "./published";
+import { publishedTables } from "@/lib/ticks/published";
+import { recordedMarketIn } from "./locate";
+import { recordedMarketOf, recordingRules } from "./registry";
 
-describe("recordedMarketOf", () => {
+describe("recordedMarketOf (the registry) and recordedMarketIn over recordingRules (the market page's charts)", () => {
   it.each([
     [{ venue: "polymarket", venueMarketId: "681204", contractAddress: "0xabc" }, { table: "polymarket_orderbook_rust", market: "0xabc" }],
     [{ venue: "kalshi", venueMarketId: "KXFED-27MAR-H0", contractAddress: null }, { table: "kalshi_orderbook", market: "KXFED-27MAR-H0" }],
@@ -10,7 +12,14 @@ describe("recordedMarketOf", () => {
     [{ venue: "mock", venueMarketId: "m1", contractAddress: "0xmockm1" }, { table: "polymarket_orderbook_rust", market: "0xmockm1" }],
     [{ venue: "limitless", venueMarketId: "slug", contractAddress: null }, undefined],
   ])("%o -> %o", (market, expected) => {
-    expect(recordedMarketOf(market)).toEqual(expected);
+    const registry = recordedMarketOf(market);
+    expect(registry === undefined ? undefined : { table: registry.table, market: registry.market }).toEqual(expected);
+    const page = recordedMarketIn(recordingRules(), market);
+    expect(page === undefined ? undefined : { table: page.table, market: page.market }).toEqual(expected);
+  });
+
+  it("hands the browser plain data (it crosses from a server page to a client component)", () => {
+    expect(JSON.parse(JSON.stringify(recordingRules()))).toEqual(recordingRules());
   });
 
   it("gives tables that are published, and the market page's candles query the Kalshi table by ticker", () => {
