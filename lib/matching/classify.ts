@@ -60,6 +60,14 @@ const cmpToRelation: Record<Cmp, Relation> = {
   overlap: "overlap",
 };
 
+/** The rule terms two markets state differently, as a note of the reasoning and as differences. */
+function namedRules(ruleDifferences: RuleDifference[], A: string, B: string): { notes: string[]; differences: Difference[] } {
+  return {
+    notes: ruleDifferences.length > 0 ? [`rules differ (${ruleDifferences.map((d) => describeRuleDifference(d, A, B)).join("; ")})`] : [],
+    differences: ruleDifferences.map((d) => ({ attribute: "rules", state: "conflict", label: d.term, a: [d.a], b: [d.b] })),
+  };
+}
+
 /**
  * A pair answered `overlap` on a conflict, before the decision: its evidence counts the plain
  * reading of the wording (read only here: most pairs reach the full reading instead).
@@ -68,12 +76,20 @@ function related(a: Features, b: Features, comparison: Comparison, notes: string
   const A = a.venue;
   const B = b.venue;
   comparison.wording = plainWording(a, b);
+  // The settlement records are compared here too: the pair is already at most an overlap, and its
+  // rules may differ besides (another act, what counts, when a value is read), which an analyst
+  // reads beside the conflict that settled it. A bound is compared only on the same number.
+  const rules = (comparison.rules = compareRules(a, b, "overlap", comparison.quantity?.cmp ?? "overlap"));
+  const ruleDifferences = rules.differences;
+  const named = namedRules(ruleDifferences, A, B);
+  notes = [...notes, ...named.notes];
+  differences = [...differences, ...named.differences];
   const evidence = evidenceOf(comparison);
   return {
     relation: "overlap",
     confidence: calibrated("overlap", evidence),
     evidence,
-    ruleDifferences: [],
+    ruleDifferences,
     identityCandidate: false,
     notes,
     tail,
@@ -233,8 +249,8 @@ export function classifyPair(a: Features, b: Features, idf: Idf, travels?: Trave
   const rules = (c.rules = compareRules(a, b, cmp, numCmp));
   if (rules.sources === "same") notes.push(`same source ${rules.sharedSources.join(", ")}`);
   const ruleDifferences = rules.differences;
-  if (ruleDifferences.length > 0) notes.push(`rules differ (${ruleDifferences.map((d) => describeRuleDifference(d, A, B)).join("; ")})`);
-  const ruleDiffs: Difference[] = ruleDifferences.map((d) => ({ attribute: "rules", state: "conflict", label: d.term, a: [d.a], b: [d.b] }));
+  const { notes: ruleNotes, differences: ruleDiffs } = namedRules(ruleDifferences, A, B);
+  notes.push(...ruleNotes);
 
   const ev = evidenceOf(c);
   const ordinalsDiffer = form.ordinals === "conflict" || form.ordinals === "oneSide";

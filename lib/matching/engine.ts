@@ -10,7 +10,7 @@ import { renderReasoning } from "./reasoning";
 import { currentMatches, featuresState, indexEntries, loadFeatures, pairKey, readChanged, reconcile, storeFeatures, type FeaturesState } from "./store";
 
 /** Bumped whenever extraction or classification changes what it concludes. */
-export const ENGINE_VERSION = "brier-match-9";
+export const ENGINE_VERSION = "brier-match-10";
 
 export interface MatchProgress {
   phase: "reading" | "extracting" | "indexing" | "matching" | "storing" | "done";

@@ -340,3 +340,18 @@ describe("amounts are not times", () => {
     expect(f.time).toMatchObject({ kind: "instant", hour: null });
   });
 });
+
+describe("rule terms on a pair answered on another conflict", () => {
+  it("names the rules' differences beside the conflict that settled the pair", () => {
+    const a = pm("Zorbian widget index on June 30", "Will the Zorbian widget index close above 120 on June 30, 2030?", null, {
+      description: "This market will resolve to Yes if the Zorbian widget index closes above 120 at 4 PM ET on June 30, 2030.",
+    });
+    const b = kx("Zorbian widget index on Jul 31, 2030?", "Above 120", "the Zorbian widget index closes above 120 at 4 PM UTC on Jul 31, 2030");
+    const result = classifyPair(extractFeatures(a), extractFeatures(b), idf);
+    expect(result?.relation).toBe("overlap");
+    expect(result?.differences.map((d) => d.attribute)).toEqual(["time", "rules"]);
+    expect(result?.ruleDifferences).toEqual([{ term: "deadlineZone", a: expect.stringMatching(/4 PM ET/), b: expect.stringMatching(/4 PM UTC/) }]);
+    expect(result?.evidence.ruleDifferences).toBe(1);
+    expect(result?.reasoning).toMatch(/rules differ \(deadline time zone/);
+  });
+});

@@ -89,4 +89,35 @@ describe("rule terms", () => {
     expect(compareRuleTerms(readRuleTerms("Resolves to Yes on the feed.", ["binance"]), readRuleTerms("Resolves to Yes on the index.", ["cf benchmarks"]))).toEqual([]);
     expect(compareRuleTerms(readRuleTerms("Resolves to Yes per the agency.", ["bureau of labor statistics"]), readRuleTerms("Resolves to Yes per the agency.", ["bureau of economic analysis"])).map((d) => d.term)).toEqual(["source"]);
   });
+
+  it("reads an invitation extended against one accepted, an executive action the act must take, and an alternative event the Yes sentence pays on", () => {
+    const invites = readRuleTerms("If the Quill Pact invites a new country to be a member before Jan 1, 2031, then the market resolves to Yes.", []);
+    const accepts = readRuleTerms('This market will resolve to "Yes" if a new country accepts an invitation to join the Quill Pact by December 31, 2030, 11:59 PM ET.', []);
+    expect(invites.act?.value).toBe("invitation extended");
+    expect(accepts.act?.value).toBe("invitation accepted");
+    expect(compareRuleTerms(invites, accepts).map((d) => d.term)).toEqual(["act"]);
+    // An act the rules require be done by executive order narrows it: a condition, a conflict against rules that need none.
+    const executive = readRuleTerms("If the President has issued an executive order creating a widget reserve before Jan 1, 2031, then the market resolves to Yes.", []);
+    const any = readRuleTerms('This market will resolve to "Yes" if Zorbia holds any widgets in its reserves by December 31, 2030.', []);
+    expect(executive.conditions?.value).toBe("by executive order or action");
+    expect(compareSettlement(executive, any).states.conditions).toBe("conflict");
+    // "..., or he resigns, before ...": the Yes sentence pays on another event besides the act.
+    const either = readRuleTerms("If a motion of no confidence in the Premier of Zorbia passes, or he resigns, before Apr 1, 2031, then the market resolves to Yes.", []);
+    const only = readRuleTerms('This market will resolve to "Yes" if a motion of no confidence passes in the Zorbian assembly by March 31, 2031.', []);
+    expect(either.trigger?.value).toBe("the act or another event");
+    expect(compareRuleTerms(either, only).map((d) => d.term)).toEqual(["trigger"]);
+    expect(readRuleTerms("If Ada Quill wins, or if the count is above 5, then the market resolves to Yes.", []).trigger?.value).toBe("event");
+  });
+
+  it("rules that describe both rounds of a two-round election state no stage of it", () => {
+    const rounds = readRuleTerms(
+      "This market will resolve to Yes if Ada Quill wins the Zorbian presidential election.\nThe first round is scheduled for May 4, with a second round on May 18 if no candidate receives a majority; this market resolves to Yes if she wins.",
+      [],
+      "Will Ada Quill win the Zorbian presidential election?",
+    );
+    const wins = readRuleTerms("If Ada Quill wins the next Zorbian presidential election, then the market resolves to Yes.", [], "Will Ada Quill win the 2031 Zorbian presidential election?");
+    expect(rounds.stage?.value ?? "general").toBe("general");
+    expect(compareRuleTerms(rounds, wins)).toEqual([]);
+    expect(readRuleTerms(null, [], "Will Ada Quill win the first round of the Zorbian presidential election?").stage?.value).toBe("first round");
+  });
 });

@@ -75,6 +75,10 @@ const announcesRe = /\bif\s+(?:[^.]|\.(?=\S)){0,100}?\b(?:has\s+|have\s+)?(?:off
 // if it is accompanied by a binding agreement") is the act, not news of it.
 const onlyWithRe = /^\s*(?:for\s+(?:a|the)\s+\W?yes\W?\s+resolution\s+)?(?:only\s+(?:if|when)|if\s+and\s+only\s+if|solely\s+if)\b/i;
 
+// The Yes sentence pays on another event besides the act ("If <the act>, or <he> <does another>, before
+// <date>, then ..."): an alternative clause whose subject is the act's own, by pronoun.
+const alternativeRe = /\bif\s+(?:[^.]|\.(?=\S)){0,200}?,\s+or\s+(?:if\s+)?(?:he|she|they|it)\s+(?:\p{L}+\s+){0,2}?\p{L}+(?:s|ed)\b[^.]{0,80}?,\s+(?:before|by|then|on|in)\b/iu;
+
 /**
  * What counts: an announcement of the act, or the act itself. The Yes paragraphs are read first;
  * then every other paragraph of the rules, where venues write the clauses that widen what counts
@@ -91,7 +95,7 @@ function triggerOf(yes: string, rules: string): StatedTerm | undefined {
       return { value: "announcement", wording };
     }
   }
-  return stated(yes, announcesRe, () => "announcement");
+  return stated(yes, announcesRe, () => "announcement") ?? stated(yes, alternativeRe, () => "the act or another event");
 }
 
 // The act that fills an office: a nomination, a Senate confirmation, or an appointment by any means
@@ -101,6 +105,9 @@ const actPatterns: Array<[RegExp, string]> = [
   [/\bconfirmed\s+by\s+the\s+(?:U\.?S\.?\s+)?Senate\b|\bSenate[- ]confirmed\b|\bbe\s+confirmed\s+(?:as|to)\b/i, "confirmed by the Senate"],
   [/\b(?:formally\s+)?nominated\s+by\s+the\s+President\b|\bformally\s+nominat(?:e|es|ed)\b|\bnext\s+nominate\b/i, "nominated"],
   [/\b(?:appoints?|appointed)\b[^.]{0,120}\b(?:recess\s+appointment|otherwise\s+officially)\b|\bconsidered\s+to\s+have\s+been\s+appointed\b/i, "appointed by any means"],
+  // Membership: an invitation extended by a body against one a candidate accepts.
+  [/\baccepts?\s+(?:an?\s+|the\s+)?(?:formal\s+)?invitation\b/i, "invitation accepted"],
+  [/\binvit(?:e|es|ed)\s+(?:an?\s+|the\s+|any\s+)?(?:new\s+)?(?:country|countries|member|members|state|states|nation|nations)\b/i, "invitation extended"],
 ];
 
 // The stage of a contest: a party's nomination, a primary, the general election, its first round, a
@@ -131,6 +138,7 @@ const conditionPatterns: Array<[RegExp, string]> = [
   [/\bpopular\s+vote\b/i, "popular vote"],
   [/\bformal\s+written\s+agreement\b|\bsigned\s+by\s+(?:authorized\s+)?representatives\b/i, "signed written agreement"],
   [/\bfull\s+(?:FDA\s+)?approval\b/i, "full approval"],
+  [/\b(?:issue[sd]?|sign(?:s|ed)?|through|by|via)\s+(?:an?\s+)?executive\s+(?:order|action)\b|\btakes\s+(?:an?\s+)?executive\s+action\b/i, "by executive order or action"],
 ];
 
 // A clock time with its zone; the zone is what is compared.
@@ -201,7 +209,10 @@ export function readRuleTerms(description: string | null, sources: string[], que
   const yes = yesParagraphs(description);
   const act = firstOf(rules, actPatterns);
   if (act !== undefined && out.act === undefined) out.act = act;
-  const stage = allOf(`${own} ${yes}`, stagePatterns);
+  // Rules that name both rounds of a two-round contest describe the whole election, not a stage of
+  // it: the question's own stage (or none) stands.
+  const read = allOf(`${own} ${yes}`, stagePatterns);
+  const stage = read?.value === "first round + runoff" ? askedStage : read;
   if (stage !== undefined) out.stage = stage;
   else if (out.stage === undefined) {
     const general = stated(`${own} ${yes}`, impliedGeneralRe, () => "general");

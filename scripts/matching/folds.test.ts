@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { crossValidate, precisionLowerBound, trainingRows, withReviews, type Candidate } from "./folds";
+import { chooseThreshold, crossValidate, precisionLowerBound, trainingRows, withReviews, type Candidate } from "./folds";
 
 const row = (pair: string, fold: number, y: number, signal: number): Candidate => ({ pair, set: "template", fold, x: [1, signal], y });
 
@@ -26,5 +26,19 @@ describe("folds with reviewed pairs", () => {
     expect(precisionLowerBound(117, 119)).toBeGreaterThanOrEqual(0.95);
     expect(precisionLowerBound(121, 126)).toBeLessThan(0.95);
     expect(precisionLowerBound(50, 50)).toBeGreaterThan(precisionLowerBound(10, 10));
+  });
+
+  it("the threshold chosen meets the target there and at every stricter threshold that claims anything", () => {
+    // 120 right claims at 0.9 and above; two wrong ones at 0.5, four wrong ones at 0.85, then 80 right ones at 0.3.
+    const scored = [
+      ...Array.from({ length: 120 }, (_, i) => ({ pair: `r${i}|k${i}`, set: "s", fold: 0, x: [], y: 1, p: 0.95 })),
+      ...Array.from({ length: 4 }, (_, i) => ({ pair: `w${i}|v${i}`, set: "s", fold: 0, x: [], y: 0, p: 0.85 })),
+      ...Array.from({ length: 2 }, (_, i) => ({ pair: `u${i}|t${i}`, set: "s", fold: 0, x: [], y: 0, p: 0.5 })),
+      ...Array.from({ length: 80 }, (_, i) => ({ pair: `q${i}|j${i}`, set: "s", fold: 0, x: [], y: 1, p: 0.3 })),
+    ];
+    const { threshold, grid } = chooseThreshold(scored, 200);
+    // At 0.3 the precision (200 of 206) passes with its margin, at 0.85 (120 of 124) it does not: 0.9 is chosen.
+    expect(precisionLowerBound(grid.find((g) => g.threshold === 0.3)?.right ?? 0, grid.find((g) => g.threshold === 0.3)?.claimed ?? 0)).toBeGreaterThanOrEqual(0.95);
+    expect(threshold).toBe(0.9);
   });
 });

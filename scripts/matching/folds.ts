@@ -117,8 +117,8 @@ export function precisionLowerBound(right: number, claimed: number, z = 1): numb
 
 /**
  * The lowest threshold at which the scored candidates' precision reaches the target with a margin
- * for how many claims it rests on (the Wilson lower bound, `precisionLowerBound`, reaches it): most
- * recall. Else the most precise one that claims anything. Choosing where the plain precision first
+ * for how many claims it rests on (the Wilson lower bound, `precisionLowerBound`, reaches it), there
+ * and at every stricter threshold of the grid: most recall. Else the most precise one that claims anything. Choosing where the plain precision first
  * touched the target spent every false claim the engine stopped making on a lower threshold, and the
  * folds showed that choice did not hold on topics it never saw.
  */
@@ -128,7 +128,11 @@ export function chooseThreshold(scored: Scored[], identities: number, target = P
     const right = claimed.filter((s) => s.y === 1).length;
     return { threshold: t, claimed: claimed.length, right, precision: claimed.length === 0 ? 1 : right / claimed.length, recall: right / Math.max(1, identities) };
   });
-  const meeting = grid.filter((g) => g.claimed > 0 && precisionLowerBound(g.right, g.claimed) >= target);
+  // The target holds at the threshold and at every stricter one that claims anything: a low threshold
+  // whose precision passes only because the false claims sit between it and a stricter one that
+  // fails is not chosen (on a few hundred pairs, precision is not monotone in the threshold).
+  const meets = (g: GridPoint) => g.claimed === 0 || precisionLowerBound(g.right, g.claimed) >= target;
+  const meeting = grid.filter((g, i) => g.claimed > 0 && grid.slice(i).every(meets));
   const chosen = meeting[0] ?? [...grid].filter((g) => g.claimed > 0).sort((x, y) => y.precision - x.precision || x.threshold - y.threshold)[0];
   return { threshold: chosen?.threshold ?? 0.5, grid };
 }
