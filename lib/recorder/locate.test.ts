@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { candleSql } from "@/lib/sql/patterns";
 import { publishedTables } from "@/lib/ticks/published";
 import { recordedMarketIn } from "./locate";
-import { recordedMarketOf, recordingRules } from "./registry";
+import { recordedMarketOf, recordedVenues, recordingRules } from "./registry";
 
 describe("recordedMarketOf (the registry) and recordedMarketIn over recordingRules (the market page's charts)", () => {
   it.each([
@@ -20,6 +20,10 @@ describe("recordedMarketOf (the registry) and recordedMarketIn over recordingRul
 
   it("hands the browser plain data (it crosses from a server page to a client component)", () => {
     expect(JSON.parse(JSON.stringify(recordingRules()))).toEqual(recordingRules());
+  });
+
+  it("registers only venues whose tables are published (lib/ticks/published.ts: the SQL guard, the reader's grants, a cluster's DDL)", () => {
+    for (const venue of recordedVenues()) expect(publishedTables, venue.id).toContain(venue.table);
   });
 
   it("gives tables that are published, and the market page's candles query the Kalshi table by ticker", () => {

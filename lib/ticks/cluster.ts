@@ -1,22 +1,13 @@
-import { statements as polymarketStatements, tickTable } from "./ddl/0001_polymarket_orderbook";
-import { kalshiTable, statements as kalshiStatements } from "./ddl/0004_kalshi_orderbook";
-import { outcomesTable, statements as outcomesStatements } from "./ddl/0006_market_outcomes";
-
-/** The published tables (the books, the outcome changes) and their single-node DDL. */
-const tickTables: ReadonlyArray<readonly [string, readonly string[]]> = [
-  [tickTable, polymarketStatements],
-  [kalshiTable, kalshiStatements],
-  [outcomesTable, outcomesStatements],
-];
+import { publishedTableDdl } from "./published";
 
 /**
- * The tick tables for a ClickHouse cluster, derived from the single-node DDL so the two never
- * drift: per table, `<table>_local` (ReplicatedReplacingMergeTree, same columns, key, codecs and
+ * The published tables (./published.ts) on a ClickHouse cluster, derived from their single-node
+ * DDL so the two never drift: per table, `<table>_local` (ReplicatedReplacingMergeTree, same columns, key, codecs and
  * index) on every node, and a Distributed `<table>` sharded by cityHash64(market), so a market's
  * rows live on one shard (dedup on merge and force_primary_key keep working).
  */
 export function clusterStatements(cluster: string, database: string): string[] {
-  return tickTables.flatMap(([table, statements]) => {
+  return publishedTableDdl.flatMap(({ table, statements }) => {
     const [single] = statements;
     if (single === undefined) throw new Error(`${table} DDL missing`);
     const local = `${table}_local`;
