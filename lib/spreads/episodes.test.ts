@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EpisodeFolder } from "./episodes";
+import { EpisodeFolder, joinStretches } from "./episodes";
 import type { SpreadPoint } from "./shapes";
 
 const DAY = 86_400_000;
@@ -58,5 +58,55 @@ describe("episodes folded from the every-change series", () => {
     folder.add(point(T0 + 30 * 60_000, 0.02));
     const { days } = folder.finish();
     expect(days.map((d) => d.executableMs)).toEqual([30 * 60_000, DAY / 24]);
+  });
+});
+
+describe("a window folded in stretches (closed days kept: lib/spreads/day-cache.ts)", () => {
+  /** A random series: both directions moving around the threshold, unknown stretches, a close at the end sometimes. */
+  function series(seed: number, from: number, until: number): SpreadPoint[] {
+    let state = seed;
+    const random = () => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state / 2_147_483_648;
+    };
+    const points: SpreadPoint[] = [];
+    for (let t = from; t <= until; t += 1 + Math.floor(random() * 3_600_000)) {
+      const roll = random();
+      const at = point(t, roll < 0.1 ? null : Math.round((random() * 0.06 - 0.02) * 1e4) / 1e4, Math.floor(random() * 100));
+      if (at.net !== null) at.net.bToA.perContract = Math.round((random() * 0.06 - 0.03) * 1e4) / 1e4;
+      if (roll >= 0.1 && roll < 0.13) points.push({ ...at, known: false, unknown: { a: "market_closed", b: null }, net: null, best: null, gross: null, available: null });
+      else points.push(at);
+    }
+    return points;
+  }
+
+  /** The stretch [since, until) of a window's series as the service replays it: the state at `since` as its opening point, then the changes after it. */
+  function stretchOf(points: SpreadPoint[], since: number, end: number, last: boolean): ReturnType<EpisodeFolder["stretch"]> {
+    const folder = new EpisodeFolder(since, end, 0);
+    const opening = points.filter((p) => p.t <= since).at(-1);
+    if (opening !== undefined) folder.add({ ...opening, t: since });
+    for (const p of points) if (p.t > since && (last ? p.t <= end : p.t < end)) folder.add(p);
+    return folder.stretch();
+  }
+
+  it("joins to the one pass's episodes and days, whatever the seams (60 seeds, seams at day starts, some on a change)", () => {
+    for (let seed = 1; seed <= 60; seed += 1) {
+      const since = T0 - 2 * DAY + seed * 61_000;
+      const until = T0 + 3 * DAY + seed * 7_000;
+      const points = series(seed, since, until);
+      // Some seeds open an episode just before a seam and put a change exactly on it: above (the
+      // episode continues), below or unknown (it ends at the seam for that reason).
+      const seam = Math.ceil(since / DAY) * DAY + DAY;
+      if (seed % 2 === 0) points.push(point(seam - 1_000, 0.025), point(seam, [0.03, -0.01, null][seed % 3] ?? null));
+      points.sort((x, y) => x.t - y.t);
+      const unique = points.filter((p, i) => i === 0 || p.t !== points[i - 1]?.t);
+      const whole = new EpisodeFolder(since, until, 0);
+      for (const p of unique) whole.add(p);
+      const expected = whole.finish();
+      const seams = [Math.ceil(since / DAY) * DAY, Math.ceil(since / DAY) * DAY + DAY, Math.ceil(since / DAY) * DAY + 2 * DAY, Math.ceil(since / DAY) * DAY + 3 * DAY].filter((s) => s > since && s < until);
+      const edges = [since, ...seams, until];
+      const stretches = edges.slice(0, -1).map((from, i) => stretchOf(unique, from, edges[i + 1] ?? until, i === edges.length - 2));
+      expect(joinStretches(stretches, since, until), `seed ${seed}`).toEqual(expected);
+    }
   });
 });

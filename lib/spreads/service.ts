@@ -7,7 +7,8 @@ import { assetIncidents, journalWindow, runSpans, subscribedSpans, syntheticSpan
 import { firstBookAfter, lastBookAtOrBefore, mergedBookRows } from "@/lib/history/ticks";
 import type { TickReader } from "@/lib/ticks";
 import { encodeCursor } from "@/lib/input";
-import { EpisodeFolder } from "./episodes";
+import { closedDaysOf, DAY_MS, foldDay, KEPT_GRID_STEPS, spreadDays, type FoldedDay, type SpreadDayCache } from "./day-cache";
+import { EpisodeFolder, joinStretches, type FoldedStretch } from "./episodes";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import { SYNTHETIC_STATUS } from "@/lib/catalog/assets";
 import { allScheduleVersions, marketFeeAt, scheduleAt, type FeeSubject, type MarketFee } from "./fees";
@@ -29,8 +30,6 @@ import {
   type SpreadsPage,
   type SpreadsQuery,
 } from "./shapes";
-
-const DAY_MS = 86_400_000;
 
 /** since/until of a spread window: until defaults to now, since to a day before, at most 31 days apart. */
 export function spreadWindow(since: number | undefined, until: number | undefined, now: number): { since: number; until: number } {
@@ -64,7 +63,7 @@ const noRows: SeriesRows = { [Symbol.asyncIterator]: () => ({ next: async () => 
  * stream, and when each side's market stopped trading (no point after it is priced: series.ts,
  * `market_closed`).
  */
-export async function pairInputs(db: Db, ticks: TickReader, pair: ResolvedPair, since: number, until: number, now: number): Promise<[SideInput, SideInput, SeriesRows]> {
+export async function pairInputs(db: Db, ticks: TickReader, pair: ResolvedPair, since: number, until: number, now: number): Promise<[SideInput, SideInput, SeriesRows, (number | undefined)[]]> {
   const sides = [pair.a, pair.b];
   const closes = sides.map(tradingEndOf);
   const starts = await Promise.all(
@@ -83,7 +82,47 @@ export async function pairInputs(db: Db, ticks: TickReader, pair: ResolvedPair, 
     spans: await recordedSpansOf(db, side, Math.min(since, starts[i] ?? since), until, now),
     ...(closes[i] === undefined ? {} : { closedAt: closes[i] }),
   });
-  return [await input(pair.a, 0), await input(pair.b, 1), rows];
+  return [await input(pair.a, 0), await input(pair.b, 1), rows, starts];
+}
+
+/** A closed day of the pair folded: kept in `cache` while its inputs hold (./day-cache.ts), or folded now when there is no cache. */
+async function closedDay(db: Db, ticks: TickReader, pair: ResolvedPair, day: number, size: number, threshold: number, now: number, cache: SpreadDayCache | null): Promise<FoldedDay> {
+  const [a, b, rows, starts] = await pairInputs(db, ticks, pair, day, day + DAY_MS - 1, now);
+  const inputs = { a, b, rows, starts };
+  return cache === null ? foldDay(inputs, day, size, threshold) : cache.day(ticks, pair, inputs, day, size, threshold);
+}
+
+/**
+ * The window split where its closed UTC days can be kept (docs/spreads.md, "Closed days"): the
+ * replayed stretch before the first closed day, the closed days, the replayed stretch after the
+ * last. No closed day (a window shorter than a day, or none closed yet): one replayed stretch.
+ */
+function stretchesOfWindow(since: number, until: number, now: number): { head: [number, number] | null; days: number[]; tail: [number, number] | null } {
+  const days = closedDaysOf(since, until, now);
+  const first = days[0];
+  const last = days.at(-1);
+  if (first === undefined || last === undefined) return { head: [since, until], days: [], tail: null };
+  return { head: since < first ? [since, first - 1] : null, days, tail: [last + DAY_MS, until] };
+}
+
+/**
+ * The series of a window, in batches: replayed, or (a grid whose step a closed day keeps) the
+ * replayed stretches around the window's closed days and their kept grid points. The same points
+ * either way (test/spreads-days.test.ts).
+ */
+async function* windowSeries(db: Db, ticks: TickReader, pair: ResolvedPair, window: SeriesWindow, now: number, cache: SpreadDayCache | null): AsyncGenerator<SpreadPoint[]> {
+  const step = window.step;
+  const split = step !== undefined && KEPT_GRID_STEPS.includes(step) ? stretchesOfWindow(window.since, window.until, now) : { head: [window.since, window.until] as [number, number], days: [], tail: null };
+  const replayed = async function* ([since, until]: [number, number], initial: boolean) {
+    const [a, b, rows] = await pairInputs(db, ticks, pair, since, until, now);
+    yield* priceSeries(a, b, rows, { ...window, since, until, initial });
+  };
+  if (split.head !== null) yield* replayed(split.head, window.initial);
+  for (const day of split.days) {
+    const folded = await closedDay(db, ticks, pair, day, window.size, window.threshold, now, cache);
+    yield [...(folded.grids.get(step ?? 0) ?? [])];
+  }
+  if (split.tail !== null) yield* replayed(split.tail, true);
 }
 
 /**
@@ -150,7 +189,7 @@ export function pairPublicOf(pair: ResolvedPair, at: number): PairPublic {
  * change of either book (or on a grid): both books' best levels, the gross spread both ways and
  * the executable spread for `size` after both venues' fees; unknown where either book is.
  */
-export async function getPairSpreads(db: Db, ticks: TickReader, refA: string, refB: string, query: SpreadsQuery, now = Date.now(), readers?: FeeReaders): Promise<SpreadsPage> {
+export async function getPairSpreads(db: Db, ticks: TickReader, refA: string, refB: string, query: SpreadsQuery, now = Date.now(), readers?: FeeReaders, cache: SpreadDayCache | null = spreadDays): Promise<SpreadsPage> {
   const range = spreadWindow(query.since, query.until, now);
   const step = query.interval === undefined ? undefined : spreadIntervals[query.interval];
   const cursorAt = query.cursor?.[1];
@@ -160,10 +199,9 @@ export async function getPairSpreads(db: Db, ticks: TickReader, refA: string, re
   const pair = await resolvePricedPair(db, refA, refB, query.pricing, now, readers);
   const since = cursorAt ?? range.since;
   const window: SeriesWindow = { since, until: range.until, step, size: query.size, threshold: query.minSpread ?? 0, initial: cursorAt === undefined };
-  const [a, b, rows] = await pairInputs(db, ticks, pair, since, range.until, now);
   const data: SpreadPoint[] = [];
   let nextCursor: string | null = null;
-  page: for await (const points of priceSeries(a, b, rows, window)) {
+  page: for await (const points of windowSeries(db, ticks, pair, window, now, cache)) {
     for (const point of points) {
       if (query.minSpread !== undefined && (point.best === null || point.best < query.minSpread)) continue;
       data.push(point);
@@ -195,14 +233,24 @@ export async function getPairSpreads(db: Db, ticks: TickReader, refA: string, re
  * stayed above `minSpread` (default 0), and a summary per UTC day, from one pass over the window's
  * every-change series.
  */
-export async function getPairEpisodes(db: Db, ticks: TickReader, refA: string, refB: string, query: EpisodesQuery, now = Date.now(), readers?: FeeReaders): Promise<EpisodesResponse> {
+export async function getPairEpisodes(db: Db, ticks: TickReader, refA: string, refB: string, query: EpisodesQuery, now = Date.now(), readers?: FeeReaders, cache: SpreadDayCache | null = spreadDays): Promise<EpisodesResponse> {
   const range = spreadWindow(query.since, query.until, now);
   const threshold = query.minSpread ?? 0;
   const pair = await resolvePricedPair(db, refA, refB, query.pricing, now, readers);
-  const [a, b, rows] = await pairInputs(db, ticks, pair, range.since, range.until, now);
-  const folder = new EpisodeFolder(range.since, range.until, threshold);
-  for await (const points of priceSeries(a, b, rows, { since: range.since, until: range.until, size: query.size, threshold, initial: true })) for (const point of points) folder.add(point);
-  const { episodes, days } = folder.finish();
+  // The window's stretches, each folded: the replayed ones now, the closed days kept (or folded once for both of the pair page's calls).
+  const split = stretchesOfWindow(range.since, range.until, now);
+  const replayed = async ([since, until]: [number, number], end: number): Promise<FoldedStretch> => {
+    const [a, b, rows] = await pairInputs(db, ticks, pair, since, until, now);
+    const folder = new EpisodeFolder(since, end, threshold);
+    for await (const points of priceSeries(a, b, rows, { since, until, size: query.size, threshold, initial: true })) for (const point of points) folder.add(point);
+    return folder.stretch();
+  };
+  const stretches = await Promise.all([
+    ...(split.head === null ? [] : [replayed(split.head, split.tail === null ? range.until : split.head[1] + 1)]),
+    ...split.days.map(async (day) => (await closedDay(db, ticks, pair, day, query.size, threshold, now, cache)).stretch),
+    ...(split.tail === null ? [] : [replayed(split.tail, range.until)]),
+  ]);
+  const { episodes, days } = joinStretches(stretches, range.since, range.until);
   // Oldest first by start (then direction): a stable order for the cursor.
   const sorted = [...episodes].sort((x, y) => x.start - y.start || x.direction.localeCompare(y.direction));
   const cursor = query.cursor;

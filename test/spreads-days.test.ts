@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { recorderIncidents, recorderRuns } from "@/lib/db/schema";
+import { DEMO_PAIR, writeDemoPair } from "@/lib/demo/pair";
+import { parseQuery } from "@/lib/input";
+import { runMode } from "@/lib/recorder/journal";
+import { insertTickRows } from "@/lib/recorder/writer";
+import { SpreadDayCache } from "@/lib/spreads/day-cache";
+import { EpisodeFolder } from "@/lib/spreads/episodes";
+import { priceSeries } from "@/lib/spreads/series";
+import { getPairEpisodes, getPairSpreads, pairInputs, resolvePricedPair } from "@/lib/spreads/service";
+import { episodesQuery, spreadsQuery, type SpreadPoint } from "@/lib/spreads/shapes";
+import { getTickStores, requestTickReader } from "@/lib/ticks";
+import { recordedVenueTables } from "@/lib/ticks/published";
+
+/**
+ * Closed days kept (docs/spreads.md, "Closed days"): a window that holds closed UTC days answers
+ * its episodes, days and kept grids from the day folds joined with the replayed stretches around
+ * them, exactly what one replay of the whole window answers; a kept day is used again only while
+ * its inputs hold: a late row in the day or a lost connection recorded later folds it again.
+ */
+
+const NOW = Date.UTC(2026, 10, 24, 12, 0, 0);
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const A = DEMO_PAIR.polymarket.venueMarketId;
+const B = DEMO_PAIR.kalshi.ticker;
+/** The closed day inside the windows below (the demo's two days end at NOW). */
+const CLOSED = Date.UTC(2026, 10, 23);
+
+beforeAll(async () => {
+  await writeDemoPair(await getDb(), await getTickStores(), { days: 2, now: NOW });
+}, 240_000);
+
+/** One replay of the whole window: every point, its episodes and days, as before closed days were kept. */
+async function oneReplay(since: number, until: number, step?: number) {
+  const db = await getDb();
+  const pair = await resolvePricedPair(db, A, B, undefined, NOW, {});
+  const [a, b, rows] = await pairInputs(db, requestTickReader(), pair, since, until, NOW);
+  const points: SpreadPoint[] = [];
+  const folder = new EpisodeFolder(since, until, 0);
+  for await (const batch of priceSeries(a, b, rows, { since, until, step, size: 100, threshold: 0, initial: true })) {
+    for (const point of batch) {
+      points.push(point);
+      if (step === undefined) folder.add(point);
+    }
+  }
+  return { points, ...folder.finish() };
+}
+
+async function answers(since: number, until: number, cache: SpreadDayCache) {
+  const db = await getDb();
+  const episodes = await getPairEpisodes(db, requestTickReader(), A, B, parseQuery(episodesQuery, new URLSearchParams({ since: String(since), until: String(until), size: "100", limit: "1000" })), NOW, {}, cache);
+  const grid = await getPairSpreads(db, requestTickReader(), A, B, parseQuery(spreadsQuery, new URLSearchParams({ since: String(since), until: String(until), size: "100", interval: "5m", limit: "5000" })), NOW, {}, cache);
+  return { episodes: episodes.data, count: episodes.meta.count, grid: grid.data };
+}
+
+async function expectOneReplay(since: number, until: number, cache: SpreadDayCache) {
+  const got = await answers(since, until, cache);
+  const whole = await oneReplay(since, until);
+  const grid = await oneReplay(since, until, 300_000);
+  expect(got.episodes.days).toEqual(whole.days);
+  expect(got.episodes.episodes).toEqual(whole.episodes);
+  expect(got.count).toBe(whole.episodes.length);
+  expect(got.grid).toEqual(grid.points);
+  return got;
+}
+
+describe("closed UTC days kept", () => {
+  const windows: Array<[string, number, number]> = [
+    ["two days to now", NOW - 47 * HOUR, NOW],
+    ["opening mid-day, ending before now", NOW - 36 * HOUR - 7 * 60_000 - 123, NOW - HOUR],
+    ["opening at the closed day's start", CLOSED, NOW],
+  ];
+  for (const [name, since, until] of windows) {
+    it(`answers as one replay of the window does (${name}), folded once, then kept`, async () => {
+      const cache = new SpreadDayCache();
+      const cold = await expectOneReplay(since, until, cache);
+      expect(cache.folded).toBe(1);
+      expect(cold.episodes.episodes.length).toBeGreaterThan(0);
+      const warm = await expectOneReplay(since, until, cache);
+      expect(cache.folded).toBe(1);
+      expect(warm).toEqual(cold);
+    }, 240_000);
+  }
+
+  it("folds a kept day again when a late row lands in it, or a lost connection is recorded in it later", async () => {
+    const cache = new SpreadDayCache();
+    const since = NOW - 47 * HOUR;
+    await expectOneReplay(since, NOW, cache);
+    expect(cache.folded).toBe(1);
+
+    // A late Kalshi snapshot in the closed day: a book that moves the spread.
+    const at = CLOSED + 15 * HOUR + 1_234;
+    const levels = (from: number) => Array.from({ length: 5 }, (_, i) => [((from + i) / 100).toFixed(2), "500"]);
+    const data = JSON.stringify({ asset_id: B, bids: levels(20), asks: levels(90), hash: "", tick_size: "0.01" });
+    const { writer } = await getTickStores();
+    await insertTickRows(writer, [{ timestampMs: at, receivedMs: NOW, market: B, eventType: "book", data }], recordedVenueTables.kalshi);
+    await expectOneReplay(since, NOW, cache);
+    expect(cache.folded).toBe(2);
+
+    // The journal learns of a lost Polymarket connection in the closed day.
+    const db = await getDb();
+    const runId = randomUUID();
+    await db.insert(recorderRuns).values({ id: runId, host: "days-test", pid: 1, mode: runMode("in-process", "polymarket"), startedAt: new Date(CLOSED + 3 * HOUR), beatAt: new Date(CLOSED + 4 * HOUR), stoppedAt: new Date(CLOSED + 4 * HOUR), counters: {} });
+    await db.insert(recorderIncidents).values({ runId, kind: "connection_lost", startedAt: new Date(CLOSED + 3 * HOUR + 60_000), endedAt: new Date(CLOSED + 3 * HOUR + 120_000), assets: [DEMO_PAIR.polymarket.yes], message: "late", detail: {} });
+    const after = await expectOneReplay(since, NOW, cache);
+    expect(cache.folded).toBe(3);
+    expect(after.episodes.days.find((d) => d.day === "2026-11-23")?.knownAMs).toBeLessThan(DAY);
+  }, 240_000);
+});
