@@ -2,7 +2,7 @@ import { AssetBook, applyBookData, applyChangeData, type BookLevel } from "@/lib
 import type { Span } from "@/lib/history/coverage-model";
 import { marketFeeAt, scheduleChanges, type FeeSubject, type MarketFee } from "./fees";
 import type { SpreadPoint, UnknownReason } from "./shapes";
-import { availableSize, executable, walkLeg, type Leg } from "./spread-math";
+import { availableSize, executable, walkLeg, type Executable, type Leg } from "./spread-math";
 
 /**
  * Two recorded books on one clock (docs/spreads.md, "One clock"): both sides' rows, each in the
@@ -285,7 +285,7 @@ interface Priced {
   point: SpreadPoint;
 }
 
-function pricePointOnce(t: number, a: Side, b: Side, window: SeriesWindow, last: { priced?: Priced }): SpreadPoint {
+function pricePointOnce(t: number, a: Side, b: Side, window: SeriesWindow, last: { priced?: Priced; executable?: ExecutableMemo }): SpreadPoint {
   const unknownA = a.unknownAt(t);
   const unknownB = b.unknownAt(t);
   const feeA = a.feeAt(t);
@@ -294,13 +294,44 @@ function pricePointOnce(t: number, a: Side, b: Side, window: SeriesWindow, last:
   if (priced !== undefined && priced.versionA === a.version && priced.versionB === b.version && priced.unknownA === unknownA && priced.unknownB === unknownB && priced.feeA === feeA && priced.feeB === feeB) {
     return { ...priced.point, t };
   }
-  const point = pricePair(t, a, b, window.size, window.threshold);
+  last.executable ??= { aToB: {}, bToA: {} };
+  const point = pricePair(t, a, b, window.size, window.threshold, last.executable);
   last.priced = { versionA: a.version, versionB: b.version, unknownA, unknownB, feeA, feeB, point };
   return point;
 }
 
+/** The last direction priced: its two legs and what they gave. */
+interface ExecutableMemoEntry {
+  buy?: Leg;
+  sell?: Leg;
+  size?: number;
+  value?: Executable;
+}
+
+/** Each direction's last pricing, kept by the series between points. */
+export interface ExecutableMemo {
+  aToB: ExecutableMemoEntry;
+  bToA: ExecutableMemoEntry;
+}
+
+/**
+ * One direction priced from its two legs, or the same answer again when both legs are the ones
+ * it was priced from (the sides keep a leg until a change can move it: most changes of a busy
+ * book leave both legs of a usual size as they were).
+ */
+function executableOf(buy: Leg, sell: Leg, size: number, memo: ExecutableMemoEntry | undefined): Executable {
+  if (memo === undefined) return executable(buy, sell, size);
+  if (memo.value === undefined || memo.buy !== buy || memo.sell !== sell || memo.size !== size) {
+    memo.buy = buy;
+    memo.sell = sell;
+    memo.size = size;
+    memo.value = executable(buy, sell, size);
+  }
+  return memo.value;
+}
+
 /** The point of a pair at `t`: both books' best levels, gross both ways, the executable spread for `size` after fees; unknown where either book is. */
-export function pricePair(t: number, a: PriceableBook, b: PriceableBook, size: number, threshold: number): SpreadPoint {
+export function pricePair(t: number, a: PriceableBook, b: PriceableBook, size: number, threshold: number, memo?: ExecutableMemo): SpreadPoint {
   const unknownA = a.unknownAt(t);
   const unknownB = b.unknownAt(t);
   const quoteA = unknownA === null ? a.quote() : null;
@@ -312,8 +343,8 @@ export function pricePair(t: number, a: PriceableBook, b: PriceableBook, size: n
   const feeB = b.feeAt(t);
   const legsA = a.legs(size, feeA);
   const legsB = b.legs(size, feeB);
-  const aToB = executable(legsA.buy, legsB.sell, size);
-  const bToA = executable(legsB.buy, legsA.sell, size);
+  const aToB = executableOf(legsA.buy, legsB.sell, size, memo?.aToB);
+  const bToA = executableOf(legsB.buy, legsA.sell, size, memo?.bToA);
   const gross = { aToB: grossOf(quoteB.bid, quoteA.ask), bToA: grossOf(quoteA.bid, quoteB.ask) };
   const best = aToB.perContract === null ? bToA.perContract : bToA.perContract === null ? aToB.perContract : Math.max(aToB.perContract, bToA.perContract);
   const available = {
@@ -411,7 +442,7 @@ export async function* priceSeries(inputA: SideInput, inputB: SideInput, rows: S
 }
 
 async function* walk(source: RowSource, a: Side, b: Side, window: SeriesWindow): AsyncGenerator<SpreadPoint[]> {
-  const memo: { priced?: Priced } = {};
+  const memo: { priced?: Priced; executable?: ExecutableMemo } = {};
   let points: SpreadPoint[] = [];
   if (window.step !== undefined) {
     const step = window.step;
