@@ -180,5 +180,33 @@ describe("the SYNTHETIC demo pair", () => {
     expect(page.data.some((p) => p.t < closedAt && p.known)).toBe(true);
     const grid = await spreads(`since=${closedAt - 60_000}&until=${closedAt + 600_000}&interval=10s`);
     expect(grid.data.filter((p) => p.t >= closedAt).every((p) => !p.known && p.unknown?.b === "market_closed")).toBe(true);
+    // One venue's payout stated: the close is not known yet.
+    expect(page.meta.pair.a.settlement).toBeNull();
+    expect(page.meta.pair.closed).toBeNull();
+
+    // Polymarket settles the other way: both settlements, and how the spread closed (long A, short B was paid 0 − 1).
+    await recordResolutions(await getDb(), writer, [
+      {
+        venue: "polymarket",
+        venueMarketId: DEMO_PAIR.polymarket.venueMarketId,
+        market: DEMO_PAIR.polymarket.venueMarketId,
+        outcomeIds: [DEMO_PAIR.polymarket.yes, DEMO_PAIR.polymarket.no],
+        state: "settled",
+        venueState: "resolved",
+        winningOutcomeId: DEMO_PAIR.polymarket.no,
+        settlementValue: null,
+        closedAt: new Date(closedAt + 60_000),
+        settledAt: new Date(closedAt + 7_200_000),
+        venueTime: new Date(closedAt + 7_200_000),
+        receivedAt: new Date(closedAt + 7_200_000),
+        source: "rest",
+        resolutionSource: null,
+        raw: "{}",
+      },
+    ]);
+    const settled = await spreads(`since=${closedAt - 60_000}&until=${closedAt + 600_000}&limit=10`);
+    expect(settled.meta.pair.a.settlement).toMatchObject({ state: "settled", winningOutcomeId: DEMO_PAIR.polymarket.no, pays: 0, settledAt: closedAt + 7_200_000 });
+    expect(settled.meta.pair.b.settlement).toMatchObject({ state: "determined", pays: 1 });
+    expect(settled.meta.pair.closed).toEqual({ aPays: 0, bPays: 1, difference: -1 });
   }, 120_000);
 });
