@@ -2,14 +2,14 @@
  * The e2e server: a fresh temporary DATA_DIR seeded offline with the admin CLI while no server
  * holds the stores (mock catalog through the catalog's ingest, synthetic ticks through
  * demo-ticks, which also closes and resolves two in five of the mock markets by their price paths,
- * docs/outcomes.md "The offline demo"; an enterprise analyst account), then `npm start`'s server (server.mjs) on it. Playwright starts this
+ * docs/outcomes.md "The offline demo"; an enterprise analyst account and an operator), then `npm start`'s server (server.mjs) on it. Playwright starts this
  * and stops it; the data dir is removed on exit.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ANALYST, E2E_PORT } from "./env";
+import { ANALYST, E2E_PORT, OPERATOR } from "./env";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "brier-e2e-"));
 const env: NodeJS.ProcessEnv = {
@@ -56,6 +56,8 @@ admin(["ingest", "--venue", "mock"]);
 admin(["demo-ticks", "--days", String(Number(process.env.E2E_DEMO_DAYS ?? 2) || 2)]);
 admin(["create-key", "--email", ANALYST.email, "--plan", "enterprise", "--name", "seed"]);
 admin(["set-password", "--email", ANALYST.email], `${ANALYST.password}\n`);
+admin(["create-key", "--email", OPERATOR.email, "--plan", "enterprise", "--name", "seed", "--operator"]);
+admin(["set-password", "--email", OPERATOR.email], `${OPERATOR.password}\n`);
 
 const server = spawn(process.execPath, ["server.mjs"], { env: { ...env, PORT: String(E2E_PORT), HOST: "127.0.0.1" }, stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
