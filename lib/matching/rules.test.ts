@@ -101,6 +101,10 @@ describe("rule terms", () => {
     const any = readRuleTerms('This market will resolve to "Yes" if Zorbia holds any widgets in its reserves by December 31, 2030.', []);
     expect(executive.conditions?.value).toBe("by executive order or action");
     expect(compareSettlement(executive, any).states.conditions).toBe("conflict");
+    // "If <subject> becomes <office> and <the act>": taking the office first is a condition.
+    const office = readRuleTerms("If Ada Quill becomes Prime Minister and the widget levy is at least 6% by Q4 2031, then the market resolves to Yes.", []);
+    expect(office.conditions?.value).toBe("takes the office first");
+    expect(readRuleTerms("If Ada Quill becomes Prime Minister before Jan 1, 2031, then the market resolves to Yes.", []).conditions).toBeUndefined();
     // "..., or he resigns, before ...": the Yes sentence pays on another event besides the act.
     const either = readRuleTerms("If a motion of no confidence in the Premier of Zorbia passes, or he resigns, before Apr 1, 2031, then the market resolves to Yes.", []);
     const only = readRuleTerms('This market will resolve to "Yes" if a motion of no confidence passes in the Zorbian assembly by March 31, 2031.', []);

@@ -139,6 +139,8 @@ const conditionPatterns: Array<[RegExp, string]> = [
   [/\bformal\s+written\s+agreement\b|\bsigned\s+by\s+(?:authorized\s+)?representatives\b/i, "signed written agreement"],
   [/\bfull\s+(?:FDA\s+)?approval\b/i, "full approval"],
   [/\b(?:issue[sd]?|sign(?:s|ed)?|through|by|via)\s+(?:an?\s+)?executive\s+(?:order|action)\b|\btakes\s+(?:an?\s+)?executive\s+action\b/i, "by executive order or action"],
+  // "If <subject> becomes President and <the act>": the subject must first take the office.
+  [/\bif\s+[^.,;]{0,80}?\bbecomes?\s+(?:the\s+)?(?:President|Prime\s+Minister|Chancellor|Governor|Mayor|Speaker)\b[^.;]{0,40}?\s+and\s/i, "takes the office first"],
 ];
 
 // A clock time with its zone; the zone is what is compared.
