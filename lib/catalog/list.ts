@@ -9,7 +9,7 @@ import { encodeCursor, type Cursor, type ListSort } from "./cursor";
 import { eventColumns, isoText, marketColumns, quoteOfEvent, quoteOfMarket, toEventPublic, toMarketPublic, type ListedMarketRow } from "./public";
 import { fewAccess, searchMatches, searchOf, searchTier, type RunStatement, type Search, type SearchTier } from "./search";
 import type { EventPublic, ListMeta, ListQuery, MarketPublic } from "./shapes";
-import { listTotal, type ListTotal } from "./totals";
+import { listTotal, planRows, type ListTotal } from "./totals";
 
 export { containsPattern } from "./search";
 export type { RunStatement } from "./search";
@@ -167,6 +167,41 @@ function page<R extends Ranked>(rows: R[], query: ListQuery): { rows: R[]; nextC
 const FEW_MATCHES = 2_000;
 
 /**
+ * A search within one category (default order) walks `markets_category_rank_idx`, which carries
+ * `closed` and `search_vector` like the rank index, when that walk passes at most this many
+ * entries to fill the page: `limit + 1` times the category's rows over the search's matches
+ * (the walk meets matches at that rate). 25,000 entries index-only is what FEW_MATCHES's walk
+ * passes at 1M rows; past it, the GIN index reads every match and they are sorted.
+ */
+const WALK_ENTRIES = 25_000;
+
+/** The planner's estimate of a filter set's rows, kept a minute per filter set (EXPLAIN, no rows read). */
+const filterRowsCache = new Map<string, { at: number; rows: number }>();
+const FILTER_ROWS_MS = 60_000;
+
+async function filterRows(run: RunStatement, table: RankedTable, query: ListQuery): Promise<number> {
+  const key = JSON.stringify([tableName(table), query.closed, query.category ?? null, query.exchange ?? null]);
+  const hit = filterRowsCache.get(key);
+  if (hit !== undefined && Date.now() - hit.at < FILTER_ROWS_MS) return hit.rows;
+  const where = and(...filterConditions(table, query, undefined));
+  const rows = planRows(await run(sql`explain (format json) select 1 from ${table}${where === undefined ? sql`` : sql` where ${where}`}`));
+  if (filterRowsCache.size >= 1_000) filterRowsCache.clear();
+  filterRowsCache.set(key, { at: Date.now(), rows });
+  return rows;
+}
+
+/**
+ * Whether a search with `total` matches (exact) reads them all from the GIN index (`few`) rather
+ * than walking the list's order: at most FEW_MATCHES, and, within a category in the default
+ * order (a covering walk, `WALK_ENTRIES`), few enough that the walk would pass more entries.
+ */
+async function readsFew(run: RunStatement, table: RankedTable, query: ListQuery, total: number): Promise<boolean> {
+  if (total > FEW_MATCHES) return false;
+  if (table !== markets || query.category === undefined || query.exchange !== undefined || sortOf(query) !== "volume24h") return true;
+  return (query.limit + 1) * (await filterRows(run, table, query)) > WALK_ENTRIES * total;
+}
+
+/**
  * The rows of a list page, `limit + 1` of them at most. Without `query`, one statement in the
  * list's order. With it, title matches (tier 1) come first: their statement runs alone, and the
  * matches by title and slug together (tier 2) are read only when tier 1 ran out on this page
@@ -189,7 +224,8 @@ async function pageRows<R extends Ranked>(
   // matches at that estimate reads the whole index, while a GIN bitmap of two frequent words'
   // prefixes costs 200 ms where walking to a page of their 2,400 matches costs a few
   // (docs/catalog.md, "Search"). So a frequent search's statement gives the GIN index nothing.
-  const few = query.query !== undefined && total?.total !== null && total?.total !== undefined && total.total <= FEW_MATCHES;
+  const few =
+    query.query !== undefined && total?.total !== null && total?.total !== undefined && (await readsFew(run, table, query, total.total));
   const search =
     query.query === undefined ? undefined : few ? await indexedSearch(run, table, query) : await searchOf(run, query.query, "walk");
   const read = async (tier: SearchTier, limit: number, offset: number) =>

@@ -87,14 +87,16 @@ describe("query=: words, tiers and paging", () => {
 describe("query=: the plan follows the word's frequency", () => {
   beforeAll(async () => {
     await clearCatalog();
-    // 5,000 open markets: "common" in three titles of five (more than a search reads whole), "rarity" in two.
+    // 5,000 open markets: "common" in three titles of five (more than a search reads whole), "rarity" in two;
+    // half of them Politics (even events), "ballot" in a tenth of those (250: few, but frequent within Politics).
     const items = Array.from({ length: 500 }, (_, e) =>
       makeEvent(
-        { venue: "polymarket", title: `Plan event ${e}` },
+        { venue: "polymarket", title: `Plan event ${e}`, category: e % 2 === 0 ? "Politics" : "Sports" },
         Array.from({ length: 10 }, (_, k) => {
           const i = e * 10 + k;
           const word = i % 5 < 3 ? "common" : "other";
-          return { title: `Will ${word} thing ${i} happen${i === 7 || i === 1207 ? " rarity" : ""}?`, slug: `plan-${i}`, volume24h: i };
+          const extra = `${i === 7 || i === 1207 ? " rarity" : ""}${i % 20 === 3 ? " ballot" : ""}`;
+          return { title: `Will ${word} thing ${i} happen${extra}?`, slug: `plan-${i}`, volume24h: i };
         }),
       ),
     );
@@ -139,5 +141,16 @@ describe("query=: the plan follows the word's frequency", () => {
   it("a frequent word pages by volume", async () => {
     // Its plan is the planner's and depends on the scale: docs/catalog.md has the 1M plans (bench:catalog --plans-only).
     expect(await titles("query=common&limit=2")).toEqual(["Will common thing 4997 happen?", "Will common thing 4996 happen?"]);
+  });
+
+  it("a search within a category walks the category's order when its matches are frequent there, and reads the GIN index when rare", async () => {
+    // 250 matches of 2,500 Politics rows: a walk meets one every 10 entries (51 x 10 <= WALK_ENTRIES).
+    expect((await list("query=ballot&category=Politics")).meta).toMatchObject({ total: 250 });
+    expect(await firstPlan("query=ballot&category=Politics")).not.toContain("markets_search_vector_idx");
+    expect(await titles("query=ballot&category=Politics&limit=2")).toEqual(["Will other thing 4983 happen ballot?", "Will other thing 4963 happen ballot?"]);
+    // 2 matches of 2,500: a walk would pass every entry; the GIN index reads the two.
+    expect(await firstPlan("query=rarity&category=Politics")).toContain("markets_search_vector_idx");
+    expect(await titles("query=rarity&category=Politics")).toEqual(["Will common thing 1207 happen rarity?", "Will common thing 7 happen rarity?"]);
+    expect(await titles("query=ballot&category=Sports")).toEqual([]);
   });
 });

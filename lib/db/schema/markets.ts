@@ -83,6 +83,7 @@ export const markets = pgTable(
     // walks it in volume order without visiting the table (lib/catalog/search.ts).
     index("markets_rank_idx").on(t.volume24h.desc(), t.id.desc()),
     index("markets_venue_rank_idx").on(t.venue, t.volume24h.desc(), t.id.desc()),
+    // Also carries `closed` and `search_vector` (INCLUDE, drizzle/0021): a frequent search within a category walks it.
     index("markets_category_rank_idx").on(t.category, t.volume24h.desc(), t.id.desc()),
     index("markets_category_venue_rank_idx").on(t.category, t.venue, t.volume24h.desc(), t.id.desc()),
     // The other list orders, over open markets only (the default filter): closed rows, most of a
