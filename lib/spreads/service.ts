@@ -245,11 +245,12 @@ export async function getPairEpisodes(db: Db, ticks: TickReader, refA: string, r
     for await (const points of priceSeries(a, b, rows, { since, until, size: query.size, threshold, initial: true })) for (const point of points) folder.add(point);
     return folder.stretch();
   };
-  const stretches = await Promise.all([
-    ...(split.head === null ? [] : [replayed(split.head, split.tail === null ? range.until : split.head[1] + 1)]),
-    ...split.days.map(async (day) => (await closedDay(db, ticks, pair, day, query.size, threshold, now, cache)).stretch),
-    ...(split.tail === null ? [] : [replayed(split.tail, range.until)]),
-  ]);
+  // One after the other, as /spreads takes them: a request holds at most a query or a stream of
+  // the engine's few at a time (a fan-out of every day's lookups was refused busy by the read pool).
+  const stretches: FoldedStretch[] = [];
+  if (split.head !== null) stretches.push(await replayed(split.head, split.tail === null ? range.until : split.head[1] + 1));
+  for (const day of split.days) stretches.push((await closedDay(db, ticks, pair, day, query.size, threshold, now, cache)).stretch);
+  if (split.tail !== null) stretches.push(await replayed(split.tail, range.until));
   const { episodes, days } = joinStretches(stretches, range.since, range.until);
   // Oldest first by start (then direction): a stable order for the cursor.
   const sorted = [...episodes].sort((x, y) => x.start - y.start || x.direction.localeCompare(y.direction));
