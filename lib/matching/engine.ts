@@ -5,7 +5,7 @@ import { CandidateIndex } from "./candidates";
 import { classifyPair, type PairResult } from "./classify";
 import { calibrated } from "./confidence";
 import { extractFeatures, type Features } from "./extract";
-import { settleVerdicts } from "./policy";
+import { settleVerdicts, WeakVerdicts } from "./policy";
 import { renderReasoning } from "./reasoning";
 import { currentMatches, featuresState, indexEntries, loadFeatures, pairKey, readChanged, reconcile, storeFeatures, type FeaturesState } from "./store";
 
@@ -130,7 +130,12 @@ export async function runMatching(db: Db, options: MatchRunOptions = {}): Promis
   const featuresOf = (id: string) => fresh.get(id) ?? others.get(id);
 
   progress({ phase: "matching", done: 0, total: pairs.size });
-  const verdicts = new Map<string, Verdict>();
+  // Held while comparing: every identity and nesting, and of the weak verdicts only those that can
+  // still be among a market's strongest few (the rest would be pruned whatever comes later); the
+  // reasoning's text is rendered for the verdicts kept (a full pass compares a dozen pairs a market,
+  // and held every verdict with its text: most of its memory).
+  const strong = new Map<string, Verdict>();
+  const weak = new WeakVerdicts<Verdict>(WEAK_PER_MARKET);
   let compared = 0;
   for (const [key, [a, b]] of pairs) {
     const fa = featuresOf(a);
@@ -139,12 +144,17 @@ export async function runMatching(db: Db, options: MatchRunOptions = {}): Promis
     if (compared % 20000 === 0) progress({ phase: "matching", done: compared, total: pairs.size });
     if (fa === undefined || fb === undefined || fa.venue === fb.venue) continue;
     const result = classifyPair(fa, fb, idf, travels);
-    if (result !== null) verdicts.set(key, { a, b, ...result });
+    if (result === null) continue;
+    const verdict: Verdict = { a, b, ...result, reasoning: "" };
+    if (result.relation === "overlap" || result.relation === "disjoint") weak.add(key, verdict);
+    else strong.set(key, verdict);
   }
+  const verdicts = new Map<string, Verdict>([...strong, ...weak.entries()]);
 
   // One question is listed once per venue (an identity with two markets of one other venue is
   // ambiguous and kept as an overlap); of the weaker verdicts each market keeps its strongest few.
   const kept = settleVerdicts(verdicts, { venueOf: (id) => featuresOf(id)?.venue, demote: demoteAmbiguous, weakPerMarket: WEAK_PER_MARKET });
+  for (const v of kept.values()) if (v.reasoning === "") v.reasoning = renderReasoning(v.notes, v.tail, v.venues.a, v.venues.b);
 
   progress({ phase: "storing", done: 0, total: kept.size });
   const written = await reconcile(db, scope, kept, now, ENGINE_VERSION);

@@ -77,3 +77,51 @@ export function settleVerdicts<V extends PolicyVerdict>(verdicts: ReadonlyMap<st
   for (const key of dropped) settled.delete(key);
   return settled;
 }
+
+/** The weak verdicts' order in `prunedWeak`: stronger first, then by the pair's ids. */
+const weakOrder = (x: PolicyVerdict, y: PolicyVerdict) => y.confidence - x.confidence || (x.a + x.b < y.a + y.b ? -1 : 1);
+
+/**
+ * A pass's weak (overlap, disjoint) verdicts, collected as the pass finds them, holding only those
+ * that can still be among a market's strongest `perMarket`. A weak verdict that is outside both its
+ * markets' strongest is pruned by `prunedWeak` whatever the pass finds later (later verdicts only add
+ * competition), so it is let go at once: a full pass then holds a few weak verdicts a market instead
+ * of every compared pair's. What it holds is a superset of what `settleVerdicts` keeps of them, and
+ * `settleVerdicts` over it keeps exactly what it keeps over every weak verdict.
+ */
+export class WeakVerdicts<V extends PolicyVerdict> {
+  /** Per market, its strongest weak verdicts so far, strongest first (at most `perMarket`). */
+  private readonly top = new Map<string, Array<[string, V]>>();
+  /** Each held verdict, with how many of its two markets hold it among their strongest. */
+  private readonly held = new Map<string, { v: V; count: number }>();
+
+  constructor(private readonly perMarket: number) {}
+
+  add(key: string, v: V): void {
+    const cell = { v, count: 0 };
+    this.held.set(key, cell);
+    for (const id of [v.a, v.b]) {
+      const list = this.top.get(id) ?? [];
+      let at = list.length;
+      while (at > 0 && weakOrder(v, (list[at - 1] as [string, V])[1]) < 0) at -= 1;
+      if (at >= this.perMarket) continue;
+      list.splice(at, 0, [key, v]);
+      cell.count += 1;
+      if (list.length > this.perMarket) {
+        const [evicted] = list.pop() as [string, V];
+        const other = this.held.get(evicted);
+        if (other !== undefined && --other.count === 0) this.held.delete(evicted);
+      }
+      this.top.set(id, list);
+    }
+    if (cell.count === 0) this.held.delete(key);
+  }
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  *entries(): IterableIterator<[string, V]> {
+    for (const [key, cell] of this.held) yield [key, cell.v];
+  }
+}

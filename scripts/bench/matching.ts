@@ -25,6 +25,7 @@
  *                          [-- --rows-out FILE | --rows-in FILE]   (keep, or re-score, the folds' compared pairs)
  *                          [-- --catalogs --sample 60 --seed 2025]
  *                          [-- --speed --markets 100000 --changed 1000 [--heap-snapshot FILE]]
+ *                          [-- --speed --memory --markets 6000]   (where a full pass's heap goes, in process; node --expose-gc)
  *
  * Targets on data the engine never saw: identity precision >= 0.97 with recall >= 0.95 on
  * template-style sets (subset/superset accuracy >= 0.85), >= 0.95 with recall >= 0.70 on real
@@ -40,6 +41,7 @@ import postgres from "postgres";
 import { collectAll, reviewLabels, setLabels, type Collected } from "../matching/collect";
 import { crossValidate, mean, ruleFigures, settleClaims, spread, withReviews } from "../matching/folds";
 import { catalogsDir, claimIsRight, FOLDS, loadSet, pairId, setNames, type LabelledSet, type SetName } from "../matching/labelled";
+import type { PolicyVerdict } from "@/lib/matching/policy";
 import { benchDataDir } from "./lib/harness";
 import { loadLine } from "./lib/memory";
 
@@ -58,6 +60,7 @@ const { values } = parseArgs({
     sample: { type: "string", default: "60" },
     seed: { type: "string", default: "2025" },
     "heap-snapshot": { type: "string" },
+    memory: { type: "boolean", default: false },
   },
   allowNegative: true,
 });
@@ -344,6 +347,10 @@ async function speed() {
         };
       });
     };
+    if (values.memory === true) {
+      await memoryByStructure([...events("polymarket", () => 0), ...events("kalshi", () => 0)], perVenue);
+      return;
+    }
     let t = Date.now();
     await upsertCatalog(handle.db, events("polymarket", () => 0));
     await upsertCatalog(handle.db, events("kalshi", () => 0));
@@ -399,6 +406,68 @@ async function speed() {
     await admin.unsafe(`drop database if exists ${database} with (force)`);
     await admin.end();
   }
+}
+
+/**
+ * --memory: where a full pass's memory goes, structure by structure, in process over the synthetic
+ * catalogs (no store): each structure a pass holds is built and kept as runMatching keeps it, and the
+ * JS heap is read after a forced GC (run with node --expose-gc; without it the readings include
+ * garbage). Lazily built tables (gazetteers, aliases, WordNet) are loaded first and counted apart.
+ */
+async function memoryByStructure(events: Array<{ event: { title: string; category: string | null }; markets: Array<{ venueMarketId: string; venue: string; eventId: string; title: string; description: string | null; outcomes: Array<{ label: string }>; resolutionDate: Date | null }> }>, perVenue: number) {
+  const { extractFeatures } = await import("@/lib/matching/extract");
+  const { classifyPair } = await import("@/lib/matching/classify");
+  const { CandidateIndex } = await import("@/lib/matching/candidates");
+  const { WeakVerdicts } = await import("@/lib/matching/policy");
+  type Features = ReturnType<typeof extractFeatures>;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const heap = () => {
+    gc?.();
+    gc?.();
+    return process.memoryUsage().heapUsed / 1048576;
+  };
+  const inputs = events.flatMap((e) =>
+    e.markets.map((m) => ({ id: m.venueMarketId, venue: m.venue, eventId: m.eventId, category: e.event.category ?? "", title: m.title, eventTitle: e.event.title, yesLabel: m.outcomes[0]?.label ?? null, description: m.description, resolutionDate: m.resolutionDate })),
+  );
+  const [x, y] = [inputs[0], inputs[inputs.length - 1]];
+  if (x !== undefined && y !== undefined) classifyPair(extractFeatures({ ...x, id: "warm-a" }), extractFeatures({ ...y, id: "warm-b" }), () => 1);
+  const base = heap();
+  const fresh = new Map<string, Features>();
+  for (const input of inputs) fresh.set(input.id, extractFeatures(input));
+  const afterFeatures = heap();
+  const index = new CandidateIndex([...fresh.values()].map((f) => ({ id: f.id, venue: f.venue, keys: f.keys })));
+  const afterIndex = heap();
+  const pairs = new Map<string, [string, string]>();
+  for (const f of fresh.values()) for (const other of index.candidates(f, { limit: 12 })) pairs.set(f.id < other ? `${f.id}|${other}` : `${other}|${f.id}`, f.id < other ? [f.id, other] : [other, f.id]);
+  const afterPairs = heap();
+  const held = (mode: "every" | "pass") => {
+    const strong = new Map<string, unknown>();
+    const weak = new WeakVerdicts<PolicyVerdict>(4);
+    for (const [key, [a, b]] of pairs) {
+      const fa = fresh.get(a);
+      const fb = fresh.get(b);
+      if (fa === undefined || fb === undefined || fa.venue === fb.venue) continue;
+      const r = classifyPair(fa, fb, (t) => index.idf(t), (g, w) => index.travelsWith(g, w));
+      if (r === null) continue;
+      if (mode === "every") strong.set(key, { a, b, ...r });
+      const verdict = { a, b, ...r, reasoning: "" };
+      if (r.relation === "overlap" || r.relation === "disjoint") weak.add(key, verdict);
+      else strong.set(key, verdict);
+    }
+    const mbHeld = heap() - afterPairs;
+    return { mbHeld, count: strong.size + weak.size, keep: [strong, weak] };
+  };
+  const every = held("every");
+  every.keep.length = 0;
+  const pass = held("pass");
+  const markets = inputs.length;
+  const row = (name: string, mb: number) => console.log(`  ${name.padEnd(58)} ${mb.toFixed(1).padStart(8)} MB  ${((mb * 1024) / markets).toFixed(2).padStart(7)} KB a market`);
+  console.log(`\nWhere a full pass's heap goes, ${perVenue.toLocaleString("en-US")} synthetic markets per venue, ${pairs.size.toLocaleString("en-US")} candidate pairs (forced GC ${gc === undefined ? "unavailable: run with node --expose-gc" : "before each reading"}; heap before ${base.toFixed(0)} MB):`);
+  row("features of every market", afterFeatures - base);
+  row("candidate index", afterIndex - afterFeatures);
+  row("candidate pairs", afterPairs - afterIndex);
+  row(`every compared pair's verdict with its text (before; ${every.count.toLocaleString("en-US")})`, every.mbHeld);
+  row(`verdicts a pass holds now (${pass.count.toLocaleString("en-US")}: strong, and weak ones still kept)`, pass.mbHeld);
 }
 
 /** A small seeded generator (mulberry32): the same sample on every run of one engine. */
