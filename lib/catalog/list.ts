@@ -202,6 +202,39 @@ async function readsFew(run: RunStatement, table: RankedTable, query: ListQuery,
 }
 
 /**
+ * How a search's statement reads its rows: `false`, walking the list's order; `true`, every match
+ * from the GIN index (with the filters as the planner likes); `"unfiltered"`, every match of the
+ * search alone from the GIN index, the category and venue tested on those rows after.
+ */
+type Few = boolean | "unfiltered";
+
+/** Exact counts (<= FEW_MATCHES + 1) of a search without its category and venue, kept 15 s (they pick a plan, never an answer). */
+const aloneCache = new Map<string, { at: number; n: number }>();
+const ALONE_MS = 15_000;
+
+/**
+ * Whether a search with few matches and a category or venue filter reads the search's matches
+ * alone (`"unfiltered"`): when the search alone has at most FEW_MATCHES, so that many rows at most
+ * are tested. Without this the planner, which estimates a word absent from the column's
+ * statistics at 0.5 % of rows, ANDs the GIN bitmap of a 20-row word with the category's 100,000
+ * index entries (13-16 ms at 1M) where the 20 rows alone take 0.2 ms (docs/catalog.md, "Search").
+ */
+async function fewUnfiltered(run: RunStatement, table: RankedTable, query: ListQuery, search: Search): Promise<boolean> {
+  if (query.category === undefined && query.exchange === undefined) return false;
+  const key = JSON.stringify([tableName(table), query.closed, search]);
+  const hit = aloneCache.get(key);
+  let n = hit !== undefined && Date.now() - hit.at < ALONE_MS ? hit.n : undefined;
+  if (n === undefined) {
+    const where = and(...filterConditions(table, { ...query, category: undefined, exchange: undefined }, search));
+    const counted = await run(sql`select count(*)::int as n from (select 1 from ${table}${where === undefined ? sql`` : sql` where ${where}`} limit ${FEW_MATCHES + 1}) as matches`);
+    n = Number(counted[0]?.n ?? 0);
+    if (aloneCache.size >= 1_000) aloneCache.clear();
+    aloneCache.set(key, { at: Date.now(), n });
+  }
+  return n <= FEW_MATCHES;
+}
+
+/**
  * The rows of a list page, `limit + 1` of them at most. Without `query`, one statement in the
  * list's order. With it, title matches (tier 1) come first: their statement runs alone, and the
  * matches by title and slug together (tier 2) are read only when tier 1 ran out on this page
@@ -211,7 +244,7 @@ async function readsFew(run: RunStatement, table: RankedTable, query: ListQuery,
 async function pageRows<R extends Ranked>(
   query: ListQuery,
   table: RankedTable,
-  statement: (tier: SearchTier, limit: number, offset: number, few: boolean, search: Search | undefined) => SQL,
+  statement: (tier: SearchTier, limit: number, offset: number, few: Few, search: Search | undefined) => SQL,
   countTier: (upTo: number, search: Search | undefined) => SQL,
   run: RunStatement,
   total?: ListTotal,
@@ -228,8 +261,9 @@ async function pageRows<R extends Ranked>(
     query.query !== undefined && total?.total !== null && total?.total !== undefined && (await readsFew(run, table, query, total.total));
   const search =
     query.query === undefined ? undefined : few ? await indexedSearch(run, table, query) : await searchOf(run, query.query, "walk");
+  const mode: Few = few && search !== undefined && (await fewUnfiltered(run, table, query, search)) ? "unfiltered" : few;
   const read = async (tier: SearchTier, limit: number, offset: number) =>
-    (decode(await run(statement(tier, limit, offset, few, search))) as R[]).map((row) => (query.query === undefined ? row : { ...row, tier }));
+    (decode(await run(statement(tier, limit, offset, mode, search))) as R[]).map((row) => (query.query === undefined ? row : { ...row, tier }));
   if (query.query === undefined || query.cursor?.tier === 2) return read(query.query === undefined ? 1 : 2, wanted, query.offset);
   const first = await read(1, wanted, query.offset);
   if (first.length >= wanted) return first;
@@ -247,13 +281,24 @@ async function pageRows<R extends Ranked>(
  * `offset 0` fence makes PostgreSQL read every match (the GIN index's bitmap) before it sorts, instead
  * of walking the order's index and testing each row.
  */
-function pageIds(table: RankedTable, query: ListQuery, search: Search | undefined, tier: SearchTier, limit: number, offset: number, few: boolean): SQL {
+function pageIds(table: RankedTable, query: ListQuery, search: Search | undefined, tier: SearchTier, limit: number, offset: number, few: Few): SQL {
   const key = sortKey(table, sortOf(query));
-  const where = listConditions(table, query, search, key, tier);
+  if (!few) {
+    const where = listConditions(table, query, search, key, tier);
+    const filter = where === undefined ? sql`` : sql` where ${where}`;
+    return sql`select ${table.id} as id from ${table}${filter} order by ${sql.join(orderOf(table, key), sql`, `)} limit ${limit} offset ${offset}`;
+  }
+  // "unfiltered": the fence keeps category and venue out of the scan (they are tested on its rows
+  // after), so the planner cannot AND the GIN bitmap with a filter index's (`fewUnfiltered`).
+  const inner = few === "unfiltered" ? { ...query, category: undefined, exchange: undefined } : query;
+  const where = listConditions(table, inner, search, key, tier);
   const filter = where === undefined ? sql`` : sql` where ${where}`;
-  if (!few) return sql`select ${table.id} as id from ${table}${filter} order by ${sql.join(orderOf(table, key), sql`, `)} limit ${limit} offset ${offset}`;
+  const outer: SQL[] = [];
+  if (few === "unfiltered" && query.category !== undefined) outer.push(sql`matches.category = ${query.category}`);
+  if (few === "unfiltered" && query.exchange !== undefined) outer.push(sql`matches.venue = ${query.exchange}`);
   const direction = key.direction === "desc" ? sql`desc nulls last` : sql`asc`;
-  return sql`select matches.id from (select ${table.id} as id, ${key.expression} as sort_key from ${table}${filter} offset 0) as matches
+  return sql`select matches.id from (select ${table.id} as id, ${key.expression} as sort_key, ${table.category} as category, ${table.venue} as venue
+    from ${table}${filter} offset 0) as matches${outer.length === 0 ? sql`` : sql` where ${and(...outer)}`}
     order by matches.sort_key ${direction}, matches.id ${direction} limit ${limit} offset ${offset}`;
 }
 
@@ -266,7 +311,7 @@ function pageIds(table: RankedTable, query: ListQuery, search: Search | undefine
  * page of 51 (docs/performance.md). The values are those the columns had (float8 and JSON as
  * PostgreSQL writes them, times already ISO text).
  */
-function marketTierStatement(query: ListQuery, search: Search | undefined, tier: SearchTier, limit: number, offset: number, few: boolean): SQL {
+function marketTierStatement(query: ListQuery, search: Search | undefined, tier: SearchTier, limit: number, offset: number, few: Few): SQL {
   const key = sortKey(markets, sortOf(query));
   const order = sql.join(orderOf(markets, key), sql`, `);
   return sql`select coalesce(json_agg(page_rows order by page_rows."rowNumber"), '[]')::text as page from (
@@ -359,7 +404,7 @@ export async function searchEvents(db: Db, query: ListQuery): Promise<ListResult
   const key = sortKey(events, sortOf(query));
   const order = sql.join(orderOf(events, key), sql`, `);
   // Each tier's ids and cursor keys in the list's order; the events' columns and quotes follow by id.
-  const tierStatement = (tier: SearchTier, limit: number, offset: number, few: boolean, search: Search | undefined) =>
+  const tierStatement = (tier: SearchTier, limit: number, offset: number, few: Few, search: Search | undefined) =>
     sql`select ${events.id}::text as id, ${key.cursorValue} as "cursorKey" from (${pageIds(events, query, search, tier, limit, offset, few)}) as page
       join ${events} on ${events.id} = page.id order by ${order}`;
   const total = await countMatches(db, events, query);
