@@ -366,9 +366,52 @@ function listingRunner(db: Db, query: ListQuery): RunStatement {
   const unsafe = client?.unsafe;
   if (query.query !== undefined || typeof unsafe !== "function") return runOn(db);
   return async (statement) => {
-    const { sql: text, params } = listDialect.sqlToQuery(statement);
+    const { text, params } = listingText(query, statement);
     return unsafe.call(client, text, params, { prepare: true });
   };
+}
+
+/**
+ * A listing page's statement text (no `query=`) depends only on its shape: the sort, `closed`,
+ * whether a category, a venue and a cursor are given, and whether the cursor's key binds (a null
+ * key of `liquidity` and `resolutionDate` is a literal). Its parameters are the page's values in
+ * the order `filterConditions`, `listConditions` and `pageIds` bind them. Rendering the statement
+ * (drizzle's `sqlToQuery`) cost ~50 µs of the server's CPU per page (docs/performance.md, "Third
+ * pass"), so the text is kept per shape; it is kept only when a render's parameters are exactly
+ * `listingParams`, so a statement whose binding order changes is rendered every time, never
+ * answered with the wrong values.
+ */
+const listingTexts = new Map<string, string>();
+
+function listingShape(query: ListQuery): string {
+  const cursor = query.cursor === undefined ? "none" : query.cursor.key === null ? "null key" : "key";
+  return JSON.stringify([sortOf(query), query.closed, query.category !== undefined, query.exchange !== undefined, cursor]);
+}
+
+/** The parameters of a listing page's statement, in the order they bind (`listingText` checks this on every render). */
+export function listingParams(query: ListQuery): unknown[] {
+  const params: unknown[] = [];
+  if (query.category !== undefined) params.push(query.category);
+  if (query.exchange !== undefined) params.push(query.exchange);
+  if (query.cursor !== undefined) {
+    const literal = query.cursor.key === null && (sortOf(query) === "liquidity" || sortOf(query) === "resolutionDate");
+    if (!literal) params.push(query.cursor.key);
+    params.push(query.cursor.id);
+  }
+  params.push(query.limit + 1, query.offset);
+  return params;
+}
+
+/** The text and parameters of `statement`, a listing page of `query` (no `query=`): the text from its shape once rendered. */
+export function listingText(query: ListQuery, statement: SQL): { text: string; params: unknown[] } {
+  const shape = listingShape(query);
+  const text = listingTexts.get(shape);
+  if (text !== undefined) return { text, params: listingParams(query) };
+  const rendered = listDialect.sqlToQuery(statement);
+  const params = listingParams(query);
+  const same = rendered.params.length === params.length && rendered.params.every((value, i) => Object.is(value, params[i]));
+  if (same) listingTexts.set(shape, rendered.sql);
+  return { text: rendered.sql, params: rendered.params };
 }
 
 /** GET /v0/markets: one flat list across venues, by 24h volume unless `sort` says otherwise. */
