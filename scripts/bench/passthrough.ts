@@ -6,33 +6,71 @@
  *
  *   NEXT_DIST_DIR=.next-passthrough npx next build   (or npm run build)
  *   npm run bench:passthrough [-- --seconds 10 --connections 32 --port 3200]
+ *
+ * `--footprint` (a few minutes): 3 s per load phase unless --seconds says otherwise, and both
+ * servers' resident set split by part, idle and after the load: V8's heap (used and committed),
+ * memory outside it (PGlite's WebAssembly heap is an ArrayBuffer), and /proc/<pid>/smaps by mapping
+ * (chDB's library, the node binary, other libraries, anonymous memory).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { benchDataDir } from "./lib/harness";
 import { createBenchKey } from "./lib/keys";
 import { printLoadTable, runLoad, type LoadResult } from "./lib/load";
-import { loadLine, memoryReport, processCpuMs, processMemory } from "./lib/memory";
+import { loadLine, memoryReport, processCpuMs, processMemory, residentByMapping } from "./lib/memory";
 import { monotonicMicros, newestProfile, summarizeProfile } from "./lib/profile";
 import { startServer } from "./lib/server";
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: "string", default: "10" },
+    seconds: { type: "string", default: "" },
     connections: { type: "string", default: "32" },
     port: { type: "string", default: "3200" },
     // Write a CPU profile of Brier's server over its load phases into this directory and print its top frames.
     profile: { type: "string", default: "" },
+    // Short load phases and each server's resident set split by part, idle and after the load.
+    footprint: { type: "boolean", default: false },
   },
 });
 const profileDir = values.profile;
-const seconds = Number(values.seconds);
+const footprint = values.footprint;
+const seconds = values.seconds === "" ? (footprint ? 3 : 10) : Number(values.seconds);
 const connections = Number(values.connections);
 const port = Number(values.port);
 const sidecarPort = port + 1;
 const sidecarToken = "bench-sidecar-token";
 const { dir: dataDir, remove: removeDataDir } = benchDataDir("passthrough");
 const databaseUrl = process.env.DATABASE_URL;
+/** The loop probe writes each server's process.memoryUsage() here once a second (footprint mode). */
+const probeFiles = { brier: path.join(tmpdir(), `brier-footprint-${process.pid}-brier.jsonl`), sidecar: path.join(tmpdir(), `brier-footprint-${process.pid}-sidecar.jsonl`) };
+const probeArgs = footprint ? ["--import", path.resolve("scripts/bench/lib/loop-probe.mjs")] : [];
+
+/** One server's resident set by part (footprint mode): its newest memoryUsage() line and its mappings. */
+function partsLine(label: string, pid: number | undefined, probeFile: string): string {
+  const mb = (bytes: unknown) => (typeof bytes === "number" ? `${Math.round(bytes / 1048576)}` : "?");
+  let usage: Record<string, unknown> = {};
+  try {
+    usage = JSON.parse(readFileSync(probeFile, "utf8").trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
+  } catch {
+    // no line yet
+  }
+  const mappings = pid === undefined ? undefined : residentByMapping(pid);
+  const byMapping = mappings === undefined ? "unavailable" : Object.entries(mappings).map(([name, value]) => `${name} ${value}`).join(", ");
+  return (
+    `  ${label}: RSS ${mb(usage.rss)} MB; V8 heap used ${mb(usage.heapUsed)} / committed ${mb(usage.heapTotal)} MB; ` +
+    `external ${mb(usage.external)} MB (array buffers ${mb(usage.arrayBuffers)} MB); by mapping (MB): ${byMapping}`
+  );
+}
+
+function printParts(when: string, brierPid: number | undefined, sidecarPid: number | undefined): void {
+  if (!footprint) return;
+  console.log(`footprint by part, ${when}:`);
+  console.log(partsLine("brier  ", brierPid, probeFiles.brier));
+  console.log(partsLine("sidecar", sidecarPid, probeFiles.sidecar));
+}
 
 const cases = [
   { name: "fetchOrderBook", method: "fetchOrderBook", body: JSON.stringify({ args: ["mock-m1-yes"] }) },
@@ -42,8 +80,8 @@ const cases = [
 /** pmxt-core's sidecar in its own process, like Brier's server: neither shares a core with autocannon's process. */
 async function startSidecar(): Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }> {
   const code = `require("pmxt-core").startServer(${sidecarPort}, ${JSON.stringify(sidecarToken)}).then(() => console.log("ready"))`;
-  const child: ChildProcess = spawn(process.execPath, ["-e", code], {
-    env: { ...process.env, NODE_ENV: "production" },
+  const child: ChildProcess = spawn(process.execPath, [...probeArgs, "-e", code], {
+    env: { ...process.env, NODE_ENV: "production", BENCH_LOOP_FILE: probeFiles.sidecar },
     stdio: ["ignore", "pipe", "pipe"],
   });
   await new Promise<void>((resolve, reject) => {
@@ -77,7 +115,7 @@ async function main(): Promise<void> {
 
   const brier = await startServer({
     port,
-    nodeArgs: profileDir === "" ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`],
+    nodeArgs: [...probeArgs, ...(profileDir === "" ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])],
     distDir: process.env.NEXT_DIST_DIR ?? (await firstBuild()),
     env: {
       DATA_DIR: dataDir,
@@ -86,12 +124,14 @@ async function main(): Promise<void> {
       // The limiter still counts every request; the limits are raised so the bench measures 200s.
       RATE_LIMIT_ENTERPRISE: "1000000000",
       PASSTHROUGH_MAX_CONCURRENT: String(connections * 2),
+      BENCH_LOOP_FILE: probeFiles.brier,
     },
   });
   const sidecar = await startSidecar();
   // Idle: both servers up, no request served yet (issue 27's footprint target: Brier <= 2x the sidecar).
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const idle = { brier: processMemory(brier.pid ?? -1)?.rssMb, sidecar: processMemory(sidecar.pid ?? -1)?.rssMb };
+  printParts("idle (before any request)", brier.pid, sidecar.pid);
   // Brier's load phases only (the sidecar's phases in between are idle time for Brier's server).
   const windows: Array<{ from: number; to: number }> = [];
   try {
@@ -145,7 +185,10 @@ async function main(): Promise<void> {
     const after = { brier: processMemory(brier.pid ?? -1)?.rssMb, sidecar: processMemory(sidecar.pid ?? -1)?.rssMb };
     const ratio = (m: { brier: number | undefined; sidecar: number | undefined }) =>
       m.brier === undefined || m.sidecar === undefined ? "unavailable" : `brier ${m.brier} MB / sidecar ${m.sidecar} MB = ${(m.brier / m.sidecar).toFixed(2)}x`;
-    console.log(`footprint idle (before any request): ${ratio(idle)}; after the load: ${ratio(after)} (target <= 2.0x)`);
+    // The loop probe writes once a second: wait for a line taken after the load.
+    if (footprint) await new Promise((resolve) => setTimeout(resolve, 1500));
+    printParts("after the load", brier.pid, sidecar.pid);
+    console.log(`footprint idle (before any request): ${ratio(idle)}; after the load: ${ratio(after)} (target <= 2.0x idle, 2.5x after the load)`);
     console.log(loadLine("at end"));
   } finally {
     await sidecar.stop();
@@ -158,6 +201,7 @@ async function main(): Promise<void> {
       for (const [i, window] of windows.entries()) console.log(`\n${cases[i]?.name ?? ""}: ${summarizeProfile(file, window)}`);
     }
     removeDataDir();
+    for (const file of Object.values(probeFiles)) rmSync(file, { force: true });
   }
 }
 

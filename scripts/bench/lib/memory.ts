@@ -60,3 +60,40 @@ export function processCpuMs(pid: number | undefined): number | undefined {
 
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * A process's resident set by mapping, in MB, from /proc/<pid>/smaps (Linux): the file-backed
+ * pages of each library group (chDB's, the node binary, the rest) and the anonymous memory (V8's
+ * heap, WebAssembly memories and malloc arenas are all anonymous; `process.memoryUsage()` splits
+ * them). Undefined where /proc is not readable.
+ */
+export function residentByMapping(pid: number): Record<string, number> | undefined {
+  let smaps: string;
+  try {
+    smaps = readFileSync(`/proc/${pid}/smaps`, "utf8");
+  } catch {
+    return undefined;
+  }
+  const kb: Record<string, number> = {};
+  let group = "anonymous";
+  for (const line of smaps.split("\n")) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (mapping !== null) {
+      group = mappingGroup(mapping[1] ?? "");
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss !== null) kb[group] = (kb[group] ?? 0) + Number(rss[1]);
+  }
+  return Object.fromEntries(Object.entries(kb).map(([name, value]) => [name, Math.round(value / 102.4) / 10]));
+}
+
+/** Which part of the process a /proc/<pid>/smaps mapping name belongs to. */
+export function mappingGroup(name: string): string {
+  if (name === "" || name.startsWith("[anon") || name === "[heap]") return "anonymous";
+  if (name.startsWith("[")) return "other";
+  if (/chdb/i.test(name)) return "chDB library";
+  if (/\/node$|\/nodejs$/.test(name)) return "node binary";
+  if (/\.so(\.|$)/.test(name)) return "other libraries";
+  return "other files";
+}
