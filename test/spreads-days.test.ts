@@ -26,11 +26,11 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const A = DEMO_PAIR.polymarket.venueMarketId;
 const B = DEMO_PAIR.kalshi.ticker;
-/** The closed day inside the windows below (the demo's two days end at NOW). */
+/** The closed day inside the windows below (the demo's four days end at NOW). */
 const CLOSED = Date.UTC(2026, 10, 23);
 
 beforeAll(async () => {
-  await writeDemoPair(await getDb(), await getTickStores(), { days: 2, now: NOW });
+  await writeDemoPair(await getDb(), await getTickStores(), { days: 4, now: NOW });
 }, 240_000);
 
 /** One replay of the whole window: every point, its episodes and days, as before closed days were kept. */
@@ -56,8 +56,18 @@ async function answers(since: number, until: number, cache: SpreadDayCache) {
   return { episodes: episodes.data, count: episodes.meta.count, grid: grid.data };
 }
 
-async function expectOneReplay(since: number, until: number, cache: SpreadDayCache) {
-  const got = await answers(since, until, cache);
+/** Both of the pair page's calls at once, as the page asks them: /episodes folds the closed days newest first, /spreads oldest first. */
+async function answersAtOnce(since: number, until: number, cache: SpreadDayCache) {
+  const db = await getDb();
+  const [episodes, grid] = await Promise.all([
+    getPairEpisodes(db, requestTickReader(), A, B, parseQuery(episodesQuery, new URLSearchParams({ since: String(since), until: String(until), size: "100", limit: "1000" })), NOW, {}, cache),
+    getPairSpreads(db, requestTickReader(), A, B, parseQuery(spreadsQuery, new URLSearchParams({ since: String(since), until: String(until), size: "100", interval: "5m", limit: "5000" })), NOW, {}, cache),
+  ]);
+  return { episodes: episodes.data, count: episodes.meta.count, grid: grid.data };
+}
+
+async function expectOneReplay(since: number, until: number, cache: SpreadDayCache, ask = answers) {
+  const got = await ask(since, until, cache);
   const whole = await oneReplay(since, until);
   const grid = await oneReplay(since, until, 300_000);
   expect(got.episodes.days).toEqual(whole.days);
@@ -84,6 +94,20 @@ describe("closed UTC days kept", () => {
       expect(warm).toEqual(cold);
     }, 240_000);
   }
+
+  it("answers as one replay does when the page's two calls fold several closed days at once, then keeps them", async () => {
+    const cache = new SpreadDayCache();
+    // Three closed days (Nov 21, 22, 23) between a partial head and the tail to now.
+    const since = NOW - 4 * DAY + 5 * HOUR + 321;
+    const cold = await expectOneReplay(since, NOW, cache, answersAtOnce);
+    expect(cache.size).toBe(3);
+    expect(cache.folded).toBeGreaterThanOrEqual(3);
+    expect(cold.episodes.days.length).toBe(5);
+    const folded = cache.folded;
+    const warm = await expectOneReplay(since, NOW, cache, answersAtOnce);
+    expect(cache.folded).toBe(folded);
+    expect(warm).toEqual(cold);
+  }, 240_000);
 
   it("folds a kept day again when a late row lands in it, or a lost connection is recorded in it later", async () => {
     const cache = new SpreadDayCache();

@@ -245,12 +245,18 @@ export async function getPairEpisodes(db: Db, ticks: TickReader, refA: string, r
     for await (const points of priceSeries(a, b, rows, { since, until, size: query.size, threshold, initial: true })) for (const point of points) folder.add(point);
     return folder.stretch();
   };
-  // One after the other, as /spreads takes them: a request holds at most a query or a stream of
-  // the engine's few at a time (a fan-out of every day's lookups was refused busy by the read pool).
-  const stretches: FoldedStretch[] = [];
-  if (split.head !== null) stretches.push(await replayed(split.head, split.tail === null ? range.until : split.head[1] + 1));
-  for (const day of split.days) stretches.push((await closedDay(db, ticks, pair, day, query.size, threshold, now, cache)).stretch);
-  if (split.tail !== null) stretches.push(await replayed(split.tail, range.until));
+  // One after the other: a request holds at most a query or a stream of the engine's few at a time
+  // (a fan-out of every day's lookups was refused busy by the read pool). Taken newest first, the
+  // other way round from /spreads: when the pair page asks both of a window whose days are not kept,
+  // each call folds half of them and waits for the other's (docs/spreads.md, "Closed days"). Each
+  // stretch is folded on its own, so the order taken changes nothing in the answer.
+  const head = split.head;
+  const tail = split.tail;
+  const later: FoldedStretch[] = [];
+  if (tail !== null) later.push(await replayed(tail, range.until));
+  for (const day of [...split.days].reverse()) later.push((await closedDay(db, ticks, pair, day, query.size, threshold, now, cache)).stretch);
+  if (head !== null) later.push(await replayed(head, tail === null ? range.until : head[1] + 1));
+  const stretches = later.reverse();
   const { episodes, days } = joinStretches(stretches, range.since, range.until);
   // Oldest first by start (then direction): a stable order for the cursor.
   const sorted = [...episodes].sort((x, y) => x.start - y.start || x.direction.localeCompare(y.direction));
