@@ -31,9 +31,22 @@ const model = decision as Decision;
 /** Lowest fitted probability at which two markets are stated to be one question. */
 export const identityThreshold = model.threshold;
 
-/** The fitted probability that two markets whose stated attributes agree are one question (three decimals). */
+/**
+ * The highest confidence an identity may be served with. One resting on a date that one side never
+ * states, taken from that market's resolution date (`dateFromResolution`), is at most 0.89: the
+ * venue's resolution date says when the market closes, not which occasion (which season, which
+ * year's final) its question is about, so the pair is never in the 0.9 tier on that inference alone,
+ * though it may be claimed. Every other identity: its fitted probability.
+ */
+export function confidenceCeiling(ev: Evidence): number {
+  return ev.dateFromResolution > 0 ? INFERRED_DATE_CEILING : 1;
+}
+
+const INFERRED_DATE_CEILING = 0.89;
+
+/** The fitted probability that two markets whose stated attributes agree are one question (three decimals), under its ceiling. */
 export function identityProbability(ev: Evidence): number {
   // Checked at first use, so the fit itself can run after a feature is added.
   if (model.features.join(",") !== decisionFeatures.join(",")) throw new Error("lib/matching/data/decision.json was fitted on other features: run npm run matching:fit");
-  return logistic(model.weights, decisionVector(ev));
+  return Math.min(logistic(model.weights, decisionVector(ev)), confidenceCeiling(ev));
 }

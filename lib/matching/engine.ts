@@ -5,12 +5,13 @@ import { CandidateIndex } from "./candidates";
 import { classifyPair, type PairResult } from "./classify";
 import { calibrated } from "./confidence";
 import { extractFeatures, type Features } from "./extract";
+import { parseSettlementFields } from "./rules";
 import { settleVerdicts, WeakVerdicts } from "./policy";
 import { renderReasoning } from "./reasoning";
 import { currentMatches, featuresState, indexEntries, loadFeatures, pairKey, readChanged, reconcile, storeFeatures, type FeaturesState } from "./store";
 
 /** Bumped whenever extraction or classification changes what it concludes. */
-export const ENGINE_VERSION = "brier-match-10";
+export const ENGINE_VERSION = "brier-match-11";
 
 export interface MatchProgress {
   phase: "reading" | "extracting" | "indexing" | "matching" | "storing" | "done";
@@ -104,7 +105,7 @@ export async function runMatching(db: Db, options: MatchRunOptions = {}): Promis
   const fresh = new Map<string, Features>();
   const toStore: Array<{ features: Features; fingerprint: string }> = [];
   for (const [i, row] of changed.entries()) {
-    const features = extractFeatures({ ...row, resolutionDate: row.resolutionDate === null ? null : new Date(row.resolutionDate) });
+    const features = extractFeatures({ ...row, settlement: parseSettlementFields(row.settlement), resolutionDate: row.resolutionDate === null ? null : new Date(row.resolutionDate) });
     fresh.set(row.id, features);
     toStore.push({ features, fingerprint: row.fingerprint });
     if (i % 5000 === 4999) progress({ phase: "extracting", done: i + 1, total: changed.length });

@@ -3,7 +3,7 @@ import { entitiesIn } from "./aliases";
 import { competitionLeague, competitionStage, genericWords, modeWords, rewriteWord, sourceAliases, stopwords, type ConceptType } from "./lexicon";
 import { findNames, foldWord, type NameSpan } from "./names";
 import { moveDown, moveNone, moveUp, parseInterval, quantityWords, type Interval } from "./numbers";
-import { readRuleTerms, yesParagraph, type RuleTermsOf } from "./rules";
+import { readRuleTerms, yesParagraph, type RuleTermsOf, type SettlementFields } from "./rules";
 import { canonicalTokens, clean, findConcepts } from "./text";
 
 export type { Interval, Unit } from "./numbers";
@@ -27,6 +27,8 @@ export interface MatchInput {
   resolutionDate: Date | null;
   /** The venue's own tags of the market's event (its place in the venue's hierarchy). */
   tags?: string[];
+  /** The settlement terms its venue states as fields (strikes, secondary rules, named sources), read before the text. */
+  settlement?: SettlementFields;
 }
 
 export interface Features {
@@ -292,7 +294,10 @@ export function extractFeatures(input: MatchInput): Features {
     (t) => t.length > 1 && !stopwords.has(t) && !modeWords.has(t) && !(interval !== null && quantityWords.has(t)) && !/^\d/.test(t) && !/^_+$/.test(t),
   );
 
-  const sources = findSources(input.description);
+  // The sources the venue names as fields, when any is one the vocabulary knows, before those the rules' text names.
+  const named = (input.settlement?.sources ?? []).map((s) => `${s.name ?? ""} ${s.url ?? ""}`).join(" . ");
+  const fieldSources = named === "" ? [] : findSources(named);
+  const sources = fieldSources.length > 0 ? fieldSources : findSources(input.description);
   return {
     id: input.id,
     venue: input.venue,
@@ -320,7 +325,7 @@ export function extractFeatures(input: MatchInput): Features {
     keys: [...keys],
     resolution,
     hierarchy: [...new Set(canonicalTokens((input.tags ?? []).join(" . ")))],
-    rules: readRuleTerms(input.description, sources, question),
+    rules: readRuleTerms(input.description, sources, question, input.settlement),
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compareRuleTerms, compareSettlement, readRuleTerms } from "./rules";
+import { extractFeatures } from "./extract";
+import { boundFromFields, compareRuleTerms, compareSettlement, readRuleTerms } from "./rules";
 
 describe("rule terms", () => {
   it("reads what counts, the deadline's zone, the bound, the station and the window's start", () => {
@@ -123,5 +124,42 @@ describe("rule terms", () => {
     expect(rounds.stage?.value ?? "general").toBe("general");
     expect(compareRuleTerms(rounds, wins)).toEqual([]);
     expect(readRuleTerms(null, [], "Will Ada Quill win the first round of the Zorbian presidential election?").stage?.value).toBe("first round");
+  });
+
+  it("reads the venue's strike fields before the text: each kind, both ends of a bracket included, no bound from a custom strike", () => {
+    expect(boundFromFields({ strikeType: "greater", floorStrike: 4.5 })?.value).toBe("> 4.5");
+    expect(boundFromFields({ strikeType: "greater_or_equal", floorStrike: 4.5 })?.value).toBe("≥ 4.5");
+    expect(boundFromFields({ strikeType: "less", capStrike: 91 })?.value).toBe("< 91");
+    expect(boundFromFields({ strikeType: "less_or_equal", capStrike: 91 })?.value).toBe("≤ 91");
+    expect(boundFromFields({ strikeType: "between", floorStrike: 91, capStrike: 92 })?.value).toBe("≥ 91 ≤ 92");
+    expect(boundFromFields({ strikeType: "custom" })).toBeUndefined();
+    expect(boundFromFields({ strikeType: "greater" })).toBeUndefined();
+    // The fields win over the text's reading ("above" read as exclusive; the field says inclusive).
+    const rules = "If the index is above 4,000 on Jun 1, 2031, then the market resolves to Yes.";
+    expect(readRuleTerms(rules, []).bound?.value).toBe("> 4000");
+    const fielded = readRuleTerms(rules, [], "", { strikeType: "greater_or_equal", floorStrike: 4000 });
+    expect(fielded.bound).toEqual({ value: "≥ 4000", wording: "strike_type greater_or_equal, floor_strike 4000" });
+    // Against a side whose rules say "more than 4,000": the same number, included on one side only.
+    const other = readRuleTerms("If the index is more than 4,000 on Jun 1, 2031, then the market resolves to Yes.", []);
+    expect(compareRuleTerms(fielded, other).map((d) => d.term)).toEqual(["bound"]);
+    // A bracket's upper end against a cap: the same number, included on one side only.
+    const bracket = readRuleTerms(null, [], "", { strikeType: "between", floorStrike: 84, capStrike: 85 });
+    const below = readRuleTerms(null, [], "", { strikeType: "less", capStrike: 85 });
+    expect(compareSettlement(bracket, below).states.bound).toBe("conflict");
+    // Another number is the interval comparison's concern, not this term's.
+    expect(compareSettlement(fielded, readRuleTerms(null, [], "", { strikeType: "greater", floorStrike: 4100 })).states.bound).toBe("same");
+  });
+
+  it("reads the secondary rules with the main ones, and the sources the venue names before the text's", () => {
+    const main = "If Ada Quill wins the race for Governor of Zorbia, then the market resolves to Yes.";
+    expect(readRuleTerms(main, []).stage).toBeUndefined();
+    expect(readRuleTerms(main, [], "", { rulesSecondary: "Only the Democratic primary counts; the market resolves to Yes on its certified result." }).stage?.value).toBe("primary");
+    const input = { id: "m", venue: "kalshi", eventId: "e", category: "Economics", title: "Zorbia's unemployment rate", eventTitle: "Zorbia's unemployment rate", yesLabel: null, resolutionDate: null };
+    const fromText = extractFeatures({ ...input, description: "If the unemployment rate reported by the BEA is above 5% for June 2031, then the market resolves to Yes." });
+    expect(fromText.sources).toEqual(["bureau of economic analysis"]);
+    const fromFields = extractFeatures({ ...input, description: "If the unemployment rate reported by the BEA is above 5% for June 2031, then the market resolves to Yes.", settlement: { sources: [{ name: "Bureau of Labor Statistics", url: "https://www.bls.gov/" }] } });
+    expect(fromFields.sources).toEqual(["bureau of labor statistics"]);
+    // A named source the vocabulary does not know leaves the text's reading.
+    expect(extractFeatures({ ...input, description: "If the unemployment rate reported by the BEA is above 5% for June 2031, then the market resolves to Yes.", settlement: { sources: [{ name: "Zorbia Office of Counting" }] } }).sources).toEqual(["bureau of economic analysis"]);
   });
 });

@@ -19,8 +19,30 @@
  * the date its slots, so the same patterns read every market of a series; no rule is written for a
  * series.
  */
+import { z } from "zod";
 import { priceFeeds } from "./lexicon";
 import { clean } from "./text";
+
+/** One market's settlement fields, as its venue states them (a field the venue leaves out is absent). */
+export const settlementFieldsShape = z.object({
+  /** Kalshi's `strike_type`: greater, greater_or_equal, less, less_or_equal, between, functional, custom, structured. */
+  strikeType: z.string().optional(),
+  floorStrike: z.number().optional(),
+  capStrike: z.number().optional(),
+  functionalStrike: z.string().optional(),
+  /** Kalshi's `rules_secondary` (pmxt-core keeps only `rules_primary` when both are set). */
+  rulesSecondary: z.string().optional(),
+  /** Kalshi's series' and event's `settlement_sources`; Polymarket's `resolutionSource` (a URL is a `url`). */
+  sources: z.array(z.object({ name: z.string().optional(), url: z.string().optional() })).optional(),
+});
+export type SettlementFields = z.infer<typeof settlementFieldsShape>;
+
+/** Stored fields as the extractor reads them; anything that is not the shape reads as none. */
+export function parseSettlementFields(value: unknown): SettlementFields | undefined {
+  if (value === null || value === undefined) return undefined;
+  const parsed = settlementFieldsShape.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
 
 /** What each rule term is. */
 export const ruleTerms = ["trigger", "act", "stage", "conditions", "observation", "deadlineZone", "bound", "source", "station", "windowStart"] as const;
@@ -193,9 +215,44 @@ function yesParagraphs(description: string): string {
   return (yes.length > 0 ? yes : paragraphs.slice(0, 1)).join(" ").replace(/\s+/g, " ");
 }
 
-/** The resolution terms a market's rules state (none for a market without rules). */
-export function readRuleTerms(description: string | null, sources: string[], question = ""): RuleTermsOf {
+/**
+ * A bound as the venue states it in fields (Kalshi's `strike_type` with `floor_strike` and
+ * `cap_strike`): `greater` is above the floor, `greater_or_equal` at or above it, `less` below the
+ * cap, `less_or_equal` at or below it, `between` from the floor to the cap, both included (Kalshi's
+ * rules write such a bracket "91 to 92°" or "between 84-85° (inclusive)"). Other kinds (custom,
+ * functional, structured) state no bound as a field.
+ */
+export function boundFromFields(fields: SettlementFields | undefined): StatedTerm | undefined {
+  if (fields?.strikeType === undefined) return undefined;
+  const { strikeType: kind, floorStrike: floor, capStrike: cap } = fields;
+  const wording = [`strike_type ${kind}`, floor === undefined ? "" : `floor_strike ${floor}`, cap === undefined ? "" : `cap_strike ${cap}`].filter((w) => w !== "").join(", ");
+  if (kind === "greater" && floor !== undefined) return { value: `> ${floor}`, wording };
+  if (kind === "greater_or_equal" && floor !== undefined) return { value: `≥ ${floor}`, wording };
+  if (kind === "less" && cap !== undefined) return { value: `< ${cap}`, wording };
+  if (kind === "less_or_equal" && cap !== undefined) return { value: `≤ ${cap}`, wording };
+  if (kind === "between" && floor !== undefined && cap !== undefined) return { value: `≥ ${floor} ≤ ${cap}`, wording };
+  return undefined;
+}
+
+/** The rules read for settlement terms: the main rules and, when the venue states them apart, the secondary ones. */
+export function rulesWithSecondary(description: string | null, fields: SettlementFields | undefined): string | null {
+  const secondary = fields?.rulesSecondary;
+  if (secondary === undefined || secondary === "") return description;
+  if (description === null || description.trim() === "") return secondary;
+  return description.includes(secondary.slice(0, 200)) ? description : `${description}\n\n${secondary}`;
+}
+
+/**
+ * The resolution terms a market's rules state (none for a market without rules). What the venue
+ * states as fields is read before the text: the bound from the strike fields, the sources from the
+ * named settlement sources (the caller passes those, canonical, as `sources` when there are any),
+ * the secondary rules with the main ones.
+ */
+export function readRuleTerms(mainRules: string | null, sources: string[], question = "", fields?: SettlementFields): RuleTermsOf {
   const out: RuleTermsOf = {};
+  const fieldBound = boundFromFields(fields);
+  if (fieldBound !== undefined) out.bound = fieldBound;
+  const description = rulesWithSecondary(mainRules, fields);
   const own = clean(question).replace(/\s+/g, " ");
   // What the question itself says the act is (the rules may be missing or say it in other words).
   const askedAct = firstOf(own, actPatterns);
@@ -227,7 +284,7 @@ export function readRuleTerms(description: string | null, sources: string[], que
   out.trigger = triggerOf(yes, rules) ?? { value: "event", wording: yes.slice(0, 120) + (yes.length > 120 ? "…" : "") };
   const zone = stated(rules, zoneRe, (m) => zoneOf(m[1] ?? ""));
   if (zone !== undefined) out.deadlineZone = zone;
-  const bound = boundOf(yes);
+  const bound = fieldBound ?? boundOf(yes);
   if (bound !== undefined) out.bound = bound;
   // Two price feeds of one asset settle one question (the venues' own convention): only the
   // agencies and services that call a result are compared as sources.
@@ -258,8 +315,29 @@ function allOf(text: string, patterns: Array<[RegExp, string]>): StatedTerm | un
   return { value: found.map((f) => f.value).sort().join(" + "), wording: found.map((f) => f.term?.wording ?? "").join(" / ") };
 }
 
-/** The number of a bound ("≥ 5" -> 5). */
-const boundNumber = (v: string) => Number(v.replace(/^[^\d]+/, ""));
+/** A bound's sides ("≥ 5", "< 7", "≥ 5 ≤ 7"): each side's number and whether it is included. */
+function boundSides(value: string): { lower?: { n: number; inclusive: boolean }; upper?: { n: number; inclusive: boolean } } {
+  const out: ReturnType<typeof boundSides> = {};
+  for (const m of value.matchAll(/([<>]|≥|≤)\s*(-?\d+(?:\.\d+)?)/g)) {
+    const op = m[1] ?? "";
+    const n = Number(m[2]);
+    if (op === ">" || op === "≥") out.lower = { n, inclusive: op === "≥" };
+    else out.upper = { n, inclusive: op === "≤" };
+  }
+  return out;
+}
+
+/**
+ * Whether two bounds differ as a settlement term: the same number on the same side, included on
+ * one and not the other (a value exactly on it settles differently). Another number is the
+ * interval comparison's concern, not this term's.
+ */
+function boundsConflict(x: string, y: string): boolean {
+  const a = boundSides(x);
+  const b = boundSides(y);
+  const differ = (p?: { n: number; inclusive: boolean }, q?: { n: number; inclusive: boolean }) => p !== undefined && q !== undefined && p.n === q.n && p.inclusive !== q.inclusive;
+  return differ(a.lower, b.lower) || differ(a.upper, b.upper);
+}
 
 /** How one term of two settlement records compares. */
 export type TermState = "same" | "conflict" | "oneSide" | "unknown";
@@ -311,7 +389,7 @@ export function compareSettlement(a: RuleTermsOf, b: RuleTermsOf): SettlementCom
     }
     const same =
       x.value === y.value ||
-      (term === "bound" && boundNumber(x.value) !== boundNumber(y.value)) || // another number: the interval comparison's concern
+      (term === "bound" && !boundsConflict(x.value, y.value)) || // another number: the interval comparison's concern
       (term === "source" && x.value.split(", ").some((v) => y.value.split(", ").includes(v)));
     states[term] = same ? "same" : "conflict";
     if (!same) differences.push({ term, a: x.wording, b: y.wording });

@@ -8,7 +8,7 @@ import "server-only";
 import { and, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { marketTexts } from "@/lib/catalog/market-views";
-import { marketMatches, matchFeatures } from "@/lib/db/schema/market-matches";
+import { marketMatches, marketSettlementFields, matchFeatures } from "@/lib/db/schema/market-matches";
 import type { Difference } from "./compare/types";
 import type { Features } from "./extract";
 import type { Relation } from "./relations";
@@ -36,9 +36,12 @@ export function chunks<T>(items: T[], size: number): T[][] {
 
 export const pairKey = (a: string, b: string) => (a < b ? `${a}|${b}` : `${b}|${a}`);
 
-/** Markets whose text changed since they were last read (all of them on a full run). */
+/** The text's fingerprint joined with the hash of the market's settlement fields: a change to either re-reads the market. */
+const readFingerprint = sql<string>`case when ${marketSettlementFields.hash} is null then ${texts.fingerprint} else md5(${texts.fingerprint} || ${marketSettlementFields.hash}) end`;
+
+/** Markets whose text (or settlement fields) changed since they were last read (all of them on a full run). */
 export async function readChanged(db: Db, full: boolean, engineVersion: string) {
-  const stale = or(isNull(matchFeatures.marketId), ne(matchFeatures.fingerprint, texts.fingerprint), ne(matchFeatures.engineVersion, engineVersion));
+  const stale = or(isNull(matchFeatures.marketId), ne(matchFeatures.fingerprint, readFingerprint), ne(matchFeatures.engineVersion, engineVersion));
   return db
     .select({
       id: texts.id,
@@ -51,9 +54,11 @@ export async function readChanged(db: Db, full: boolean, engineVersion: string) 
       description: texts.description,
       resolutionDate: texts.resolutionDate,
       tags: texts.tags,
-      fingerprint: texts.fingerprint,
+      settlement: marketSettlementFields.fields,
+      fingerprint: readFingerprint,
     })
     .from(texts)
+    .leftJoin(marketSettlementFields, eq(marketSettlementFields.marketId, texts.id))
     .leftJoin(matchFeatures, eq(matchFeatures.marketId, texts.id))
     .where(full ? undefined : stale);
 }

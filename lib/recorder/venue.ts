@@ -35,6 +35,8 @@ export interface RecordedVenue {
   fees?: VenueFees;
   /** The REST half of its outcome reader (the push half rides on its channel: `recorder.start`). */
   outcomes?: VenueOutcomes;
+  /** The reader of the settlement terms its markets state as fields (strikes, secondary rules, sources). */
+  settlement?: VenueSettlement;
 }
 
 /** A catalog market, as far as a recorded venue needs it to find its rows. */
@@ -99,4 +101,28 @@ export type OutcomeSweep = (record: (records: ResolutionRecord[]) => Promise<unk
 export interface VenueOutcomes {
   /** The process's sweep, on one REST client of the venue. */
   reader(): OutcomeSweep;
+}
+
+/**
+ * The settlement terms one market states as fields rather than in its rules' text: a strike's kind
+ * and its floor and cap (Kalshi's `strike_type`, `floor_strike`, `cap_strike`, `functional_strike`),
+ * rules beside the main ones (`rules_secondary`) and the named sources (Kalshi's series' and
+ * event's `settlement_sources`, Polymarket's `resolutionSource`). A field the venue leaves out is
+ * left out.
+ */
+export interface VenueSettlementFields {
+  strikeType?: string;
+  floorStrike?: number;
+  capStrike?: number;
+  functionalStrike?: string;
+  rulesSecondary?: string;
+  sources?: Array<{ name?: string; url?: string }>;
+}
+
+/** A sweep of a venue's open markets' settlement fields, each keyed by the catalog's `venueMarketId`. */
+export type SettlementSweep = () => Promise<Array<{ venueMarketId: string; fields: VenueSettlementFields }>>;
+
+export interface VenueSettlement {
+  /** The process's sweep, on one REST client of the venue; `redirectUrl` sends it to another host (the loopback fake of a bench). */
+  reader(options?: { redirectUrl?: string }): SettlementSweep;
 }

@@ -208,11 +208,11 @@ async function folds(sets: SetName[]) {
   // --rows-in re-scores the compared pairs a run wrote with --rows-out (the decision's features read again).
   const collected: Collected[] = values["rows-in"] !== undefined ? (JSON.parse(readFileSync(values["rows-in"], "utf8")) as Collected[]).filter((c) => (sets as string[]).includes(c.set)) : collectAll(sets);
   if (values["rows-out"] !== undefined) writeFileSync(values["rows-out"], JSON.stringify(collected));
-  const { decisionVector } = await import("@/lib/matching/decision");
+  const { confidenceCeiling, decisionVector } = await import("@/lib/matching/decision");
   const labels = sets.map(setLabels);
   const reviews = reviewLabels(collected);
   const { candidates, extra } = withReviews(
-    collected.filter((c) => c.identityCandidate).map((c) => ({ pair: c.pair, set: c.set, fold: c.fold, x: decisionVector(c.evidence), y: c.label?.relation === "identity" ? 1 : 0 })),
+    collected.filter((c) => c.identityCandidate).map((c) => ({ pair: c.pair, set: c.set, fold: c.fold, x: decisionVector(c.evidence), ceiling: confidenceCeiling(c.evidence), y: c.label?.relation === "identity" ? 1 : 0 })),
     reviews,
   );
   // A reviewed pair is never validated on, so it is no fold's labelled identity either.
@@ -252,6 +252,13 @@ async function folds(sets: SetName[]) {
       fp += claims.length - t;
       tp90 += t90;
       fp90 += at90.length - t90;
+      // --explain: each false claim of the fold, with its fitted chance and the evidence the decision read.
+      if (values.explain === true && set !== "all") {
+        for (const c of claims.filter((x) => x.y === 0)) {
+          const row = collected.find((x) => x.pair === c.pair);
+          console.log(`    false identity p=${c.p.toFixed(3)} ${c.pair} label=${row?.label?.relation ?? "unlisted"} evidence=${JSON.stringify(row?.evidence ?? {})}`);
+        }
+      }
     }
     const total = ids.reduce((s, n) => s + n, 0);
     row("every fold", tp, fp, total - tp, `   (${tp90}/${fp90})`);

@@ -56,7 +56,7 @@ function evaluate(rows: Array<Row & { p?: number }>, w: number[]) {
 async function main() {
   const collected: Collected[] = collectAll();
   const { featureNames, featureVector } = await import("@/lib/matching/confidence");
-  const { decisionFeatures, decisionVector } = await import("@/lib/matching/decision");
+  const { confidenceCeiling, decisionFeatures, decisionVector } = await import("@/lib/matching/decision");
   if (process.env.MATCHING_FIT_ROWS !== undefined) writeFileSync(process.env.MATCHING_FIT_ROWS, JSON.stringify(collected));
   const lambda = LAMBDA;
 
@@ -65,7 +65,7 @@ async function main() {
   // export) label the pairs they name: fitted on in every fold but their topic's, never validated.
   const reviews = reviewLabels(collected);
   const { candidates, extra } = withReviews(
-    collected.filter((c) => c.identityCandidate).map((c) => ({ pair: c.pair, set: c.set, fold: c.fold, x: decisionVector(c.evidence), y: c.label?.relation === "identity" ? 1 : 0 })),
+    collected.filter((c) => c.identityCandidate).map((c) => ({ pair: c.pair, set: c.set, fold: c.fold, x: decisionVector(c.evidence), ceiling: confidenceCeiling(c.evidence), y: c.label?.relation === "identity" ? 1 : 0 })),
     reviews,
   );
   const identitiesByFold = Array.from({ length: FOLDS }, () => 0);

@@ -41,4 +41,14 @@ describe("folds with reviewed pairs", () => {
     expect(precisionLowerBound(grid.find((g) => g.threshold === 0.3)?.right ?? 0, grid.find((g) => g.threshold === 0.3)?.claimed ?? 0)).toBeGreaterThanOrEqual(0.95);
     expect(threshold).toBe(0.9);
   });
+
+  it("a pair's confidence ceiling holds in every fold's scores, as the product serves it", () => {
+    const strong = (pair: string, fold: number) => row(pair, fold, 1, 3);
+    const candidates = [strong("a|1", 0), strong("b|2", 1), strong("e|5", 1), strong("f|6", 2), strong("g|7", 2), row("c|3", 2, 0, -3), row("h|8", 1, 0, -3), { ...strong("d|4", 0), ceiling: 0.89 }];
+    const cv = crossValidate(candidates, [2, 2, 2]);
+    const p = (pair: string) => cv.scored.find((s) => s.pair === pair)?.p ?? 0;
+    expect(p("a|1")).toBeGreaterThan(0.89);
+    expect(p("d|4")).toBe(0.89);
+  });
 });
+

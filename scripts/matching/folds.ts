@@ -76,6 +76,8 @@ export interface Candidate {
   fold: number;
   x: number[];
   y: number;
+  /** The highest confidence the product serves this pair with (lib/matching/decision.ts, confidenceCeiling); 1 when absent. */
+  ceiling?: number;
 }
 
 export interface Scored extends Candidate {
@@ -153,7 +155,7 @@ function outOfFold(candidates: Candidate[], extra: Candidate[], folds: number[])
   const out: Scored[] = [];
   for (const f of folds) {
     const w = fitLogistic(trainingRows(candidates, extra, f, folds), LAMBDA);
-    for (const c of candidates) if (c.fold === f) out.push({ ...c, p: probabilityOf(w, c.x) });
+    for (const c of candidates) if (c.fold === f) out.push({ ...c, p: Math.min(probabilityOf(w, c.x), c.ceiling ?? 1) });
   }
   return out;
 }
@@ -197,7 +199,7 @@ export function crossValidate(candidates: Candidate[], identitiesByFold: number[
     const innerIdentities = others.reduce((s, o) => s + (identitiesByFold[o] ?? 0), 0);
     const { threshold } = chooseThreshold(inner, innerIdentities);
     const w = fitLogistic(trainingRows(candidates, extra, f, all), LAMBDA);
-    const mine = candidates.filter((c) => c.fold === f).map((c) => ({ ...c, p: probabilityOf(w, c.x) }));
+    const mine = candidates.filter((c) => c.fold === f).map((c) => ({ ...c, p: Math.min(probabilityOf(w, c.x), c.ceiling ?? 1) }));
     scored.push(...mine);
     const claims = settleClaims(mine.filter((c) => c.p >= threshold));
     const tp = claims.filter((c) => c.y === 1).length;

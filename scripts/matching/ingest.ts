@@ -24,6 +24,8 @@ export async function ingestSet(set: LabelledSet): Promise<Db> {
       // socket closed under load is retried as a venue would be.
       attempts: 3,
       exchangeFor: (venue) => createExchange(venue, { redirectUrl: fake.url }),
+      // The venues' settlement fields (strikes, secondary rules, named sources), from the same fake.
+      settlementRedirectUrl: fake.url,
     });
     for (const run of runs) if (run.outcome !== "succeeded") throw new Error(`${run.venue} ingestion ${run.outcome}: ${run.error ?? ""}`);
   } finally {

@@ -99,3 +99,20 @@ export const matchReviews = pgTable(
   },
   (t) => [uniqueIndex("match_reviews_pair_idx").on(t.marketA, t.marketB), index("match_reviews_pending_idx").on(t.createdAt).where(sql`verdict is null`)],
 );
+
+/**
+ * The settlement terms a market's venue states as fields (strike kind, floor and cap, secondary
+ * rules, named sources; `lib/recorder/<venue>/settlement.ts` reads them), kept for matching, which
+ * compares them before the rules' text. `read_at` is the last read that saw the market;
+ * `changed_at` when its fields last changed; `hash` (md5 of the fields) joins the text's
+ * fingerprint, so a change re-reads the market.
+ */
+export const marketSettlementFields = pgTable("market_settlement_fields", {
+  marketId: uuid("market_id")
+    .primaryKey()
+    .references(() => markets.id, { onDelete: "cascade" }),
+  fields: jsonb("fields").notNull(),
+  hash: text("hash").notNull(),
+  readAt: timestamp("read_at", { withTimezone: true }).notNull(),
+  changedAt: timestamp("changed_at", { withTimezone: true }).notNull(),
+});

@@ -30,6 +30,35 @@ export interface KalshiMarket {
   settlement_timer_seconds?: number | null;
   updated_time?: string | null;
   market_type?: string;
+  /** How the strike is read: greater, greater_or_equal, less, less_or_equal, between, functional, custom, structured. */
+  strike_type?: string;
+  floor_strike?: number | null;
+  cap_strike?: number | null;
+  functional_strike?: string | null;
+  rules_primary?: string;
+  rules_secondary?: string;
+  [field: string]: unknown;
+}
+
+/** A settlement source as Kalshi names it on a series or an event (`settlement_sources`). */
+export interface KalshiSettlementSource {
+  name?: string;
+  url?: string;
+}
+
+/** A Kalshi event (`GET /events`): the fields a reader uses, its markets when asked `with_nested_markets`. */
+export interface KalshiEvent {
+  event_ticker?: string;
+  series_ticker?: string;
+  settlement_sources?: KalshiSettlementSource[] | null;
+  markets?: KalshiMarket[] | null;
+  [field: string]: unknown;
+}
+
+/** A Kalshi series (`GET /series`). */
+export interface KalshiSeries {
+  ticker?: string;
+  settlement_sources?: KalshiSettlementSource[] | null;
   [field: string]: unknown;
 }
 
@@ -48,6 +77,9 @@ export interface KalshiHistoricalCutoff {
 
 /** The largest `limit` the market listings accept per page. */
 export const KALSHI_PAGE_LIMIT = 1000;
+
+/** The largest `limit` `/events` accepts per page. */
+export const KALSHI_EVENT_PAGE_LIMIT = 200;
 
 export interface KalshiRestOptions extends RestOptions {
   baseUrl?: string;
@@ -73,6 +105,22 @@ export class KalshiRest {
       yield Array.isArray(page.markets) ? page.markets : [];
       cursor = typeof page.cursor === "string" && page.cursor !== "" ? page.cursor : undefined;
     } while (cursor !== undefined);
+  }
+
+  /** Every page of `GET /events` for `query` (e.g. `{ status: "open", with_nested_markets: true }`), following `cursor`. */
+  async *eventPages(query: Record<string, QueryValue>, limit = KALSHI_EVENT_PAGE_LIMIT): AsyncGenerator<KalshiEvent[]> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.get<{ events?: KalshiEvent[]; cursor?: string | null }>("/events", { ...query, limit, cursor });
+      yield Array.isArray(page.events) ? page.events : [];
+      cursor = typeof page.cursor === "string" && page.cursor !== "" ? page.cursor : undefined;
+    } while (cursor !== undefined);
+  }
+
+  /** `GET /series`: every series. */
+  async series(): Promise<KalshiSeries[]> {
+    const answer = await this.get<{ series?: KalshiSeries[] | null }>("/series");
+    return Array.isArray(answer.series) ? answer.series : [];
   }
 
   /** `GET /markets/{ticker}`. */

@@ -4,6 +4,7 @@ import { kalshiTable } from "@/lib/ticks/ddl/0004_kalshi_orderbook";
 import type { RecordedVenue } from "../venue";
 import { kalshiFeeSchedule } from "./fee-schedule";
 import { readKalshiMarketFees, type KalshiFeeVersion } from "./fees";
+import { sweepKalshiSettlement } from "./settlement";
 import { sweepKalshiOutcomes } from "./outcomes";
 import { KalshiRest } from "./rest";
 import { kalshiRecorderStatus, startKalshiRecorder, stopKalshiRecorder } from "./service";
@@ -57,6 +58,12 @@ export const kalshiVenue: RecordedVenue = {
     reader: () => {
       const rest = new KalshiRest();
       return (record, since) => sweepKalshiOutcomes(rest, record, since === undefined ? {} : { minCloseTs: Math.floor(since.getTime() / 1000), historical: false });
+    },
+  },
+  settlement: {
+    reader: (options = {}) => {
+      const rest = new KalshiRest(options.redirectUrl === undefined ? {} : { redirectUrl: options.redirectUrl });
+      return () => sweepKalshiSettlement(rest);
     },
   },
 };

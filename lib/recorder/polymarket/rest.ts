@@ -41,6 +41,15 @@ export interface GammaMarket {
   [field: string]: unknown;
 }
 
+/** A Gamma event (`GET /events`): the fields a reader uses, with its markets. */
+export interface GammaEvent {
+  id?: string;
+  /** The source the event's rules name for the result (its markets may name their own). */
+  resolutionSource?: string | null;
+  markets?: GammaMarket[] | null;
+  [field: string]: unknown;
+}
+
 /** One page of `GET /markets/keyset`. */
 export interface GammaMarketsPage {
   markets?: GammaMarket[];
@@ -95,6 +104,16 @@ export class PolymarketRest {
       yield Array.isArray(page.markets) ? page.markets : [];
       cursor = typeof page.next_cursor === "string" && page.next_cursor !== "" ? page.next_cursor : undefined;
     } while (cursor !== undefined);
+  }
+
+  /** Every page of `GET /events` for `query` (e.g. `{ closed: false }`), by `offset` until a short page. */
+  async *eventPages(query: Record<string, QueryValue>, limit = GAMMA_PAGE_LIMIT): AsyncGenerator<GammaEvent[]> {
+    for (let offset = 0; ; offset += limit) {
+      const page = await this.gamma<GammaEvent[] | null>("/events", { ...query, limit, offset });
+      const events = Array.isArray(page) ? page : [];
+      yield events;
+      if (events.length < limit) return;
+    }
   }
 
   /** `GET /markets/{condition_id}` on the CLOB. */

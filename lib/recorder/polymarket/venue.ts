@@ -5,6 +5,7 @@ import type { RecordedVenue } from "../venue";
 import { polymarketFeeSchedule } from "./fee-schedule";
 import { readPolymarketMarketFee, type PolymarketMarketFee } from "./fees";
 import { recorderIdleReason } from "./idle";
+import { sweepPolymarketSettlement } from "./settlement";
 import { sweepPolymarketOutcomes } from "./outcomes";
 import { PolymarketRest } from "./rest";
 import { recorderStatus, startRecorder, stopRecorder } from "./service";
@@ -51,6 +52,12 @@ export const polymarketVenue: RecordedVenue = {
     reader: () => {
       const rest = new PolymarketRest();
       return (record, since) => sweepPolymarketOutcomes(rest, record, since);
+    },
+  },
+  settlement: {
+    reader: (options = {}) => {
+      const rest = new PolymarketRest(options.redirectUrl === undefined ? {} : { redirectUrl: options.redirectUrl });
+      return () => sweepPolymarketSettlement(rest);
     },
   },
 };
