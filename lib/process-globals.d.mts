@@ -11,6 +11,7 @@ declare const keys: {
   readonly __brierJobs: string;
   readonly __brierCatalogSchedule: string;
   readonly __brierArchiveSchedule: string;
+  readonly __brierSpreadDays: string;
   readonly __brierArchiveBuilds: string;
   readonly __brierAdminChannel: string;
   readonly __brierRecorder: string;

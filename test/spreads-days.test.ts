@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
+import { firstBookAfter, lastBookAtOrBefore, lastBooksAtOrBefore } from "@/lib/history/ticks";
 import { recorderIncidents, recorderRuns } from "@/lib/db/schema";
 import { DEMO_PAIR, writeDemoPair } from "@/lib/demo/pair";
 import { parseQuery } from "@/lib/input";
@@ -101,13 +102,31 @@ describe("closed UTC days kept", () => {
     const since = NOW - 4 * DAY + 5 * HOUR + 321;
     const cold = await expectOneReplay(since, NOW, cache, answersAtOnce);
     expect(cache.size).toBe(3);
-    expect(cache.folded).toBeGreaterThanOrEqual(3);
+    // One fold of the window for both calls: each closed day folded once, the partial day before and after them replayed once.
+    expect(cache.folded).toBe(3);
+    expect(cache.replayed).toBe(2);
     expect(cold.episodes.days.length).toBe(5);
-    const folded = cache.folded;
     const warm = await expectOneReplay(since, NOW, cache, answersAtOnce);
-    expect(cache.folded).toBe(folded);
+    expect(cache.folded).toBe(3);
+    expect(cache.replayed).toBe(4);
     expect(warm).toEqual(cold);
   }, 240_000);
+
+  it("looks up the last snapshot at or before several instants in one read, as one lookup each does", async () => {
+    const db = await getDb();
+    const pair = await resolvePricedPair(db, A, B, undefined, NOW, {});
+    const reader = requestTickReader();
+    for (const side of [pair.a, pair.b]) {
+      const first = await firstBookAfter(reader, side.source, side.outcomeId, NOW - 30 * DAY, NOW);
+      expect(first).toBeDefined();
+      const at = [NOW - 30 * DAY, CLOSED, first ?? 0, (first ?? 0) - 1, CLOSED + 7 * HOUR + 333, NOW - 1, NOW];
+      const one = await Promise.all(at.map((t) => lastBookAtOrBefore(reader, side.source, side.outcomeId, t)));
+      expect(one[0]).toBeUndefined();
+      expect(one[2]).toBe(first);
+      expect(new Set(one).size).toBeGreaterThan(3);
+      expect(await lastBooksAtOrBefore(reader, side.source, side.outcomeId, at)).toEqual(one);
+    }
+  });
 
   it("folds a kept day again when a late row lands in it, or a lost connection is recorded in it later", async () => {
     const cache = new SpreadDayCache();

@@ -29,6 +29,25 @@ export async function lastBookAtOrBefore(ticks: TickReader, source: TickSource, 
   return ts === undefined ? undefined : Number(ts);
 }
 
+/**
+ * `lastBookAtOrBefore` of several instants in one read (undefined where none): each instant's
+ * lookup reads the market's rows newest first and stops at the first, as one does.
+ */
+export async function lastBooksAtOrBefore(ticks: TickReader, source: TickSource, assetId: string, atMs: readonly number[]): Promise<(number | undefined)[]> {
+  if (atMs.length === 0) return [];
+  const binds: Record<string, Bind> = { market: bind.string(source.conditionId), asset: bind.string(assetId) };
+  const lookups = atMs.map((at, i) => {
+    binds[`at${i}`] = bind.time(at);
+    return `SELECT ${i} AS i, ts FROM (SELECT toUnixTimestamp64Milli(timestamp) AS ts FROM ${source.table}
+      WHERE market = {market:String} AND event_type = 'book' AND timestamp <= {at${i}:DateTime64(3)}
+        AND JSONExtractString(data, 'asset_id') = {asset:String}
+      ORDER BY timestamp DESC LIMIT 1)`;
+  });
+  const rows = await tickRows<[number | string, number | string]>(ticks, lookups.join("\nUNION ALL\n"), binds);
+  const found = new Map(rows.map(([i, ts]) => [Number(i), Number(ts)]));
+  return atMs.map((_, i) => found.get(i));
+}
+
 /** The venue time of the first `book` of the asset after `afterMs` and at or before `untilMs`. */
 export async function firstBookAfter(ticks: TickReader, source: TickSource, assetId: string, afterMs: number, untilMs: number): Promise<number | undefined> {
   const rows = await tickRows<[number | string]>(

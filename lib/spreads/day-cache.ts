@@ -2,12 +2,13 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import { venueOfTable } from "@/lib/recorder/registry";
-import { bind, tickRows, type TickReader } from "@/lib/ticks";
+import { bind, tickRows, type Bind, type TickReader } from "@/lib/ticks";
 import type { TickSource } from "@/lib/history/outcomes";
 import { EpisodeFolder, type FoldedStretch } from "./episodes";
 import type { ResolvedPair } from "./pairs";
 import { priceSeries, type SeriesRows, type SideInput } from "./series";
 import type { SpreadPoint } from "./shapes";
+import { processGlobals } from "@/lib/process-globals.mjs";
 
 /**
  * Closed UTC days of a pair, folded once and kept (docs/spreads.md, "Closed days"). A day's
@@ -53,62 +54,130 @@ export function closedDaysOf(since: number, until: number, now: number): number[
 }
 
 /**
- * One replay of a day's every-change series: the day folded as a stretch (until the next day's
- * first instant), and the points of each kept grid inside the day.
+ * A stretch of a window: [since, until] replayed with its opening point, its episodes folded up to
+ * `end` (the next stretch's first instant, or the window's end), a closed day when `day`.
  */
-export async function foldDay(inputs: DayInputs, day: number, size: number, threshold: number): Promise<FoldedDay> {
-  const folder = new EpisodeFolder(day, day + DAY_MS, threshold);
+export interface WindowPart {
+  since: number;
+  until: number;
+  end: number;
+  day: boolean;
+}
+
+/**
+ * One replay of a stretch's every-change series: the stretch folded (until `end`), and the points
+ * of each kept grid inside it (the grid instants from `since` to `until`).
+ */
+export async function foldStretch(inputs: DayInputs, part: Omit<WindowPart, "day">, size: number, threshold: number): Promise<FoldedDay> {
+  const folder = new EpisodeFolder(part.since, part.end, threshold);
   const grids = new Map<number, SpreadPoint[]>(KEPT_GRID_STEPS.map((step) => [step, []]));
-  const next = new Map<number, number>(KEPT_GRID_STEPS.map((step) => [step, day]));
+  const next = new Map<number, number>(KEPT_GRID_STEPS.map((step) => [step, Math.ceil(part.since / step) * step]));
   let last: SpreadPoint | undefined;
   const fill = (before: number) => {
     if (last === undefined) return;
     for (const step of KEPT_GRID_STEPS) {
       const points = grids.get(step) ?? [];
-      let g = next.get(step) ?? day;
+      let g = next.get(step) ?? part.since;
       for (; g < before; g += step) points.push({ ...last, t: g });
       next.set(step, g);
     }
   };
-  for await (const points of priceSeries(inputs.a, inputs.b, inputs.rows, { since: day, until: day + DAY_MS - 1, size, threshold, initial: true })) {
+  for await (const points of priceSeries(inputs.a, inputs.b, inputs.rows, { since: part.since, until: part.until, size, threshold, initial: true })) {
     for (const point of points) {
       folder.add(point);
       fill(point.t);
       last = point;
     }
   }
-  fill(day + DAY_MS);
+  fill(part.until + 1);
   return { stretch: folder.stretch(), grids };
 }
 
-/** Rows of a market in a venue's table with from <= timestamp < to (every asset and event type: any late row counts). */
-async function marketRowCount(ticks: TickReader, source: TickSource, from: number, to: number): Promise<number> {
-  const table = venueOfTable(source.table)?.table;
-  if (table === undefined) throw new AppError("not_found", "Not a recorded venue's table.", { resource: "order book" });
-  const rows = await tickRows<[number | string]>(
-    ticks,
-    `SELECT count() FROM ${table} WHERE market = {market:String} AND timestamp >= {from:DateTime64(3)} AND timestamp < {to:DateTime64(3)}`,
-    { market: bind.string(source.conditionId), from: bind.time(from), to: bind.time(to) },
-  );
-  return Number(rows[0]?.[0] ?? 0);
+/** One replay of a closed day (until the next day's first instant). */
+export function foldDay(inputs: DayInputs, day: number, size: number, threshold: number): Promise<FoldedDay> {
+  return foldStretch(inputs, { since: day, until: day + DAY_MS - 1, end: day + DAY_MS }, size, threshold);
 }
 
-/** Everything a closed day's answer depends on, as one string (see the module's comment). */
-async function fingerprintOf(ticks: TickReader, pair: ResolvedPair, inputs: DayInputs, day: number): Promise<string> {
-  const sides = [pair.a, pair.b];
-  const counts = await Promise.all(sides.map((side, i) => marketRowCount(ticks, side.source, Math.min(day, inputs.starts[i] ?? day), day + DAY_MS)));
-  const state = sides.map((side, i) => {
-    const input = i === 0 ? inputs.a : inputs.b;
-    return {
-      outcome: input.outcomeId,
-      start: inputs.starts[i] ?? null,
-      spans: input.spans,
-      closedAt: input.closedAt ?? null,
-      fee: { venue: side.venue, market: side.venueMarketId, category: side.category, versions: side.marketFees ?? null },
-      rows: counts[i],
-    };
+/**
+ * Rows of a market in a venue's table in each [from, to) (every asset and event type: any late row
+ * counts), in one read of the market's rows from the first `from` to the last `to`.
+ */
+async function marketRowCounts(ticks: TickReader, source: TickSource, ranges: ReadonlyArray<readonly [number, number]>): Promise<number[]> {
+  const table = venueOfTable(source.table)?.table;
+  if (table === undefined) throw new AppError("not_found", "Not a recorded venue's table.", { resource: "order book" });
+  if (ranges.length === 0) return [];
+  const binds: Record<string, Bind> = {
+    market: bind.string(source.conditionId),
+    from: bind.time(Math.min(...ranges.map(([from]) => from))),
+    to: bind.time(Math.max(...ranges.map(([, to]) => to))),
+  };
+  const columns = ranges.map(([from, to], i) => {
+    binds[`from${i}`] = bind.time(from);
+    binds[`to${i}`] = bind.time(to);
+    return `countIf(timestamp >= {from${i}:DateTime64(3)} AND timestamp < {to${i}:DateTime64(3)})`;
   });
-  return createHash("sha256").update(JSON.stringify(state)).digest("base64url");
+  const rows = await tickRows<Array<number | string>>(
+    ticks,
+    `SELECT ${columns.join(", ")} FROM ${table} WHERE market = {market:String} AND timestamp >= {from:DateTime64(3)} AND timestamp < {to:DateTime64(3)}`,
+    binds,
+  );
+  return ranges.map((_, i) => Number(rows[0]?.[i] ?? 0));
+}
+
+/** Everything each closed day's answer depends on, as one string a day (see the module's comment); two count queries for all the days. */
+async function fingerprintsOf(ticks: TickReader, pair: ResolvedPair, inputs: readonly DayInputs[], days: readonly number[]): Promise<string[]> {
+  const sides = [pair.a, pair.b];
+  const counts: number[][] = [];
+  // One side after the other: a request holds one engine query at a time.
+  for (const [i, side] of sides.entries()) counts.push(await marketRowCounts(ticks, side.source, days.map((day, d) => [Math.min(day, inputs[d]?.starts[i] ?? day), day + DAY_MS] as const)));
+  return days.map((_, d) => {
+    const dayInputs = inputs[d];
+    if (dayInputs === undefined) throw new Error("a closed day without its inputs");
+    const state = sides.map((side, i) => {
+      const input = i === 0 ? dayInputs.a : dayInputs.b;
+      return {
+        outcome: input.outcomeId,
+        start: dayInputs.starts[i] ?? null,
+        spans: input.spans,
+        closedAt: input.closedAt ?? null,
+        fee: { venue: side.venue, market: side.venueMarketId, category: side.category, versions: side.marketFees ?? null },
+        rows: counts[i]?.[d],
+      };
+    });
+    return createHash("sha256").update(JSON.stringify(state)).digest("base64url");
+  });
+}
+
+/**
+ * Each part folded, at most two at a time, taken from both ends of the list (the oldest and the
+ * newest missing first: with one stream from each end, the two folds run side by side on the
+ * engine's read pool as the page's two calls did before they shared one fold of the window).
+ */
+async function foldBothEnds(count: number, fold: (index: number) => Promise<FoldedDay>): Promise<FoldedDay[]> {
+  const folded: Array<FoldedDay | undefined> = new Array<FoldedDay | undefined>(count);
+  let front = 0;
+  let back = count - 1;
+  const worker = async (fromFront: boolean) => {
+    while (front <= back) {
+      const index = fromFront ? front++ : back--;
+      folded[index] = await fold(index);
+    }
+  };
+  await Promise.all([worker(true), worker(false)]);
+  return folded.map((day) => {
+    if (day === undefined) throw new Error("a part of the window was not folded");
+    return day;
+  });
+}
+
+/** The parts of a window folded without a cache: each replayed. */
+export function foldParts(parts: readonly WindowPart[], inputs: readonly DayInputs[], size: number, threshold: number): Promise<FoldedDay[]> {
+  return foldBothEnds(parts.length, (i) => {
+    const part = parts[i];
+    const partInputs = inputs[i];
+    if (part === undefined || partInputs === undefined) throw new Error("a part of the window without its inputs");
+    return foldStretch(partInputs, part, size, threshold);
+  });
 }
 
 interface Kept {
@@ -118,30 +187,85 @@ interface Kept {
 
 /**
  * The process's closed days, keyed by the pair's two outcomes, size and threshold and the day.
- * A request that finds a day being folded by another (the pair page asks /spreads and /episodes
- * of one window at once) waits for that fold: one replay of the day answers both.
+ * A request that asks for a window another request is folding (the pair page asks /spreads and
+ * /episodes of one window at once) takes that fold: one lookup of the window's inputs and one
+ * replay of each of its parts answer both. A request that finds a day being folded by another
+ * window's fold waits for that fold.
  */
 export class SpreadDayCache {
   readonly #days = new Map<string, Kept>();
+  readonly #windows = new Map<string, Promise<FoldedDay[]>>();
   readonly #max: number;
   #folded = 0;
+  #replayed = 0;
 
   constructor(max = MAX_DAYS) {
     this.#max = max;
   }
 
-  /** The day folded: the kept fold while its fingerprint holds, else folded now (and kept). */
-  async day(ticks: TickReader, pair: ResolvedPair, inputs: DayInputs, day: number, size: number, threshold: number): Promise<FoldedDay> {
-    const key = JSON.stringify([pair.a.source.table, pair.a.outcomeId, pair.b.source.table, pair.b.outcomeId, size, threshold, day]);
-    const fingerprint = await fingerprintOf(ticks, pair, inputs, day);
-    const kept = this.#days.get(key);
-    if (kept !== undefined && kept.fingerprint === fingerprint) {
-      // Most recently used last.
-      this.#days.delete(key);
-      this.#days.set(key, kept);
-      return kept.day;
+  /**
+   * The window's parts folded: closed days kept while their fingerprints hold (else folded now and
+   * kept), the other parts replayed; `inputsOf` looks up each part's inputs (service.ts). A second
+   * call for the same window while the first is folding it gets the first's answer.
+   */
+  window(ticks: TickReader, pair: ResolvedPair, parts: readonly WindowPart[], size: number, threshold: number, inputsOf: (parts: readonly WindowPart[]) => Promise<DayInputs[]>): Promise<FoldedDay[]> {
+    const key = JSON.stringify([pair.a.source.table, pair.a.outcomeId, pair.b.source.table, pair.b.outcomeId, size, threshold, parts]);
+    const running = this.#windows.get(key);
+    if (running !== undefined) return running;
+    const folding = this.#foldWindow(ticks, pair, parts, size, threshold, inputsOf);
+    this.#windows.set(key, folding);
+    const done = () => {
+      if (this.#windows.get(key) === folding) this.#windows.delete(key);
+    };
+    folding.then(done, done);
+    return folding;
+  }
+
+  async #foldWindow(ticks: TickReader, pair: ResolvedPair, parts: readonly WindowPart[], size: number, threshold: number, inputsOf: (parts: readonly WindowPart[]) => Promise<DayInputs[]>): Promise<FoldedDay[]> {
+    const inputs = await inputsOf(parts);
+    const dayIndexes = parts.flatMap((part, i) => (part.day ? [i] : []));
+    const fingerprints = await fingerprintsOf(
+      ticks,
+      pair,
+      dayIndexes.map((i) => inputs[i] as DayInputs),
+      dayIndexes.map((i) => (parts[i] as WindowPart).since),
+    );
+    const kept = new Map<number, Promise<FoldedDay>>();
+    for (const [d, i] of dayIndexes.entries()) {
+      const day = this.#kept(pair, size, threshold, (parts[i] as WindowPart).since, fingerprints[d] ?? "");
+      if (day !== undefined) kept.set(i, day);
     }
-    const folding = foldDay(inputs, day, size, threshold);
+    const missing = parts.flatMap((_, i) => (kept.has(i) ? [] : [i]));
+    const folded = await foldBothEnds(missing.length, (m) => {
+      const i = missing[m] as number;
+      const part = parts[i] as WindowPart;
+      const partInputs = inputs[i] as DayInputs;
+      if (!part.day) {
+        this.#replayed += 1;
+        return foldStretch(partInputs, part, size, threshold);
+      }
+      return this.#keep(pair, size, threshold, part.since, fingerprints[dayIndexes.indexOf(i)] ?? "", foldStretch(partInputs, part, size, threshold));
+    });
+    for (const [m, i] of missing.entries()) kept.set(i, Promise.resolve(folded[m] as FoldedDay));
+    return Promise.all(parts.map((_, i) => kept.get(i) as Promise<FoldedDay>));
+  }
+
+  #key(pair: ResolvedPair, size: number, threshold: number, day: number): string {
+    return JSON.stringify([pair.a.source.table, pair.a.outcomeId, pair.b.source.table, pair.b.outcomeId, size, threshold, day]);
+  }
+
+  /** The kept fold of a day while its fingerprint holds (most recently used last). */
+  #kept(pair: ResolvedPair, size: number, threshold: number, day: number, fingerprint: string): Promise<FoldedDay> | undefined {
+    const key = this.#key(pair, size, threshold, day);
+    const kept = this.#days.get(key);
+    if (kept === undefined || kept.fingerprint !== fingerprint) return undefined;
+    this.#days.delete(key);
+    this.#days.set(key, kept);
+    return kept.day;
+  }
+
+  #keep(pair: ResolvedPair, size: number, threshold: number, day: number, fingerprint: string, folding: Promise<FoldedDay>): Promise<FoldedDay> {
+    const key = this.#key(pair, size, threshold, day);
     this.#folded += 1;
     const entry = { fingerprint, day: folding };
     this.#days.delete(key);
@@ -170,7 +294,14 @@ export class SpreadDayCache {
   get folded(): number {
     return this.#folded;
   }
+
+  /** Parts other than closed days (a window's partial days) replayed since the cache was made. */
+  get replayed(): number {
+    return this.#replayed;
+  }
 }
 
-/** The process-wide cache the pair routes use. */
-export const spreadDays = new SpreadDayCache();
+const globalStore = processGlobals<{ __brierSpreadDays?: SpreadDayCache }>();
+
+/** The process-wide cache the pair routes use: one for the process however many copies of this module it loads. */
+export const spreadDays: SpreadDayCache = (globalStore.__brierSpreadDays ??= new SpreadDayCache());

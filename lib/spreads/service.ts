@@ -4,11 +4,11 @@ import { InvalidParameterError } from "@/lib/errors";
 import { venueJournal } from "@/lib/history/condition";
 import { recordedSpans, union, type Span } from "@/lib/history/coverage-model";
 import { assetIncidents, journalWindow, runSpans, subscribedSpans, syntheticSpans } from "@/lib/history/journal";
-import { firstBookAfter, lastBookAtOrBefore, mergedBookRows } from "@/lib/history/ticks";
+import { firstBookAfter, lastBookAtOrBefore, lastBooksAtOrBefore, mergedBookRows } from "@/lib/history/ticks";
 import type { TickReader } from "@/lib/ticks";
 import { encodeCursor } from "@/lib/input";
-import { closedDaysOf, DAY_MS, foldDay, KEPT_GRID_STEPS, spreadDays, type FoldedDay, type SpreadDayCache } from "./day-cache";
-import { EpisodeFolder, joinStretches, type FoldedStretch } from "./episodes";
+import { closedDaysOf, DAY_MS, foldParts, KEPT_GRID_STEPS, spreadDays, type DayInputs, type FoldedDay, type SpreadDayCache, type WindowPart } from "./day-cache";
+import { joinStretches } from "./episodes";
 import { getMarketOrThrow } from "@/lib/catalog/resolve";
 import { SYNTHETIC_STATUS } from "@/lib/catalog/assets";
 import { allScheduleVersions, marketFeeAt, scheduleAt, type FeeSubject, type MarketFee } from "./fees";
@@ -64,11 +64,17 @@ const noRows: SeriesRows = { [Symbol.asyncIterator]: () => ({ next: async () => 
  * `market_closed`).
  */
 export async function pairInputs(db: Db, ticks: TickReader, pair: ResolvedPair, since: number, until: number, now: number): Promise<[SideInput, SideInput, SeriesRows, (number | undefined)[]]> {
+  const starts = await Promise.all(
+    [pair.a, pair.b].map(async (side) => (await lastBookAtOrBefore(ticks, side.source, side.outcomeId, since)) ?? (await firstBookAfter(ticks, side.source, side.outcomeId, since, until))),
+  );
+  const { a, b, rows } = await pairInputsFrom(db, ticks, pair, since, until, now, starts);
+  return [a, b, rows, starts];
+}
+
+/** `pairInputs` with each side's replay start already looked up. */
+async function pairInputsFrom(db: Db, ticks: TickReader, pair: ResolvedPair, since: number, until: number, now: number, starts: readonly (number | undefined)[]): Promise<DayInputs> {
   const sides = [pair.a, pair.b];
   const closes = sides.map(tradingEndOf);
-  const starts = await Promise.all(
-    sides.map(async (side) => (await lastBookAtOrBefore(ticks, side.source, side.outcomeId, since)) ?? (await firstBookAfter(ticks, side.source, side.outcomeId, since, until))),
-  );
   const replayed = sides.flatMap((side, i) => {
     const fromMs = starts[i];
     return fromMs === undefined ? [] : [{ source: side.source, assetId: side.outcomeId, fromMs, side: i }];
@@ -82,47 +88,67 @@ export async function pairInputs(db: Db, ticks: TickReader, pair: ResolvedPair, 
     spans: await recordedSpansOf(db, side, Math.min(since, starts[i] ?? since), until, now),
     ...(closes[i] === undefined ? {} : { closedAt: closes[i] }),
   });
-  return [await input(pair.a, 0), await input(pair.b, 1), rows, starts];
+  return { a: await input(pair.a, 0), b: await input(pair.b, 1), rows, starts: [...starts] };
 }
 
-/** A closed day of the pair folded: kept in `cache` while its inputs hold (./day-cache.ts), or folded now when there is no cache. */
-async function closedDay(db: Db, ticks: TickReader, pair: ResolvedPair, day: number, size: number, threshold: number, now: number, cache: SpreadDayCache | null): Promise<FoldedDay> {
-  const [a, b, rows, starts] = await pairInputs(db, ticks, pair, day, day + DAY_MS - 1, now);
-  const inputs = { a, b, rows, starts };
-  return cache === null ? foldDay(inputs, day, size, threshold) : cache.day(ticks, pair, inputs, day, size, threshold);
+/**
+ * `pairInputs` of each part of a window, its replay starts looked up in one read a side (a
+ * window's parts took two lookups each: docs/spreads.md, "Closed days").
+ */
+async function partInputs(db: Db, ticks: TickReader, pair: ResolvedPair, parts: readonly WindowPart[], now: number): Promise<DayInputs[]> {
+  const lastBooks: (number | undefined)[][] = [];
+  for (const side of [pair.a, pair.b]) lastBooks.push(await lastBooksAtOrBefore(ticks, side.source, side.outcomeId, parts.map((part) => part.since)));
+  const inputs: DayInputs[] = [];
+  for (const [p, part] of parts.entries()) {
+    const starts: (number | undefined)[] = [];
+    for (const [i, side] of [pair.a, pair.b].entries()) starts.push(lastBooks[i]?.[p] ?? (await firstBookAfter(ticks, side.source, side.outcomeId, part.since, part.until)));
+    inputs.push(await pairInputsFrom(db, ticks, pair, part.since, part.until, now, starts));
+  }
+  return inputs;
+}
+
+/**
+ * The window's parts folded (./day-cache.ts): its closed days kept in `cache` while their inputs
+ * hold, the partial days around them replayed; the pair page's two calls of one window share one
+ * fold. Without a cache, every part replayed.
+ */
+async function foldedParts(db: Db, ticks: TickReader, pair: ResolvedPair, parts: readonly WindowPart[], size: number, threshold: number, now: number, cache: SpreadDayCache | null): Promise<FoldedDay[]> {
+  const inputsOf = (asked: readonly WindowPart[]) => partInputs(db, ticks, pair, asked, now);
+  return cache === null ? foldParts(parts, await inputsOf(parts), size, threshold) : cache.window(ticks, pair, parts, size, threshold, inputsOf);
 }
 
 /**
  * The window split where its closed UTC days can be kept (docs/spreads.md, "Closed days"): the
  * replayed stretch before the first closed day, the closed days, the replayed stretch after the
- * last. No closed day (a window shorter than a day, or none closed yet): one replayed stretch.
+ * last, each folded until the next one's first instant (the last until the window's end). No closed
+ * day (a window shorter than a day, or none closed yet): one replayed stretch.
  */
-function stretchesOfWindow(since: number, until: number, now: number): { head: [number, number] | null; days: number[]; tail: [number, number] | null } {
+function partsOfWindow(since: number, until: number, now: number): WindowPart[] {
   const days = closedDaysOf(since, until, now);
   const first = days[0];
   const last = days.at(-1);
-  if (first === undefined || last === undefined) return { head: [since, until], days: [], tail: null };
-  return { head: since < first ? [since, first - 1] : null, days, tail: [last + DAY_MS, until] };
+  if (first === undefined || last === undefined) return [{ since, until, end: until, day: false }];
+  return [
+    ...(since < first ? [{ since, until: first - 1, end: first, day: false }] : []),
+    ...days.map((day) => ({ since: day, until: day + DAY_MS - 1, end: day + DAY_MS, day: true })),
+    { since: last + DAY_MS, until, end: until, day: false },
+  ];
 }
 
 /**
- * The series of a window, in batches: replayed, or (a grid whose step a closed day keeps) the
- * replayed stretches around the window's closed days and their kept grid points. The same points
- * either way (test/spreads-days.test.ts).
+ * The series of a window, in batches: replayed, or (a grid whose step a closed day keeps) the grid
+ * points of the window's folded parts. The same points either way (test/spreads-days.test.ts).
  */
 async function* windowSeries(db: Db, ticks: TickReader, pair: ResolvedPair, window: SeriesWindow, now: number, cache: SpreadDayCache | null): AsyncGenerator<SpreadPoint[]> {
   const step = window.step;
-  const split = step !== undefined && KEPT_GRID_STEPS.includes(step) ? stretchesOfWindow(window.since, window.until, now) : { head: [window.since, window.until] as [number, number], days: [], tail: null };
-  const replayed = async function* ([since, until]: [number, number], initial: boolean) {
-    const [a, b, rows] = await pairInputs(db, ticks, pair, since, until, now);
-    yield* priceSeries(a, b, rows, { ...window, since, until, initial });
-  };
-  if (split.head !== null) yield* replayed(split.head, window.initial);
-  for (const day of split.days) {
-    const folded = await closedDay(db, ticks, pair, day, window.size, window.threshold, now, cache);
-    yield [...(folded.grids.get(step ?? 0) ?? [])];
+  if (step === undefined || !KEPT_GRID_STEPS.includes(step)) {
+    const [a, b, rows] = await pairInputs(db, ticks, pair, window.since, window.until, now);
+    yield* priceSeries(a, b, rows, window);
+    return;
   }
-  if (split.tail !== null) yield* replayed(split.tail, true);
+  for (const folded of await foldedParts(db, ticks, pair, partsOfWindow(window.since, window.until, now), window.size, window.threshold, now, cache)) {
+    yield [...(folded.grids.get(step) ?? [])];
+  }
 }
 
 /**
@@ -237,26 +263,9 @@ export async function getPairEpisodes(db: Db, ticks: TickReader, refA: string, r
   const range = spreadWindow(query.since, query.until, now);
   const threshold = query.minSpread ?? 0;
   const pair = await resolvePricedPair(db, refA, refB, query.pricing, now, readers);
-  // The window's stretches, each folded: the replayed ones now, the closed days kept (or folded once for both of the pair page's calls).
-  const split = stretchesOfWindow(range.since, range.until, now);
-  const replayed = async ([since, until]: [number, number], end: number): Promise<FoldedStretch> => {
-    const [a, b, rows] = await pairInputs(db, ticks, pair, since, until, now);
-    const folder = new EpisodeFolder(since, end, threshold);
-    for await (const points of priceSeries(a, b, rows, { since, until, size: query.size, threshold, initial: true })) for (const point of points) folder.add(point);
-    return folder.stretch();
-  };
-  // One after the other: a request holds at most a query or a stream of the engine's few at a time
-  // (a fan-out of every day's lookups was refused busy by the read pool). Taken newest first, the
-  // other way round from /spreads: when the pair page asks both of a window whose days are not kept,
-  // each call folds half of them and waits for the other's (docs/spreads.md, "Closed days"). Each
-  // stretch is folded on its own, so the order taken changes nothing in the answer.
-  const head = split.head;
-  const tail = split.tail;
-  const later: FoldedStretch[] = [];
-  if (tail !== null) later.push(await replayed(tail, range.until));
-  for (const day of [...split.days].reverse()) later.push((await closedDay(db, ticks, pair, day, query.size, threshold, now, cache)).stretch);
-  if (head !== null) later.push(await replayed(head, tail === null ? range.until : head[1] + 1));
-  const stretches = later.reverse();
+  // The window's parts, each folded on its own (closed days kept), then joined into what one pass over the window folds.
+  const folded = await foldedParts(db, ticks, pair, partsOfWindow(range.since, range.until, now), query.size, threshold, now, cache);
+  const stretches = folded.map((part) => part.stretch);
   const { episodes, days } = joinStretches(stretches, range.since, range.until);
   // Oldest first by start (then direction): a stable order for the cursor.
   const sorted = [...episodes].sort((x, y) => x.start - y.start || x.direction.localeCompare(y.direction));
