@@ -12,6 +12,7 @@ declare const keys: {
   readonly __brierCatalogSchedule: string;
   readonly __brierArchiveSchedule: string;
   readonly __brierSpreadDays: string;
+  readonly __brierSpreadDaysAhead: string;
   readonly __brierArchiveBuilds: string;
   readonly __brierAdminChannel: string;
   readonly __brierRecorder: string;

@@ -27,6 +27,7 @@ export const PROCESS_GLOBALS = Object.freeze({
   __brierCatalogSchedule: "lib/jobs: the catalog poll's timers, started once and stopped at shutdown (bundles)",
   __brierArchiveSchedule: "lib/archive: the archive's timer, started once and stopped at shutdown (bundles)",
   __brierSpreadDays: "lib/spreads: the closed days of pairs folded and kept, and the windows being folded, shared by /spreads, /episodes and the schedule that folds days ahead (bundles)",
+  __brierSpreadDaysAhead: "lib/spreads: the timer that folds the latest pairs' closed days ahead, started once and stopped at shutdown (bundles)",
   __brierArchiveBuilds: "lib/archive: hour files being built, so the schedule and a manifest request share one build of an hour (bundles)",
   __brierAdminChannel: "lib/operator: the admin channel's socket server, opened once (bundles)",
   __brierRecorder: "lib/recorder: the Polymarket recorder, started in instrumentation and read by the status route (bundles)",

@@ -10,7 +10,7 @@ import { insertTickRows } from "@/lib/recorder/writer";
 import { SpreadDayCache } from "@/lib/spreads/day-cache";
 import { EpisodeFolder } from "@/lib/spreads/episodes";
 import { priceSeries } from "@/lib/spreads/series";
-import { getPairEpisodes, getPairSpreads, pairInputs, resolvePricedPair } from "@/lib/spreads/service";
+import { foldDaysAhead, getPairEpisodes, getPairSpreads, pairInputs, resolvePricedPair } from "@/lib/spreads/service";
 import { episodesQuery, spreadsQuery, type SpreadPoint } from "@/lib/spreads/shapes";
 import { getTickStores, requestTickReader } from "@/lib/ticks";
 import { recordedVenueTables } from "@/lib/ticks/published";
@@ -110,6 +110,20 @@ describe("closed UTC days kept", () => {
     expect(cache.folded).toBe(3);
     expect(cache.replayed).toBe(4);
     expect(warm).toEqual(cold);
+  }, 240_000);
+
+  it("folds the latest pairs' closed days ahead, as the pair page names the pair and for its size: the page's first 7-day view folds none", async () => {
+    const cache = new SpreadDayCache();
+    const db = await getDb();
+    const pairs = await foldDaysAhead(db, requestTickReader(), NOW, cache);
+    expect(pairs.map((pair) => [pair.a.venueMarketId, pair.b.venueMarketId])).toEqual([[A, B]]);
+    expect(cache.folded).toBe(6);
+    expect(cache.size).toBe(6);
+    await expectOneReplay(NOW - 7 * DAY, NOW, cache, answersAtOnce);
+    expect(cache.folded).toBe(6);
+    // Again: the kept days hold, nothing is folded.
+    await foldDaysAhead(db, requestTickReader(), NOW, cache);
+    expect(cache.folded).toBe(6);
   }, 240_000);
 
   it("looks up the last snapshot at or before several instants in one read, as one lookup each does", async () => {

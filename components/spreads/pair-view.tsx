@@ -117,6 +117,7 @@ function useLiveSpread(base: string, size: number, enabled: boolean): { point: S
 export function PairView({ a, b, allowed }: { a: string; b: string; allowed: boolean }) {
   const [windowKey, setWindowKey] = useState<WindowKey>("24h");
   // The size box as typed, and the size asked for: 400 ms after the last keystroke, one request.
+  // PAIR_PAGE_SIZE (lib/spreads/shapes.ts): the size whose closed days are folded ahead.
   const [sizeText, setSizeText] = useState("100");
   const [size, setSize] = useState(100);
   useEffect(() => {

@@ -10,6 +10,7 @@ import { closeKeyLimits } from "@/lib/limits";
 import { errorFields, log } from "@/lib/log";
 import { startOutcomeSweeps } from "@/lib/jobs/outcomes";
 import { startRecorders } from "@/lib/recorder/registry";
+import { startSpreadDaysAhead } from "@/lib/spreads/days-ahead";
 import type { ResolutionSink } from "@/lib/outcomes/sink";
 import { healthMonitor } from "@/lib/status/health";
 import { BACKGROUND_JOBS_TASK, startupTask } from "@/lib/status/health-state.mjs";
@@ -104,6 +105,9 @@ async function startJobs(): Promise<void> {
     const archive = startArchiveSchedule();
     onShutdown(async () => archive.stop());
   }
+  // The latest pairs' closed days, folded ahead of the first pair page (lib/spreads/days-ahead.ts).
+  const daysAhead = startSpreadDaysAhead();
+  onShutdown(async () => daysAhead.stop());
   // `npm run demo`: the synthetic venues tick and publish on the live bus like recorders (lib/demo/live.ts).
   if (config.demoLive) {
     const { startDemoTicker } = await import("@/lib/demo/live");

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, desc, eq, isNull, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { marketMatches } from "@/lib/db/schema/market-matches";
 import { invertRelation, type Relation } from "./relations";
@@ -7,7 +7,7 @@ import { invertRelation, type Relation } from "./relations";
 /**
  * Matching's query functions for one pair, for other folders (lib/matching owns `market_matches`:
  * docs/architecture.md, "Layers and folders"): spreads reads a pair's stored match, the demo keeps
- * its synthetic pair matched.
+ * its synthetic pair matched, spreads folds the closed days of the latest matches ahead.
  */
 
 /** The current stored match of two markets, its relation read from A to B (null: none). */
@@ -40,4 +40,15 @@ export async function keepCurrentMatch(db: Db, match: KeptMatch, at: Date): Prom
     .where(and(isNull(marketMatches.validTo), eq(marketMatches.marketA, match.marketA), eq(marketMatches.marketB, match.marketB)));
   if (current.length > 0) return;
   await db.insert(marketMatches).values({ ...match, firstSeenAt: at, lastConfirmedAt: at, validFrom: at });
+}
+
+/** The current matches, most recently confirmed first, at most `limit`: each as its two market ids as stored. */
+export async function currentMatches(db: Db, limit: number): Promise<Array<[string, string]>> {
+  const rows = await db
+    .select({ marketA: marketMatches.marketA, marketB: marketMatches.marketB })
+    .from(marketMatches)
+    .where(isNull(marketMatches.validTo))
+    .orderBy(desc(marketMatches.lastConfirmedAt), marketMatches.id)
+    .limit(limit);
+  return rows.map((row) => [row.marketA, row.marketB]);
 }

@@ -303,5 +303,8 @@ export class SpreadDayCache {
 
 const globalStore = processGlobals<{ __brierSpreadDays?: SpreadDayCache }>();
 
-/** The process-wide cache the pair routes use: one for the process however many copies of this module it loads. */
+/**
+ * The process-wide cache the pair routes and the fold ahead (./days-ahead.ts, started from
+ * instrumentation) use: one for the process however many copies of this module it loads.
+ */
 export const spreadDays: SpreadDayCache = (globalStore.__brierSpreadDays ??= new SpreadDayCache());

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db";
-import { InvalidParameterError } from "@/lib/errors";
+import { InvalidParameterError, isAppError } from "@/lib/errors";
 import { venueJournal } from "@/lib/history/condition";
 import { recordedSpans, union, type Span } from "@/lib/history/coverage-model";
 import { assetIncidents, journalWindow, runSpans, subscribedSpans, syntheticSpans } from "@/lib/history/journal";
@@ -16,11 +16,15 @@ import { currentOutcomes, outcomeKey } from "@/lib/outcomes/store";
 import { defaultFeeReaders, marketFeeVersions, storedMarketFees, type FeeReaders } from "./market-fees";
 import { resolvePair, type PairSide, type ResolvedPair } from "./pairs";
 import { tradingEndOf } from "./trading-end";
+import { currentMatches } from "@/lib/matching/pair-store";
+import { recordedVenues } from "@/lib/recorder/registry";
 import { priceSeries, type SeriesRows, type SeriesWindow, type SideInput } from "./series";
 import {
   episodesResponse,
   feesResponse,
   MAX_WINDOW_MS,
+  PAIR_PAGE_SIZE,
+  PAIR_PAGE_WINDOW_MS,
   spreadIntervals,
   spreadsPage,
   type EpisodesQuery,
@@ -149,6 +153,42 @@ async function* windowSeries(db: Db, ticks: TickReader, pair: ResolvedPair, wind
   for (const folded of await foldedParts(db, ticks, pair, partsOfWindow(window.since, window.until, now), window.size, window.threshold, now, cache)) {
     yield [...(folded.grids.get(step) ?? [])];
   }
+}
+
+/** Pairs whose closed days are folded ahead (each the pair page's longest window: about six days kept of the cache's 96). */
+export const AHEAD_PAIRS = 4;
+/** Current matches read to find them (most are of venues whose books are not recorded). */
+const AHEAD_CANDIDATES = 200;
+
+/**
+ * The closed days of the pair page's longest window up to `now`, folded ahead for the page's
+ * default size and threshold, for the latest current matches of two markets whose books are
+ * recorded (each read with the market of the venue registered first as `a`, as docs/spreads.md
+ * names the demo pair): kept days whose inputs hold cost their check, newly closed days are folded and
+ * kept. Returns the pairs.
+ */
+export async function foldDaysAhead(db: Db, ticks: TickReader, now: number, cache: SpreadDayCache = spreadDays): Promise<ResolvedPair[]> {
+  const days = closedDaysOf(now - PAIR_PAGE_WINDOW_MS, now, now);
+  if (days.length === 0) return [];
+  const parts = days.map((day) => ({ since: day, until: day + DAY_MS - 1, end: day + DAY_MS, day: true }));
+  const order = recordedVenues().map((venue) => venue.id);
+  const folded: ResolvedPair[] = [];
+  for (const [refA, refB] of await currentMatches(db, AHEAD_CANDIDATES)) {
+    if (folded.length >= AHEAD_PAIRS) break;
+    let pair: ResolvedPair;
+    try {
+      pair = await resolvePricedPair(db, refA, refB, undefined, now);
+      if (pair.a.recorder === pair.b.recorder) continue;
+      if (order.indexOf(pair.a.recorder) > order.indexOf(pair.b.recorder)) pair = await resolvePricedPair(db, refB, refA, undefined, now);
+    } catch (error) {
+      // A market whose books are not recorded has no spread to fold.
+      if (isAppError(error) && error.code === "not_found") continue;
+      throw error;
+    }
+    await foldedParts(db, ticks, pair, parts, PAIR_PAGE_SIZE, 0, now, cache);
+    folded.push(pair);
+  }
+  return folded;
 }
 
 /**

@@ -13,6 +13,9 @@ export const SPREAD_DEFAULT_LIMIT = 1000;
 export const EPISODES_MAX_LIMIT = 1000;
 export const MAX_SIZE = 100_000;
 export const DEFAULT_SIZE = 100;
+/** The pair page's size when it opens (contracts), and its longest window: what lib/spreads folds ahead. */
+export const PAIR_PAGE_SIZE = 100;
+export const PAIR_PAGE_WINDOW_MS = 7 * 86_400_000;
 export const MAX_WINDOW_MS = 31 * 86_400_000;
 
 /** Grid steps of `interval`; absent: a point at every change of either book. */
