@@ -1,9 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableColumns } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eventUuid, marketUuid } from "@/lib/catalog/ids";
 import { ingestVenues, type IngestOptions, type IngestProgress } from "@/lib/catalog/ingest";
 import { getDb } from "@/lib/db";
-import { events, ingestLeases, ingestRuns, marketQuotes, markets } from "@/lib/db/schema";
+import { events, ingestLeases, ingestRuns, marketQuotes, marketRanks, markets } from "@/lib/db/schema";
 import { createExchange } from "@/lib/venues/factory";
 import { createFakeVenues, FIXTURE_IDS, GAMMA_HOST, type JsonObject } from "./fakes/venue-server";
 
@@ -19,11 +19,15 @@ const options = (extra: IngestOptions = {}): IngestOptions => ({
   ...extra,
 });
 
+/** A market's row with its 24-hour volume rank key (`market_ranks`). */
+const rankedMarket = { ...getTableColumns(markets), volume24h: marketRanks.volume24h };
+
 async function marketRow(venue: string, venueMarketId: string) {
   const db = await getDb();
   const [row] = await db
-    .select()
+    .select(rankedMarket)
     .from(markets)
+    .innerJoin(marketRanks, eq(marketRanks.id, markets.id))
     .where(and(eq(markets.venue, venue), eq(markets.venueMarketId, venueMarketId)));
   return row;
 }
@@ -130,7 +134,7 @@ describe("catalog ingestion from the fake venues", () => {
   ])("when Polymarket %s, Kalshi still succeeds and nothing stored is lost", async (_label, mode) => {
     const db = await getDb();
     await ingestVenues(db, options({ venues: ["polymarket", "kalshi"] }));
-    const before = await db.select().from(markets).orderBy(markets.id);
+    const before = await db.select(rankedMarket).from(markets).innerJoin(marketRanks, eq(marketRanks.id, markets.id)).orderBy(markets.id);
     expect(before.length).toBe(9);
 
     fake.fail(GAMMA_HOST, mode);
@@ -147,7 +151,7 @@ describe("catalog ingestion from the fake venues", () => {
     expect(byVenue.kalshi?.outcome).toBe("succeeded");
     expect(byVenue.kalshi?.durationMs).toBeLessThan(Date.now() - started + 1);
 
-    const after = await db.select().from(markets).orderBy(markets.id);
+    const after = await db.select(rankedMarket).from(markets).innerJoin(marketRanks, eq(marketRanks.id, markets.id)).orderBy(markets.id);
     expect(after.length).toBe(before.length);
     const pmBefore = before.filter((m) => m.venue === "polymarket");
     const pmAfter = after.filter((m) => m.venue === "polymarket");

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import { marketRanks } from "@/lib/db/schema/market-ranks";
 import { markets } from "@/lib/db/schema/markets";
 
 /**
@@ -32,11 +33,12 @@ export async function topOutcomeTokens(db: Db, options: { exchange: string; limi
       id: markets.id,
       contractAddress: markets.contractAddress,
       outcomeIds: markets.outcomeIds,
-      volume24h: markets.volume24h,
+      volume24h: marketRanks.volume24h,
     })
-    .from(markets)
-    .where(and(eq(markets.venue, options.exchange), eq(markets.closed, false), isNotNull(markets.contractAddress), listedByVenue))
-    .orderBy(sql`${markets.volume24h} desc nulls last`, sql`${markets.id} desc nulls last`)
+    .from(marketRanks)
+    .innerJoin(markets, eq(markets.id, marketRanks.id))
+    .where(and(eq(marketRanks.venue, options.exchange), eq(marketRanks.closed, false), isNotNull(markets.contractAddress), listedByVenue))
+    .orderBy(sql`${marketRanks.volume24h} desc nulls last`, sql`${marketRanks.id} desc nulls last`)
     // Most markets have two tokens; a market never has zero rows here unless outcomes are empty.
     .limit(limit);
   const tokens: OutcomeToken[] = [];
@@ -59,9 +61,10 @@ export async function topVenueMarketIds(db: Db, options: { exchange: string; lim
   if (limit === 0) return [];
   const rows = await db
     .select({ venueMarketId: markets.venueMarketId })
-    .from(markets)
-    .where(and(eq(markets.venue, options.exchange), eq(markets.closed, false), listedByVenue))
-    .orderBy(sql`${markets.volume24h} desc nulls last`, sql`${markets.id} desc nulls last`)
+    .from(marketRanks)
+    .innerJoin(markets, eq(markets.id, marketRanks.id))
+    .where(and(eq(marketRanks.venue, options.exchange), eq(marketRanks.closed, false), listedByVenue))
+    .orderBy(sql`${marketRanks.volume24h} desc nulls last`, sql`${marketRanks.id} desc nulls last`)
     .limit(limit);
   return rows.map((row) => row.venueMarketId);
 }

@@ -3,6 +3,7 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { resultRows, type Db } from "@/lib/db";
 import { events } from "@/lib/db/schema/events";
+import { marketRanks } from "@/lib/db/schema/market-ranks";
 import { markets } from "@/lib/db/schema/markets";
 import { eventQuotes, marketQuotes } from "@/lib/db/schema/quotes";
 import { encodeCursor, type Cursor, type ListSort } from "./cursor";
@@ -42,6 +43,10 @@ const listedColumns = sql.raw(
 
 type RankedTable = typeof markets | typeof events;
 
+/** Where a list's sort keys and order indexes are: a market's in `market_ranks`, an event's in its row. */
+type KeyedTable = typeof marketRanks | typeof events;
+const keysOf = (table: RankedTable): KeyedTable => (table === markets ? marketRanks : events);
+
 /**
  * One list order: the sort key as SQL (expression for expression the key of its index in
  * lib/db/schema, so the planner walks that index), its direction, the SQL that reads the key back
@@ -54,10 +59,10 @@ interface SortKey {
   bind: (key: Cursor["key"]) => SQL;
 }
 
-const utcMicros = (column: SQL | RankedTable["firstSeenAt"]) =>
+const utcMicros = (column: SQL | KeyedTable["firstSeenAt"]) =>
   sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-function sortKey(table: RankedTable, sort: ListSort): SortKey {
+function sortKey(table: KeyedTable, sort: ListSort): SortKey {
   const float = (key: Cursor["key"]) => sql`${key}::float8`;
   switch (sort) {
     case "volume24h":
@@ -91,7 +96,7 @@ function sortKey(table: RankedTable, sort: ListSort): SortKey {
 }
 
 /** The filters of both lists (no keyset position), `search` that of `query.query`. The closed filter is a literal so partial indexes apply. */
-function filterConditions(table: RankedTable, query: ListQuery, search: Search | undefined): SQL[] {
+function filterConditions(table: RankedTable | typeof marketRanks, query: ListQuery, search: Search | undefined): SQL[] {
   const conditions: SQL[] = [];
   if (!query.closed) conditions.push(sql`${table.closed} = false`);
   if (query.category !== undefined) conditions.push(eq(table.category, query.category));
@@ -121,7 +126,7 @@ async function countMatches(db: Db, table: RankedTable, query: ListQuery): Promi
  * The WHERE of one list statement: the filters (with a search, only the given tier's matches) plus
  * the keyset position when the cursor sits in this tier. Every value binds (never concatenated).
  */
-function listConditions(table: RankedTable, query: ListQuery, search: Search | undefined, key: SortKey, tier: SearchTier): SQL | undefined {
+function listConditions(table: RankedTable | typeof marketRanks, query: ListQuery, search: Search | undefined, key: SortKey, tier: SearchTier): SQL | undefined {
   const conditions = filterConditions(table, query, undefined);
   if (search !== undefined) conditions.push(searchTier(table, search, tier));
   if (query.cursor !== undefined && (query.query === undefined || (query.cursor.tier ?? 1) === tier)) {
@@ -132,13 +137,13 @@ function listConditions(table: RankedTable, query: ListQuery, search: Search | u
 }
 
 /** ORDER BY of a list: the sort key, ties by id in the same direction (one row comparison walks the index). */
-const orderOf = (table: RankedTable, key: SortKey) =>
+const orderOf = (table: KeyedTable, key: SortKey) =>
   key.direction === "desc"
     ? [sql`${key.expression} desc nulls last`, sql`${table.id} desc nulls last`]
     : [sql`${key.expression} asc`, sql`${table.id} asc`];
 
 /** The default order (volume24h desc, id desc), used by nested markets and lookups. */
-export const rankOrder = (table: RankedTable) => orderOf(table, sortKey(table, "volume24h"));
+export const rankOrder = (table: KeyedTable) => orderOf(table, sortKey(table, "volume24h"));
 
 const sortOf = (query: ListQuery): ListSort => query.sort ?? "volume24h";
 
@@ -167,7 +172,7 @@ function page<R extends Ranked>(rows: R[], query: ListQuery): { rows: R[]; nextC
 const FEW_MATCHES = 2_000;
 
 /**
- * A search within one category (default order) walks `markets_category_rank_idx`, which carries
+ * A search within one category (default order) walks `market_ranks_category_rank_idx`, which carries
  * `closed` and `search_vector` like the rank index, when that walk passes at most this many
  * entries to fill the page: `limit + 1` times the category's rows over the search's matches
  * (the walk meets matches at that rate). 25,000 entries index-only is what FEW_MATCHES's walk
@@ -192,12 +197,14 @@ async function filterRows(run: RunStatement, table: RankedTable, query: ListQuer
 
 /**
  * Whether a search with `total` matches (exact) reads them all from the GIN index (`few`) rather
- * than walking the list's order: at most FEW_MATCHES, and, within a category in the default
- * order (a covering walk, `WALK_ENTRIES`), few enough that the walk would pass more entries.
+ * than walking the list's order: at most FEW_MATCHES, and, within a category or a venue in the
+ * default order (a covering walk, `WALK_ENTRIES`), few enough that the walk would pass more entries.
  */
 async function readsFew(run: RunStatement, table: RankedTable, query: ListQuery, total: number): Promise<boolean> {
   if (total > FEW_MATCHES) return false;
-  if (table !== markets || query.category === undefined || query.exchange !== undefined || sortOf(query) !== "volume24h") return true;
+  // The covering walks: a category's or a venue's rank index (not both: `market_ranks_category_venue_rank_idx` carries no vector).
+  const oneFilter = (query.category === undefined) !== (query.exchange === undefined);
+  if (table !== markets || !oneFilter || sortOf(query) !== "volume24h") return true;
   return (query.limit + 1) * (await filterRows(run, table, query)) > WALK_ENTRIES * total;
 }
 
@@ -282,11 +289,15 @@ async function pageRows<R extends Ranked>(
  * of walking the order's index and testing each row.
  */
 function pageIds(table: RankedTable, query: ListQuery, search: Search | undefined, tier: SearchTier, limit: number, offset: number, few: Few): SQL {
-  const key = sortKey(table, sortOf(query));
+  const keyed = keysOf(table);
+  const key = sortKey(keyed, sortOf(query));
   if (!few) {
-    const where = listConditions(table, query, search, key, tier);
+    // A market's walk reads `market_ranks` alone; `markets` joins only for a substring search of
+    // its title and slug (PostgreSQL drops a left join on a unique key that nothing reads).
+    const where = listConditions(keyed, query, search, key, tier);
     const filter = where === undefined ? sql`` : sql` where ${where}`;
-    return sql`select ${table.id} as id from ${table}${filter} order by ${sql.join(orderOf(table, key), sql`, `)} limit ${limit} offset ${offset}`;
+    const from = keyed === marketRanks ? sql`${marketRanks} left join ${markets} on ${markets.id} = ${marketRanks.id}` : sql`${keyed}`;
+    return sql`select ${keyed.id} as id from ${from}${filter} order by ${sql.join(orderOf(keyed, key), sql`, `)} limit ${limit} offset ${offset}`;
   }
   // "unfiltered": the fence keeps category and venue out of the scan (they are tested on its rows
   // after), so the planner cannot AND the GIN bitmap with a filter index's (`fewUnfiltered`).
@@ -297,14 +308,16 @@ function pageIds(table: RankedTable, query: ListQuery, search: Search | undefine
   if (few === "unfiltered" && query.category !== undefined) outer.push(sql`matches.category = ${query.category}`);
   if (few === "unfiltered" && query.exchange !== undefined) outer.push(sql`matches.venue = ${query.exchange}`);
   const direction = key.direction === "desc" ? sql`desc nulls last` : sql`asc`;
+  // A market's matches come from `markets` (its GIN index), their sort keys from `market_ranks` by primary key.
+  const from = keyed === marketRanks ? sql`${markets} join ${marketRanks} on ${marketRanks.id} = ${markets.id}` : sql`${table}`;
   return sql`select matches.id from (select ${table.id} as id, ${key.expression} as sort_key, ${table.category} as category, ${table.venue} as venue
-    from ${table}${filter} offset 0) as matches${outer.length === 0 ? sql`` : sql` where ${and(...outer)}`}
+    from ${from}${filter} offset 0) as matches${outer.length === 0 ? sql`` : sql` where ${and(...outer)}`}
     order by matches.sort_key ${direction}, matches.id ${direction} limit ${limit} offset ${offset}`;
 }
 
 /**
- * The SQL behind a page of GET /v0/markets for one tier: the page's ids from `markets` alone (an
- * index walk, index-only for a search in the default order: markets_rank_idx carries `closed` and
+ * The SQL behind a page of GET /v0/markets for one tier: the page's ids from `market_ranks` alone (an
+ * index walk, index-only for a search in the default order: market_ranks_rank_idx carries `closed` and
  * `search_vector`), then their columns and quotes by primary key, 51 rows at most, answered as ONE
  * JSON array in the page's order (`rowNumber`): the driver then hands over one text value for one
  * `JSON.parse`, instead of decoding 24 columns of every row, about 0.5 ms of the server's CPU per
@@ -312,12 +325,12 @@ function pageIds(table: RankedTable, query: ListQuery, search: Search | undefine
  * PostgreSQL writes them, times already ISO text).
  */
 function marketTierStatement(query: ListQuery, search: Search | undefined, tier: SearchTier, limit: number, offset: number, few: Few): SQL {
-  const key = sortKey(markets, sortOf(query));
-  const order = sql.join(orderOf(markets, key), sql`, `);
+  const key = sortKey(marketRanks, sortOf(query));
+  const order = sql.join(orderOf(marketRanks, key), sql`, `);
   return sql`select coalesce(json_agg(page_rows order by page_rows."rowNumber"), '[]')::text as page from (
     select ${listedColumns}, ${key.cursorValue} as "cursorKey", row_number() over (order by ${order}) as "rowNumber"
     from (${pageIds(markets, query, search, tier, limit, offset, few)}) as page
-    join ${markets} on ${markets.id} = page.id join ${marketQuotes} on ${quoteOfMarket}) as page_rows`;
+    join ${markets} on ${markets.id} = page.id join ${marketRanks} on ${marketRanks.id} = page.id join ${marketQuotes} on ${quoteOfMarket}) as page_rows`;
 }
 
 /** The rows of a page answered by `marketTierStatement` (one JSON text). */
@@ -328,7 +341,7 @@ function pageOfJson(rows: Array<Record<string, unknown>>): Array<Record<string, 
 
 /** How many of a search's title matches there are, counting at most `upTo` (an offset past tier 1). */
 function tierCount(table: RankedTable, query: ListQuery, search: Search | undefined, upTo: number): SQL {
-  const where = listConditions(table, { ...query, cursor: undefined }, search, sortKey(table, sortOf(query)), 1);
+  const where = listConditions(table, { ...query, cursor: undefined }, search, sortKey(keysOf(table), sortOf(query)), 1);
   return sql`select count(*)::int as n from (select 1 from ${table}${where === undefined ? sql`` : sql` where ${where}`} limit ${upTo}) as matches`;
 }
 
@@ -432,8 +445,9 @@ export async function marketsOfEvents(db: Db, eventIds: string[], includeClosed:
     .select(marketColumns)
     .from(markets)
     .innerJoin(marketQuotes, quoteOfMarket)
+    .innerJoin(marketRanks, eq(marketRanks.id, markets.id))
     .where(and(inArray(markets.eventId, eventIds), includeClosed ? undefined : eq(markets.closed, false)))
-    .orderBy(...rankOrder(markets));
+    .orderBy(...rankOrder(marketRanks));
   for (const row of rows) {
     const list = byEvent.get(row.eventId) ?? [];
     list.push(toMarketPublic(row));

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, arrayContains, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import { marketRanks } from "@/lib/db/schema/market-ranks";
 import { markets, type OutcomeLabel, type StoredOutcome } from "@/lib/db/schema/markets";
 import { marketQuotes } from "@/lib/db/schema/quotes";
 import { marketColumns, quoteOfMarket, type MarketSelection } from "./public";
@@ -73,10 +74,11 @@ const quotedColumns = { id: markets.id, venue: markets.venue, venueMarketId: mar
 export async function openQuotedMarkets(db: Db, options: { exchange: string; limit: number }): Promise<QuotedMarket[]> {
   return db
     .select(quotedColumns)
-    .from(markets)
+    .from(marketRanks)
+    .innerJoin(markets, eq(markets.id, marketRanks.id))
     .innerJoin(marketQuotes, quoteOfMarket)
-    .where(and(eq(markets.venue, options.exchange), eq(markets.closed, false), isNotNull(markets.contractAddress)))
-    .orderBy(sql`${markets.volume24h} desc`, sql`${markets.id} desc`)
+    .where(and(eq(marketRanks.venue, options.exchange), eq(marketRanks.closed, false), isNotNull(markets.contractAddress)))
+    .orderBy(sql`${marketRanks.volume24h} desc`, sql`${marketRanks.id} desc`)
     .limit(options.limit);
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { events } from "@/lib/db/schema/events";
+import { marketRanks } from "@/lib/db/schema/market-ranks";
 import { markets } from "@/lib/db/schema/markets";
 import { eventQuotes, marketQuotes } from "@/lib/db/schema/quotes";
 import { AppError, NotFoundError } from "@/lib/errors";
@@ -33,8 +34,9 @@ async function marketIdsWhere(db: Db, venue: string, condition: SQL): Promise<Ar
   return db
     .select({ id: markets.id, eventId: markets.eventId, slug: markets.slug })
     .from(markets)
+    .innerJoin(marketRanks, eq(marketRanks.id, markets.id))
     .where(and(eq(markets.venue, venue), condition))
-    .orderBy(...rankOrder(markets))
+    .orderBy(...rankOrder(marketRanks))
     .limit(50);
 }
 
@@ -99,6 +101,7 @@ export async function getMarketOrThrow(db: Db, ref: string): Promise<MarketPubli
     .select(marketColumns)
     .from(markets)
     .innerJoin(marketQuotes, quoteOfMarket)
+    .innerJoin(marketRanks, eq(marketRanks.id, markets.id))
     .where(or(byId, byVenueId, byContract, byOutcome, bySlug))
     .orderBy(
       refRank([
@@ -108,7 +111,7 @@ export async function getMarketOrThrow(db: Db, ref: string): Promise<MarketPubli
         [byOutcome, 3],
         [bySlug, 4],
       ]),
-      ...rankOrder(markets),
+      ...rankOrder(marketRanks),
     )
     .limit(1);
   if (row === undefined) throw new NotFoundError("market", value);

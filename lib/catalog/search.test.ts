@@ -101,7 +101,7 @@ describe("query=: the plan follows the word's frequency", () => {
       ),
     );
     await seedCatalog(items);
-    await (await getDb()).execute(sql`vacuum analyze markets`);
+    await (await getDb()).execute(sql`vacuum analyze markets, market_ranks`);
   }, 300_000); // 5,000 markets through the upsert: seconds alone, minutes on a loaded 2-core machine
 
   /** EXPLAIN of the title-match statement the page of `qs` runs first (a plan-picking count before it excepted). */
@@ -156,5 +156,14 @@ describe("query=: the plan follows the word's frequency", () => {
     expect(rare).toMatch(/Filter: \(matches\.category = /);
     expect(await titles("query=rarity&category=Politics")).toEqual(["Will common thing 1207 happen rarity?", "Will common thing 7 happen rarity?"]);
     expect(await titles("query=ballot&category=Sports")).toEqual([]);
+  });
+
+  it("a search within a venue walks the venue's order when its matches are frequent there", async () => {
+    // 250 matches of the venue's 5,000 rows: a walk meets one every 20 entries (51 x 20 <= WALK_ENTRIES).
+    expect((await list("query=ballot&exchange=polymarket")).meta).toMatchObject({ total: 250 });
+    expect(await firstPlan("query=ballot&exchange=polymarket")).not.toContain("markets_search_vector_idx");
+    expect(await titles("query=ballot&exchange=polymarket&limit=2")).toEqual(["Will other thing 4983 happen ballot?", "Will other thing 4963 happen ballot?"]);
+    expect(await firstPlan("query=rarity&exchange=polymarket")).toContain("markets_search_vector_idx");
+    expect(await titles("query=ballot&exchange=kalshi")).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { events } from "@/lib/db/schema/events";
-import type { markets } from "@/lib/db/schema/markets";
+import { marketRanks } from "@/lib/db/schema/market-ranks";
+import { markets } from "@/lib/db/schema/markets";
 import { planRows } from "./totals";
 
 /*
@@ -23,7 +24,9 @@ import { planRows } from "./totals";
 
 export type SearchTier = 1 | 2;
 
-type SearchedTable = typeof markets | typeof events;
+/** A table with a search vector; `market_ranks`' is a copy of `markets`' (its title and slug are read from `markets`). */
+type SearchedTable = typeof markets | typeof events | typeof marketRanks;
+const textOf = (table: SearchedTable) => (table === marketRanks ? markets : (table as typeof markets | typeof events));
 
 /** Runs one statement and answers its rows (the app: its Db; bench:catalog: the same SQL on its own connection). */
 export type RunStatement = (statement: SQL) => Promise<Array<Record<string, unknown>>>;
@@ -140,16 +143,18 @@ export async function searchOf(run: RunStatement, text: string, access: SearchAc
 
 /** Every row the search matches, either tier (what `meta.total` counts). */
 export function searchMatches(table: SearchedTable, search: Search): SQL {
-  if (search.kind === "substring") return sql`(${table.title} ilike ${search.pattern} or ${table.slug} ilike ${search.pattern})`;
+  const text = textOf(table);
+  if (search.kind === "substring") return sql`(${text.title} ilike ${search.pattern} or ${text.slug} ilike ${search.pattern})`;
   return wordsMatch(table, search, false);
 }
 
 /** The rows of one tier: 1, the title matches; 2, only title and slug together do. */
 export function searchTier(table: SearchedTable, search: Search, tier: SearchTier): SQL {
   if (search.kind === "substring") {
+    const text = textOf(table);
     return tier === 1
-      ? sql`${table.title} ilike ${search.pattern}`
-      : sql`(${table.slug} ilike ${search.pattern} and not ${table.title} ilike ${search.pattern})`;
+      ? sql`${text.title} ilike ${search.pattern}`
+      : sql`(${text.slug} ilike ${search.pattern} and not ${text.title} ilike ${search.pattern})`;
   }
   if (tier === 1) return wordsMatch(table, search, true);
   // Tier 2: title and slug together, and not the title alone (a test on rows already found).

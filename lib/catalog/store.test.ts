@@ -6,7 +6,7 @@ import type { NormalizedEvent } from "./normalize";
 import { searchMarkets } from "./list";
 import { getEventOrThrow, getMarketOrThrow } from "./resolve";
 import { listMarketsQuery } from "./shapes";
-import { MARKET_BATCH, RANK_STEP, unseenOpenMarkets, upsertCatalog } from "./store";
+import { MARKET_BATCH, markMarketsClosed, RANK_STEP, unseenOpenMarkets, upsertCatalog } from "./store";
 
 // Re-ingestion: unchanged rows are not rewritten (no new row version), and no stored field is
 // ever lost or blanked by a poll that lacks it.
@@ -14,7 +14,7 @@ import { MARKET_BATCH, RANK_STEP, unseenOpenMarkets, upsertCatalog } from "./sto
 type Stored = Record<string, unknown> & { id: string; version: string };
 
 /** Every column of every catalog row, plus its row version (xmin changes on every rewrite). */
-async function snapshot(table: "markets" | "events" | "market_quotes" | "event_quotes"): Promise<Map<string, Stored>> {
+async function snapshot(table: "markets" | "market_ranks" | "events" | "market_quotes" | "event_quotes"): Promise<Map<string, Stored>> {
   const db = await getDb();
   // xmax is set by a row lock too: equal xmax means not even locked.
   const result = await db.execute(sql`select xmin::text as version, xmax::text as locked_by, * from ${sql.raw(table)} order by id`);
@@ -79,7 +79,7 @@ describe("upsertCatalog on re-ingestion", () => {
   });
 
   it("a changed field rewrites that row only; the other fields, first_seen_at included, are kept", async () => {
-    const before = await snapshot("markets");
+    const [before, wide] = [await snapshot("market_ranks"), await snapshot("markets")];
     const changed = laterPoll(poll);
     const target = changed[0]?.markets[1];
     if (target === undefined) throw new Error("missing market");
@@ -87,7 +87,9 @@ describe("upsertCatalog on re-ingestion", () => {
     target.outcomes = target.outcomes.map((o, i) => ({ ...o, price: i === 0 ? 0.7 : 0.3, priceChange24h: i === 0 ? -0.2 : 0.2 }));
     target.slug = null; // a sparse value in the same poll is still kept
     await upsertCatalog(await getDb(), changed);
-    const after = await snapshot("markets");
+    // Only rank keys and prices moved (the sparse slug is kept): the wide row is not rewritten.
+    expect(await snapshot("markets")).toEqual(wide);
+    const after = await snapshot("market_ranks");
     for (const [id, row] of before) {
       const now = after.get(id);
       if (now === undefined) throw new Error(`row ${id} lost`);
@@ -96,10 +98,8 @@ describe("upsertCatalog on re-ingestion", () => {
         continue;
       }
       expect(now.version).not.toBe(row.version);
-      expect(now).toMatchObject({ volume24h: 777, abs_change24h: 0.2, slug: row.slug, first_seen_at: row.first_seen_at });
-      const untouched = Object.keys(row).filter(
-        (k) => !["version", "locked_by", "volume24h", "abs_change24h", "outcomes", "last_seen_at", "content_hash"].includes(k),
-      );
+      expect(now).toMatchObject({ volume24h: 777, abs_change24h: 0.2, first_seen_at: row.first_seen_at });
+      const untouched = Object.keys(row).filter((k) => !["version", "locked_by", "volume24h", "abs_change24h"].includes(k));
       for (const k of untouched) expect(now[k], k).toEqual(row[k]);
     }
     // The event's aggregates follow its markets.
@@ -114,6 +114,45 @@ describe("upsertCatalog on re-ingestion", () => {
     expect((await unseenOpenMarkets(db, "polymarket", ids.slice(1), 10)).map((m) => m.id)).toEqual(ids.slice(0, 1));
     expect((await unseenOpenMarkets(db, "polymarket", [], 10)).map((m) => m.id)).toEqual(ids);
     expect(await unseenOpenMarkets(db, "kalshi", ids, 10)).toHaveLength(1);
+  });
+});
+
+describe("market_ranks, the listing's copy of each market (rank keys and filter columns)", () => {
+  /** Markets whose `market_ranks` row is missing or whose copied columns differ from the market's. */
+  const drift = async () =>
+    resultRows<{ id: string }>(
+      await (await getDb()).execute(sql`select m.id from markets m left join market_ranks k on k.id = m.id
+        where k.id is null or (k.venue, k.category, k.closed, k.resolution_date, k.first_seen_at, k.search_vector)
+          is distinct from (m.venue, m.category, m.closed, m.resolution_date, m.first_seen_at, m.search_vector)`),
+    );
+  const listedIds = async (params: Record<string, string>) =>
+    (await searchMarkets(await getDb(), listMarketsQuery.parse(params))).data.map((m) => m.marketId);
+
+  it("follows inserts, a changed category, title and date, and a closure, and the listing reads it", async () => {
+    await clearCatalog();
+    const poll = [makeEvent({ venue: "polymarket", category: "Politics" }, [{ volume24h: 500 }, { volume24h: 400 }])];
+    await upsertCatalog(await getDb(), poll);
+    const [first, second] = poll[0]?.markets.map((m) => m.id ?? "") ?? [];
+    expect(await drift()).toEqual([]);
+    expect((await snapshot("market_ranks")).size).toBe(2);
+
+    const changed = laterPoll(poll).map((e) => ({
+      ...e,
+      markets: e.markets.map((m) =>
+        m.id === first ? { ...m, category: "Sports", title: "Quokka derby final", resolutionDate: new Date("2028-02-03T00:00:00Z") } : m,
+      ),
+    }));
+    await upsertCatalog(await getDb(), changed);
+    expect(await drift()).toEqual([]);
+    expect(await listedIds({ category: "Sports" })).toEqual([first]);
+    expect(await listedIds({ category: "Politics" })).toEqual([second]);
+    expect(await listedIds({ query: "quokka" })).toEqual([first]);
+    expect(await listedIds({ query: "quokka", exchange: "polymarket" })).toEqual([first]);
+
+    await markMarketsClosed(await getDb(), [{ id: second ?? "", eventId: poll[0]?.event.id ?? "", status: "closed" }]);
+    expect(await drift()).toEqual([]);
+    expect(await listedIds({})).toEqual([first]);
+    expect(await listedIds({ closed: "true" })).toEqual([first, second]);
   });
 });
 
@@ -231,13 +270,15 @@ describe("a re-poll whose prices and volumes changed (market_quotes)", () => {
     const poll = [makeEvent({ venue: "polymarket" }, [{ volume24h: 1000 }, { volume24h: 500 }])];
     await upsertCatalog(await getDb(), poll);
     const [top, second] = (await listed()).map((m) => m.marketId);
-    const before = await snapshot("markets");
+    const [before, wide] = [await snapshot("market_ranks"), await snapshot("markets")];
     const overtaken = laterPoll(poll).map((e) => ({
       ...e,
       markets: e.markets.map((m) => (m.id === second ? { ...m, volume24h: 2000 } : m)),
     }));
     await upsertCatalog(await getDb(), overtaken);
-    const after = await snapshot("markets");
+    // The rank move rewrites the narrow `market_ranks` row only, never the market's wide row.
+    expect(await snapshot("markets")).toEqual(wide);
+    const after = await snapshot("market_ranks");
     expect(after.get(second ?? "")?.volume24h).toBe(2000);
     expect(after.get(second ?? "")?.version).not.toBe(before.get(second ?? "")?.version);
     expect(after.get(top ?? "")).toEqual(before.get(top ?? ""));

@@ -3,6 +3,7 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { hash as digest } from "node:crypto";
 import { resultRows, type Db } from "@/lib/db";
 import { events, type NewEventRow } from "@/lib/db/schema/events";
+import { marketRanks } from "@/lib/db/schema/market-ranks";
 import { markets, type NewMarketRow } from "@/lib/db/schema/markets";
 import { UUID_PATTERN } from "./ids";
 import type { NormalizedEvent } from "./normalize";
@@ -48,9 +49,6 @@ const marketColumns = {
   category: "text",
   outcomes: "jsonb",
   outcome_ids: "text[]",
-  volume24h: "float8",
-  abs_change24h: "float8",
-  liquidity: "float8",
   status: "text",
   closed: "boolean",
   resolution_date: "timestamptz",
@@ -74,7 +72,6 @@ const keptEventColumns = new Set([
 const keptMarketColumns = new Set([
   "slug",
   "description",
-  "liquidity",
   "status",
   "resolution_date",
   "contract_address",
@@ -86,10 +83,11 @@ const keptMarketColumns = new Set([
 const identityColumns = new Set(["id", "venue", "venue_event_id", "venue_market_id"]);
 
 /**
- * The rank keys of `markets` and `events`: the list orders' sort keys, which every poll moves a
- * little. They are not compared like the descriptive columns: a poll rewrites them (and so the
- * row and all its indexes) only when one moved by more than a step, and answers read the current
- * values from the quote tables (docs/catalog.md).
+ * The rank keys of `events` and of `market_ranks`: the list orders' sort keys, which every poll
+ * moves a little. They are not compared like the descriptive columns: a poll rewrites them (and so
+ * the row and its indexes: for a market, the narrow `market_ranks` row and the listing's order
+ * indexes only) only when one moved by more than a step, and answers read the current values from
+ * the quote tables (docs/catalog.md).
  */
 const rankKeys = new Set(["volume24h", "abs_change24h", "liquidity"]);
 
@@ -131,13 +129,15 @@ function upsertStatement(table: "events" | "markets", columns: Record<string, st
   // The hash is stored with every write but never makes one: a poll that lacks optional values
   // (another hash, the same row once coalesced) rewrites nothing.
   const compared = updated.filter((name) => name !== "last_seen_at" && name !== "content_hash" && !rankKeys.has(name));
+  // A market's rank keys are not in its row (`market_ranks`, `ranksStatement`); an event's are.
+  const ranked = names.some((name) => rankKeys.has(name));
   /** The value a column takes from `incoming` over `current` (kept columns are never blanked). */
   const next = (name: string, incoming: string, current: string) =>
     kept.has(name) ? `coalesce(${incoming}.${name}, ${current}.${name})` : `${incoming}.${name}`;
   const changed = (incoming: string, current: string) =>
     `((${compared.map((name) => `${current}.${name}`).join(", ")}) is distinct from (${compared
       .map((name) => next(name, incoming, current))
-      .join(", ")}) or ${rankMoved(incoming, current)} or ${current}.content_hash = '')`;
+      .join(", ")})${ranked ? ` or ${rankMoved(incoming, current)}` : ""} or ${current}.content_hash = '')`;
   const updates = updated.map((name) => `${name} = ${next(name, "excluded", table)}`).join(", ");
   return sql`insert into ${sql.raw(table)} (${sql.raw(names.join(", "))})
     select ${sql.raw(names.map((name) => `r.${name}`).join(", "))}
@@ -248,6 +248,9 @@ const quoteValue = (q: QuoteTable, name: string, incoming: string, current: stri
 function quoteStatement(table: "markets" | "events", quotes: QuoteColumns): SQL {
   const q = quoteTables[table];
   const names = Object.keys(q.columns);
+  // Where the rank keys are: a market's in `market_ranks` (k), an event's in its row (m).
+  const ranks = table === "markets" ? sql.raw(" left join market_ranks as k on k.id = r.id") : sql.raw("");
+  const keys = table === "markets" ? "k" : "m";
   return sql`with r as materialized (
       select * from ${quoteInput(q, quotes)}
     ), q as (
@@ -258,10 +261,10 @@ function quoteStatement(table: "markets" | "events", quotes: QuoteColumns): SQL 
         (${sql.raw(names.map((name) => quoteValue(q, name, "r", "q")).join(", "))})
     ), p as materialized (
       select r.id, r.volume24h, r.abs_change24h, r.liquidity, m.id is null as "new",
-        m.content_hash is distinct from r.h as pending, coalesce(${sql.raw(rankMoved("r", "m"))}, false) as moved
-      from r left join ${sql.raw(table)} as m on m.id = r.id
+        m.content_hash is distinct from r.h as pending, coalesce(${sql.raw(rankMoved("r", keys))}, false) as moved
+      from r left join ${sql.raw(table)} as m on m.id = r.id${ranks}
     ), k as (
-      update ${sql.raw(table)} as m set volume24h = p.volume24h, abs_change24h = p.abs_change24h, liquidity = coalesce(p.liquidity, m.liquidity)
+      update ${sql.raw(table === "markets" ? "market_ranks" : table)} as m set volume24h = p.volume24h, abs_change24h = p.abs_change24h, liquidity = coalesce(p.liquidity, m.liquidity)
       from p
       where m.id = p.id and p.moved and not p.pending
     )
@@ -277,6 +280,31 @@ function newQuotesStatement(table: "markets" | "events", quotes: QuoteColumns, k
     from ${quoteInput(q, quotes, keep)}
     on conflict (id) do update set ${sql.raw(
       names.map((name) => `${name} = ${name === "quoted_at" ? "excluded.quoted_at" : quoteValue(q, name, "excluded", q.quotes)}`).join(", "),
+    )}`;
+}
+
+/** `markets`' columns that `market_ranks` copies (the listing's filters, its two other orders, the search vector). */
+const copiedColumns = ["venue", "category", "closed", "resolution_date", "first_seen_at", "search_vector"];
+
+/**
+ * The `market_ranks` rows of a batch's rows that `upsertStatement` was given (`keep`: new, or
+ * their descriptive hash differs), after it wrote them: a new market's row, and for a known one
+ * its rank keys and copied columns when a copy differs from its `markets` row or a rank key moved
+ * past its step (`rankMoved`); otherwise nothing.
+ */
+function ranksStatement(quotes: QuoteColumns, keep: readonly number[]): SQL {
+  const typed = (values: ReadonlyArray<number | string | null>, type: string) => sql`unnest(${arrayLiteral(values, keep)}::${sql.raw(type)}[])`;
+  const liquidity = quotes.values.liquidity ?? [];
+  const copies = copiedColumns.map((name) => `k.${name}`).join(", ");
+  const current = copiedColumns.map((name) => `m.${name}`).join(", ");
+  return sql`insert into market_ranks (id, volume24h, abs_change24h, liquidity, ${sql.raw(copiedColumns.join(", "))})
+    select m.id, r.volume24h, r.abs_change24h, coalesce(r.liquidity, k.liquidity), ${sql.raw(current)}
+    from rows from (${typed(quotes.id, "uuid")}, ${typed(quotes.values.volume24h ?? [], "float8")}, ${typed(quotes.abs_change24h, "float8")}, ${typed(liquidity, "float8")})
+      as r(id, volume24h, abs_change24h, liquidity)
+    join markets as m on m.id = r.id left join market_ranks as k on k.id = r.id
+    where k.id is null or (${sql.raw(copies)}) is distinct from (${sql.raw(current)}) or coalesce(${sql.raw(rankMoved("r", "k"))}, false)
+    on conflict (id) do update set ${sql.raw(
+      ["volume24h", "abs_change24h", "liquidity", ...copiedColumns].map((name) => `${name} = excluded.${name}`).join(", "),
     )}`;
 }
 
@@ -372,7 +400,7 @@ function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedQuoted {
     abs_change24h: r.absChange24h ?? largestMove(r.outcomes),
     liquidity: r.liquidity ?? null,
   }));
-  const batch = prepareRows("markets", marketColumns, keptMarketColumns, rows, quotedAt, ranks);
+  const batch = prepareRows("markets", marketColumns, keptMarketColumns, rows, quotedAt);
   const quotes = quoteColumns(batch, ranks, quotedAt, {
     outcomes: incoming.map((r) => JSON.stringify(r.outcomes)),
     volume: incoming.map((r) => r.volume ?? null),
@@ -445,6 +473,7 @@ async function writeQuoted(tx: Db, batch: PreparedQuoted): Promise<void> {
   const ids = new Set(pending.map((row) => row.id));
   const rows = batch.rows.filter((row) => ids.has(row.id));
   await tx.execute(upsertStatement(batch.table, batch.columns, batch.kept, `[${rows.map((row) => row.json()).join(",")}]`));
+  if (batch.table === "markets") await tx.execute(ranksStatement(batch.quotes, batch.rows.flatMap((row, i) => (ids.has(row.id) ? [i] : []))));
   const fresh = new Set(pending.filter((row) => row.new === true).map((row) => row.id));
   if (fresh.size === 0) return;
   const keep = batch.rows.flatMap((row, i) => (fresh.has(row.id) ? [i] : []));
@@ -535,9 +564,10 @@ export async function unseenOpenMarkets(db: Db, venue: string, seen: readonly st
   const seenArray = `{${seen.filter((id) => UUID_PATTERN.test(id)).join(",")}}`;
   return db
     .select({ id: markets.id, eventId: markets.eventId, venueMarketId: markets.venueMarketId })
-    .from(markets)
-    .where(and(eq(markets.venue, venue), eq(markets.closed, false), sql`${markets.id} <> all(${seenArray}::uuid[])`))
-    .orderBy(sql`${markets.volume24h} desc nulls last`)
+    .from(marketRanks)
+    .innerJoin(markets, eq(markets.id, marketRanks.id))
+    .where(and(eq(marketRanks.venue, venue), eq(marketRanks.closed, false), sql`${marketRanks.id} <> all(${seenArray}::uuid[])`))
+    .orderBy(sql`${marketRanks.volume24h} desc nulls last`)
     .limit(limit);
 }
 
@@ -552,6 +582,7 @@ export async function markMarketsClosed(db: Db, closed: ReadonlyArray<{ id: stri
         .set({ closed: true, status: sql`coalesce(${m.status}, ${markets.status})`, contentHash: null })
         .where(eq(markets.id, m.id));
     }
+    await tx.update(marketRanks).set({ closed: true }).where(inArray(marketRanks.id, closed.map((m) => m.id)));
     const eventIds = [...new Set(closed.map((m) => m.eventId))];
     await tx
       .update(events)

@@ -216,7 +216,7 @@ type BenchCase = [name: string, queryString: string, kind: "listing" | "search" 
 async function benchCases(direct: postgres.Sql): Promise<BenchCase[]> {
   // The cursor equivalent of offset=100000: the keyset position of row 100,000.
   const [row] = await direct<{ volume24h: number; id: string }[]>`
-    select volume24h, id from markets where closed = false
+    select volume24h, id from market_ranks where closed = false
     order by volume24h desc nulls last, id desc nulls last offset 99999 limit 1`;
   if (row === undefined) throw new Error("seed too small for offset 100000");
   const cursor = encodeCursor({ sort: "volume24h", key: Number(row.volume24h), id: row.id });

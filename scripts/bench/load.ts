@@ -103,7 +103,7 @@ async function createKeys(handle: DatabaseHandle, setup: Setup): Promise<string[
 async function marketsOf(handle: DatabaseHandle): Promise<Prepared["markets"]> {
   const rows = resultRows<{ id: string; outcome_id: string; condition_id: string }>(
     await handle.db.execute(sql`select id, outcomes->0->>'outcomeId' as outcome_id, contract_address as condition_id
-      from markets where venue = 'mock' and closed = false and contract_address is not null order by volume24h desc limit 20`),
+      from markets join market_ranks using (id) where markets.venue = 'mock' and markets.closed = false and contract_address is not null order by market_ranks.volume24h desc limit 20`),
   );
   return rows.map((r) => ({ id: r.id, outcomeId: r.outcome_id, conditionId: r.condition_id }));
 }

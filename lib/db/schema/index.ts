@@ -6,6 +6,7 @@ export * from "./events";
 export * from "./ingest-leases";
 export * from "./ingest-runs";
 export * from "./markets";
+export * from "./market-ranks";
 export * from "./quotes";
 export * from "./watchlist";
 export * from "./market-matches";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, doublePrecision, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { events, searchVectorOf, tsvector } from "./events";
 
 /** One outcome as a poll sends it and `market_quotes.outcomes` stores it (prices are probabilities 0..1). */
@@ -15,11 +15,11 @@ export type OutcomeLabel = Pick<StoredOutcome, "outcomeId" | "label">;
 
 /**
  * Catalog markets, one row per (venue, venue-native market id); `id` is UUID v5 of that pair:
- * what describes a market, which changes seldom. Its prices and volumes, which change on every
- * poll, live in `market_quotes` (./quotes.ts), so a poll that moves only them rewrites
- * no row here and none of the indexes below (docs/catalog.md, docs/performance.md).
- * The list order is (volume24h desc, id desc): every rank index ends with those two columns so a
- * keyset cursor walks an index.
+ * what describes a market, which changes seldom, under the indexes that look a market up. Its
+ * prices and volumes, which change on every poll, live in `market_quotes` (./quotes.ts), and its
+ * rank keys with the listing's order indexes in `market_ranks` (./market-ranks.ts), so neither a
+ * price change nor a rank move rewrites a row here or any of the indexes below (docs/catalog.md,
+ * docs/performance.md).
  */
 export const markets = pgTable(
   "markets",
@@ -38,17 +38,6 @@ export const markets = pgTable(
     outcomes: jsonb("outcomes").$type<OutcomeLabel[]>().notNull(),
     /** `outcomes[].outcomeId`, kept as an array for the GIN lookup by outcome id. */
     outcomeIds: text("outcome_ids").array().notNull().default(sql`'{}'::text[]`),
-    /**
-     * Rank keys: the list orders' sort keys (volume24h, change24h, liquidity). Each holds the
-     * value as of the last poll that moved it by more than a step (lib/catalog/store.ts
-     * `rankMoved`), so most polls rewrite no indexed column; answers show the current values
-     * from `market_quotes`.
-     */
-    volume24h: doublePrecision("volume24h").notNull().default(0),
-    /** Largest absolute 24-hour price change among the outcomes (`sort=change24h`); a rank key. */
-    absChange24h: doublePrecision("abs_change24h").notNull().default(0),
-    /** A rank key (`sort=liquidity`); the current value is `market_quotes.liquidity`. */
-    liquidity: doublePrecision("liquidity"),
     /** Venue-native lifecycle status (`active`, `closed`, `archived`, `settled`, ...). */
     status: text("status"),
     /** Set only on positive evidence: the venue said closed/resolved, or a direct lookup confirmed it. */
@@ -62,7 +51,8 @@ export const markets = pgTable(
      * What `query=` searches (lib/catalog/search.ts): the title's words (weight A) and the slug's
      * (weight B), PostgreSQL full text with the `simple` configuration (lower-cased words, no
      * stemming, no stop words: titles name people, places and tickers in many languages). Under a
-     * GIN index for rare words and carried by the rank index for frequent ones (docs/catalog.md).
+     * GIN index for rare words; copied into `market_ranks` (./market-ranks.ts), whose rank
+     * indexes carry it for frequent ones (docs/catalog.md).
      */
     searchVector: tsvector("search_vector").generatedAlwaysAs(searchVectorOf),
     /** First ingestion that saw the market (`sort=newest`): set on insert, never by an update. */
@@ -79,23 +69,6 @@ export const markets = pgTable(
   },
   (t) => [
     uniqueIndex("markets_venue_market_id_venue_idx").on(t.venueMarketId, t.venue),
-    // Also carries `closed` and `search_vector` (INCLUDE, drizzle/0019): a search for a frequent word
-    // walks it in volume order without visiting the table (lib/catalog/search.ts).
-    index("markets_rank_idx").on(t.volume24h.desc(), t.id.desc()),
-    index("markets_venue_rank_idx").on(t.venue, t.volume24h.desc(), t.id.desc()),
-    // Also carries `closed` and `search_vector` (INCLUDE, drizzle/0021): a frequent search within a category walks it.
-    index("markets_category_rank_idx").on(t.category, t.volume24h.desc(), t.id.desc()),
-    index("markets_category_venue_rank_idx").on(t.category, t.venue, t.volume24h.desc(), t.id.desc()),
-    // The other list orders, over open markets only (the default filter): closed rows, most of a
-    // mature catalog, never touch them. Keys match lib/catalog/list.ts `sortKey` expression for expression.
-    index("markets_change_rank_idx").on(t.absChange24h.desc(), t.id.desc()).where(sql`closed = false`),
-    index("markets_liquidity_rank_idx")
-      .on(sql`coalesce(${t.liquidity}, '-Infinity'::float8) desc`, t.id.desc())
-      .where(sql`closed = false`),
-    index("markets_resolution_rank_idx")
-      .on(sql`coalesce(${t.resolutionDate}, 'infinity'::timestamptz)`, t.id)
-      .where(sql`closed = false`),
-    index("markets_newest_rank_idx").on(t.firstSeenAt.desc(), t.id.desc()).where(sql`closed = false`),
     index("markets_event_id_idx").on(t.eventId),
     index("markets_slug_idx").on(t.slug),
     index("markets_contract_address_idx").on(t.contractAddress),
@@ -111,6 +84,10 @@ export type MarketRow = typeof markets.$inferSelect;
  */
 export type NewMarketRow = Omit<typeof markets.$inferInsert, "outcomes"> & {
   outcomes: StoredOutcome[];
+  /** Rank keys (`market_ranks`); the absolute 24-hour change defaults to the outcomes' largest. */
+  volume24h?: number | null;
+  absChange24h?: number | null;
+  liquidity?: number | null;
   volume?: number | null;
   openInterest?: number | null;
 };
