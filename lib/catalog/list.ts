@@ -129,11 +129,16 @@ async function countMatches(db: Db, table: RankedTable, query: ListQuery): Promi
 function listConditions(table: RankedTable | typeof marketRanks, query: ListQuery, search: Search | undefined, key: SortKey, tier: SearchTier): SQL | undefined {
   const conditions = filterConditions(table, query, undefined);
   if (search !== undefined) conditions.push(searchTier(table, search, tier));
-  if (query.cursor !== undefined && (query.query === undefined || (query.cursor.tier ?? 1) === tier)) {
-    const after = key.direction === "desc" ? sql`<` : sql`>`;
-    conditions.push(sql`(${key.expression}, ${table.id}) ${after} (${key.bind(query.cursor.key)}, ${query.cursor.id}::uuid)`);
-  }
+  const position = keysetPosition(query, key, key.expression, sql`${table.id}`, tier);
+  if (position !== undefined) conditions.push(position);
   return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+/** Rows after the cursor's position in the list's order (`sortKey`, `id`: the row's), when the cursor sits in this tier. */
+function keysetPosition(query: ListQuery, key: SortKey, sortKey: SQL, id: SQL, tier: SearchTier): SQL | undefined {
+  if (query.cursor === undefined || (query.query !== undefined && (query.cursor.tier ?? 1) !== tier)) return undefined;
+  const after = key.direction === "desc" ? sql`<` : sql`>`;
+  return sql`(${sortKey}, ${id}) ${after} (${key.bind(query.cursor.key)}, ${query.cursor.id}::uuid)`;
 }
 
 /** ORDER BY of a list: the sort key, ties by id in the same direction (one row comparison walks the index). */
@@ -302,17 +307,25 @@ function pageIds(table: RankedTable, query: ListQuery, search: Search | undefine
   // "unfiltered": the fence keeps category and venue out of the scan (they are tested on its rows
   // after), so the planner cannot AND the GIN bitmap with a filter index's (`fewUnfiltered`).
   const inner = few === "unfiltered" ? { ...query, category: undefined, exchange: undefined } : query;
-  const where = listConditions(table, inner, search, key, tier);
+  // A market's matches come from `markets` (its GIN index) inside the fence, their sort keys from
+  // `market_ranks` by one primary-key probe each outside it (a lateral subquery behind its own
+  // fence). Planned as a join, the planner's estimate of a rare word (0.5 % of rows, 5,000 at 1M)
+  // chose two parallel workers (60-90 ms to start on the loaded 2 cores) or a hash join over all
+  // of `market_ranks` (550 ms) for a 20-row word (docs/catalog.md, "Search").
+  const joined = keyed !== table;
+  const where = listConditions(table, joined ? { ...inner, cursor: undefined } : inner, search, key, tier);
   const filter = where === undefined ? sql`` : sql` where ${where}`;
   const outer: SQL[] = [];
   if (few === "unfiltered" && query.category !== undefined) outer.push(sql`matches.category = ${query.category}`);
   if (few === "unfiltered" && query.exchange !== undefined) outer.push(sql`matches.venue = ${query.exchange}`);
+  const sortKeyOf = joined ? sql`ranked.sort_key` : sql`matches.sort_key`;
+  const position = joined ? keysetPosition(query, key, sortKeyOf, sql`matches.id`, tier) : undefined;
+  if (position !== undefined) outer.push(position);
   const direction = key.direction === "desc" ? sql`desc nulls last` : sql`asc`;
-  // A market's matches come from `markets` (its GIN index), their sort keys from `market_ranks` by primary key.
-  const from = keyed === marketRanks ? sql`${markets} join ${marketRanks} on ${marketRanks.id} = ${markets.id}` : sql`${table}`;
-  return sql`select matches.id from (select ${table.id} as id, ${key.expression} as sort_key, ${table.category} as category, ${table.venue} as venue
-    from ${from}${filter} offset 0) as matches${outer.length === 0 ? sql`` : sql` where ${and(...outer)}`}
-    order by matches.sort_key ${direction}, matches.id ${direction} limit ${limit} offset ${offset}`;
+  const probe = sql` cross join lateral (select ${key.expression} as sort_key from ${keyed} where ${keyed.id} = matches.id offset 0) as ranked`;
+  return sql`select matches.id from (select ${table.id} as id${joined ? sql`` : sql`, ${key.expression} as sort_key`}, ${table.category} as category, ${table.venue} as venue
+    from ${table}${filter} offset 0) as matches${joined ? probe : sql``}${outer.length === 0 ? sql`` : sql` where ${and(...outer)}`}
+    order by ${sortKeyOf} ${direction}, matches.id ${direction} limit ${limit} offset ${offset}`;
 }
 
 /**
