@@ -22,7 +22,7 @@ import { createBenchKey } from "./lib/keys";
 import { printLoadTable, runLoad, type LoadResult } from "./lib/load";
 import { loadLine, memoryReport, processCpuMs, processMemory, residentByMapping } from "./lib/memory";
 import { monotonicMicros, newestProfile, summarizeProfile } from "./lib/profile";
-import { startServer } from "./lib/server";
+import { startFlags, startServer } from "./lib/server";
 
 const { values } = parseArgs({
   options: {
@@ -33,10 +33,22 @@ const { values } = parseArgs({
     profile: { type: "string", default: "" },
     // Short load phases and each server's resident set split by part, idle and after the load.
     footprint: { type: "boolean", default: false },
+    // Node flags added after the start script's own (a later V8 flag wins), e.g. "--max-semi-space-size=32":
+    // a start-up setting measured against the deployed one, each in its own run of this bench.
+    "server-flags": { type: "string", default: "" },
+    // Environment added to Brier's server only (never the sidecar's), e.g. "MALLOC_TRIM_THRESHOLD_=131072".
+    "server-env": { type: "string", default: "" },
   },
 });
 const profileDir = values.profile;
 const footprint = values.footprint;
+const serverFlags = values["server-flags"].split(/\s+/).filter((flag) => flag !== "");
+const serverEnv = Object.fromEntries(
+  values["server-env"]
+    .split(/\s+/)
+    .filter((word) => word.includes("="))
+    .map((word) => [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)]),
+);
 const seconds = values.seconds === "" ? (footprint ? 3 : 10) : Number(values.seconds);
 const connections = Number(values.connections);
 const port = Number(values.port);
@@ -110,12 +122,13 @@ async function startSidecar(): Promise<{ url: string; pid: number | undefined; s
 
 async function main(): Promise<void> {
   console.log(`bench:passthrough — ${connections} connections, ${seconds} s per case, store: ${databaseUrl ? "PostgreSQL" : "embedded PGlite"}`);
+  console.log(`server: node ${[...startFlags(), ...serverFlags].join(" ")} server.mjs; added environment: ${values["server-env"] || "none"}`);
   console.log(loadLine("at start"));
   const key = await createBenchKey({ databaseUrl, dataDir });
 
   const brier = await startServer({
     port,
-    nodeArgs: [...probeArgs, ...(profileDir === "" ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])],
+    nodeArgs: [...serverFlags, ...probeArgs, ...(profileDir === "" ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])],
     distDir: process.env.NEXT_DIST_DIR ?? (await firstBuild()),
     env: {
       DATA_DIR: dataDir,
@@ -125,6 +138,7 @@ async function main(): Promise<void> {
       RATE_LIMIT_ENTERPRISE: "1000000000",
       PASSTHROUGH_MAX_CONCURRENT: String(connections * 2),
       BENCH_LOOP_FILE: probeFiles.brier,
+      ...serverEnv,
     },
   });
   const sidecar = await startSidecar();

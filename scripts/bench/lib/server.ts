@@ -10,7 +10,7 @@ export interface RunningServer {
 }
 
 /** The node flags of package.json's `start` script (`node <flags> server.mjs`): the benches run the server as deployed. */
-function startFlags(): string[] {
+export function startFlags(): string[] {
   const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
   const words = (scripts.start ?? "").split(/\s+/);
   if (words[0] !== "node" || words.at(-1) !== "server.mjs") throw new Error(`unexpected start script: ${scripts.start ?? ""}`);
