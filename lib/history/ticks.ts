@@ -143,26 +143,7 @@ export type MergedBookRow =
  * binds nothing: `tickStream` turns the typed binds into typed literals (lib/ticks/query.ts).
  */
 export async function* mergedBookRows(ticks: TickReader, sides: readonly ReplaySide[], toMs: number): AsyncGenerator<MergedBookRow[]> {
-  const binds: Record<string, Bind> = { to: bind.time(Math.floor(toMs)), limit: bind.uint32(sides.length * MAX_REPLAY_ROWS + 1) };
-  const parts = sides.map(({ source, assetId, fromMs, side }, index) => {
-    const table = venueOfTable(source.table)?.table;
-    if (table === undefined) throw new AppError("not_found", "Not a recorded venue's table.", { resource: "order book" });
-    binds[`market${index}`] = bind.string(source.conditionId);
-    binds[`asset${index}`] = bind.string(assetId);
-    binds[`from${index}`] = bind.time(Math.floor(fromMs));
-    return `SELECT timestamp, ${Math.trunc(side ?? index)} AS side, event_type, data FROM ${table}
-      WHERE market = {market${index}:String} AND timestamp >= {from${index}:DateTime64(3)} AND timestamp <= {to:DateTime64(3)}
-        AND event_type IN ('book', 'price_change') AND JSONExtractString(data, 'asset_id') = {asset${index}:String}`;
-  });
-  // One parse of each row's document: its fields as raw JSON (a string keeps its quotes), so
-  // what the engine writes is what the document held, and "null" for a field it lacks.
-  const field = (name: string) => `if(mapContains(m, '${name}'), m['${name}'], 'null')`;
-  const head = `'[', toString(toUnixTimestamp64Milli(timestamp)), ',', toString(side)`;
-  const query = `SELECT if(event_type = 'book',
-        concat(${head}, ',1,', ${field("bids")}, ',', ${field("asks")}, ']'),
-        concat(${head}, ',0,', ${field("side")}, ',', ${field("price")}, ',', ${field("size")}, ',', ${field("best_bid")}, ',', ${field("best_ask")}, ']'))
-    FROM (SELECT timestamp, side, event_type, data, CAST(JSONExtractKeysAndValuesRaw(data), 'Map(String, String)') AS m FROM (${parts.join(" UNION ALL ")}))
-    ORDER BY timestamp, side, event_type, cityHash64(data) LIMIT {limit:UInt32}`;
+  const { query, binds } = mergedBookQuery(sides, toMs);
   const decoder = new TextDecoder();
   let carry = "";
   let count = 0;
@@ -191,4 +172,32 @@ export async function* mergedBookRows(ticks: TickReader, sides: readonly ReplayS
   }
   carry += decoder.decode();
   if (carry !== "") yield parse(carry);
+}
+
+/**
+ * `mergedBookRows`' statement and binds, its rows as TabSeparatedRaw lines of JSON arrays: for
+ * the bench, which times the engine's part of a replay alone (scripts/bench/spread.ts, `--stages`).
+ */
+export function mergedBookQuery(sides: readonly ReplaySide[], toMs: number): { query: string; binds: Record<string, Bind> } {
+  const binds: Record<string, Bind> = { to: bind.time(Math.floor(toMs)), limit: bind.uint32(sides.length * MAX_REPLAY_ROWS + 1) };
+  const parts = sides.map(({ source, assetId, fromMs, side }, index) => {
+    const table = venueOfTable(source.table)?.table;
+    if (table === undefined) throw new AppError("not_found", "Not a recorded venue's table.", { resource: "order book" });
+    binds[`market${index}`] = bind.string(source.conditionId);
+    binds[`asset${index}`] = bind.string(assetId);
+    binds[`from${index}`] = bind.time(Math.floor(fromMs));
+    return `SELECT timestamp, ${Math.trunc(side ?? index)} AS side, event_type, data FROM ${table}
+      WHERE market = {market${index}:String} AND timestamp >= {from${index}:DateTime64(3)} AND timestamp <= {to:DateTime64(3)}
+        AND event_type IN ('book', 'price_change') AND JSONExtractString(data, 'asset_id') = {asset${index}:String}`;
+  });
+  // One parse of each row's document: its fields as raw JSON (a string keeps its quotes), so
+  // what the engine writes is what the document held, and "null" for a field it lacks.
+  const field = (name: string) => `if(mapContains(m, '${name}'), m['${name}'], 'null')`;
+  const head = `'[', toString(toUnixTimestamp64Milli(timestamp)), ',', toString(side)`;
+  const query = `SELECT if(event_type = 'book',
+        concat(${head}, ',1,', ${field("bids")}, ',', ${field("asks")}, ']'),
+        concat(${head}, ',0,', ${field("side")}, ',', ${field("price")}, ',', ${field("size")}, ',', ${field("best_bid")}, ',', ${field("best_ask")}, ']'))
+    FROM (SELECT timestamp, side, event_type, data, CAST(JSONExtractKeysAndValuesRaw(data), 'Map(String, String)') AS m FROM (${parts.join(" UNION ALL ")}))
+    ORDER BY timestamp, side, event_type, cityHash64(data) LIMIT {limit:UInt32}`;
+  return { query, binds };
 }
