@@ -3,10 +3,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { firstBookAfter, lastBookAtOrBefore, lastBooksAtOrBefore } from "@/lib/history/ticks";
 import { recorderIncidents, recorderRuns } from "@/lib/db/schema";
-import { DEMO_PAIR, writeDemoPair } from "@/lib/demo/pair";
+import { DEMO_PAIR, DEMO_PAIR_CONDITION, writeDemoPair } from "@/lib/demo/pair";
 import { parseQuery } from "@/lib/input";
 import { runMode } from "@/lib/recorder/journal";
 import { insertTickRows } from "@/lib/recorder/writer";
+import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import { SpreadDayCache } from "@/lib/spreads/day-cache";
 import { EpisodeFolder } from "@/lib/spreads/episodes";
 import { priceSeries } from "@/lib/spreads/series";
@@ -141,6 +142,23 @@ describe("closed UTC days kept", () => {
       expect(await lastBooksAtOrBefore(reader, side.source, side.outcomeId, at)).toEqual(one);
     }
   });
+
+  it("folds again only the kept day a late row lands in, among several (each day's row count checked in one query)", async () => {
+    const cache = new SpreadDayCache();
+    const since = NOW - 4 * DAY + 5 * HOUR + 321;
+    await expectOneReplay(since, NOW, cache);
+    expect(cache.folded).toBe(3);
+    // A late Polymarket snapshot in the middle closed day (Nov 22).
+    const at = CLOSED - DAY + 9 * HOUR + 4_321;
+    const levels = (from: number, descending: boolean) => Array.from({ length: 5 }, (_, i) => ({ price: ((descending ? from + 4 - i : from + i) / 100).toFixed(2), size: "700" }));
+    const frame = JSON.stringify([{ market: DEMO_PAIR_CONDITION, asset_id: DEMO_PAIR.polymarket.yes, timestamp: String(at), hash: "", bids: levels(15, false), asks: levels(92, true), tick_size: "0.01", event_type: "book" }]);
+    const { rows } = normalizeFrame(frame, at);
+    expect(rows.length).toBe(1);
+    const { writer } = await getTickStores();
+    await insertTickRows(writer, rows, recordedVenueTables.polymarket);
+    await expectOneReplay(since, NOW, cache);
+    expect(cache.folded).toBe(4);
+  }, 240_000);
 
   it("folds a kept day again when a late row lands in it, or a lost connection is recorded in it later", async () => {
     const cache = new SpreadDayCache();
