@@ -16,7 +16,7 @@ async function statementOf(qs: string) {
   let captured: SQL | undefined;
   await marketPageRows(query, async (statement) => {
     captured = statement;
-    return [{ page: null }];
+    return [{ page: "[]" }];
   });
   if (captured === undefined) throw new Error(`no statement for ${qs}`);
   return { query, statement: captured };

@@ -4,11 +4,10 @@ import type { StoredOutcome } from "@/lib/db/schema/markets";
 import { events } from "@/lib/db/schema/events";
 import { markets } from "@/lib/db/schema/markets";
 import { eventQuotes, marketQuotes } from "@/lib/db/schema/quotes";
-import { jsonNumber } from "@/lib/db/json-text";
 import { isoOrNull } from "@/lib/format";
-import { resolutionColumn, resolutionJson, toResolutionPublic, type StoredResolution } from "@/lib/outcomes/public";
-import { categories, isCategory, type Category } from "./categories";
-import { priceStepsOf, priceStepsSql, roundPrice, roundPriceSql } from "./prices";
+import { resolutionColumn, toResolutionPublic, type StoredResolution } from "@/lib/outcomes/public";
+import { isCategory, type Category } from "./categories";
+import { priceStepsOf, roundPrice } from "./prices";
 import type { EventPublic, MarketPublic } from "./shapes";
 
 /*
@@ -86,6 +85,12 @@ export interface MarketSelection {
   resolution?: StoredResolution | null;
 }
 
+/** A market row as the listing reads it: the same fields, its times already as ISO text. */
+export type ListedMarketRow = Omit<MarketSelection, "resolutionDate" | "firstSeenAt"> & {
+  resolutionDate: string | null;
+  firstSeenAt: string;
+};
+
 /** Categories are normalized on write; a row outside the set is a bug, answered as a 500 like any other. */
 function publicCategory(value: string): Category {
   if (isCategory(value)) return value;
@@ -99,7 +104,7 @@ function publicCategory(value: string): Category {
  * constraints), so they are not zod-parsed again on every read: that cost as much as serialising
  * the page (docs/performance.md). Route tests parse every response through `marketListResponse`.
  */
-export function toMarketPublic(row: MarketSelection): MarketPublic {
+export function toMarketPublic(row: MarketSelection | ListedMarketRow): MarketPublic {
   const steps = priceStepsOf(row.venue);
   const outcomes = row.outcomes.map((o) => ({
     outcomeId: o.outcomeId,
@@ -123,11 +128,11 @@ export function toMarketPublic(row: MarketSelection): MarketPublic {
     openInterest: row.openInterest,
     status: row.status,
     closed: row.closed,
-    resolutionDate: isoOrNull(row.resolutionDate),
+    resolutionDate: typeof row.resolutionDate === "string" ? row.resolutionDate : isoOrNull(row.resolutionDate),
     contractAddress: row.contractAddress,
     url: row.url,
     image: row.image,
-    firstSeenAt: row.firstSeenAt.toISOString(),
+    firstSeenAt: typeof row.firstSeenAt === "string" ? row.firstSeenAt : row.firstSeenAt.toISOString(),
     updatedAt: row.lastSeenAt,
     resolution: toResolutionPublic(row.resolution, row),
   };
@@ -137,48 +142,6 @@ export function toMarketPublic(row: MarketSelection): MarketPublic {
   }
   return market;
 }
-
-/**
- * `toMarketPublic` in SQL: a `markets` row joined with its `market_quotes` row -> the public
- * market as JSON text, byte for byte what `JSON.stringify(toMarketPublic(row))` writes: the same
- * fields in the same order, prices rounded to the venue's grid by the same double arithmetic
- * (`roundPriceSql`), numbers in JavaScript's notation (`jsonNumber`), `yes` and `no` on binary
- * markets. The listing sends it as it is (lib/catalog/list.ts): a page then never goes through
- * JSON.parse and JSON.stringify, ~0.5 ms of the server's CPU per page of 50 (docs/performance.md).
- * lib/catalog/listing-json.test.ts compares the two over awkward rows on both stores. A category
- * outside the fixed set fails the statement, as `publicCategory` throws.
- */
-export function marketJsonOf(m: typeof markets, q: typeof marketQuotes): SQL<string> {
-  const known = sql.join(categories.map((c) => sql.raw(`'${c}'`)), sql`, `);
-  const category = sql`case when ${m.category} in (${known}) then ${m.category}
-    else ('catalog row with a category outside the fixed set: ' || ${m.category})::int::text end`;
-  // `offset 0` keeps each subquery one the planner does not inline: `p.price` is then computed
-  // once per outcome, not once per reference in `jsonNumber`, and an outcome's or the market's
-  // JSON once, not once per use (inlined, the statement was several times larger to plan and run).
-  const price = roundPriceSql(sql`e.price`, sql`s.steps`);
-  const change = roundPriceSql(sql`e.change`, sql`s.steps`);
-  const outcome = sql`'{"outcomeId":' || (e.o -> 'outcomeId')::text || ',"label":' || (e.o -> 'label')::text
-    || ',"price":' || ${jsonNumber(sql`p.price`)} || ',"priceChange24h":' || ${jsonNumber(sql`p.change`)} || '}'`;
-  return sql<string>`(select case when o.n = 2 then left(j.body, -1) || ',"yes":' || o.yes || ',"no":' || o.no || '}' else j.body end
-    from (select count(*)::int as n, coalesce(string_agg(oj.body, ',' order by oj.i), '') as list,
-        min(oj.body) filter (where oj.i = 1) as yes, min(oj.body) filter (where oj.i = 2) as no
-      from (select e.i, ${outcome} as body
-        from (select ${priceStepsSql(sql`${m.venue}`)} as steps) as s,
-          lateral (select a.o, a.i, (a.o ->> 'price')::float8 as price, (a.o ->> 'priceChange24h')::float8 as change
-            from jsonb_array_elements(${q.outcomes}) with ordinality as a(o, i) offset 0) as e,
-          lateral (select ${price} as price, ${change} as change offset 0) as p offset 0) as oj) as o,
-    lateral (select row_to_json(r)::text as body from (select ${m.id} as "marketId", ${m.eventId} as "eventId", ${m.venue} as "exchange",
-      ${m.venueMarketId} as "venueMarketId", ${m.title} as "title", ${m.slug} as "slug", ${m.description} as "description",
-      ${category} as "category", ('[' || o.list || ']')::json as "outcomes", ${jsonNumber(sql`${q.volume24h}`)}::json as "volume24h",
-      ${jsonNumber(sql`${q.volume}`)}::json as "volume", ${jsonNumber(sql`${q.liquidity}`)}::json as "liquidity",
-      ${jsonNumber(sql`${q.openInterest}`)}::json as "openInterest", ${m.status} as "status", ${m.closed} as "closed",
-      ${isoText(sql`${m.resolutionDate}`)} as "resolutionDate", ${m.contractAddress} as "contractAddress", ${m.url} as "url",
-      ${m.image} as "image", ${isoText(sql`${m.firstSeenAt}`)} as "firstSeenAt",
-      ${isoText(sql`greatest(${m.lastSeenAt}, ${q.quotedAt})`)} as "updatedAt",
-      ${resolutionJson(m.venue, m.venueMarketId, m.closed, m.status)}::json as "resolution") as r offset 0) as j)`;
-}
-
-export const marketJson = marketJsonOf(markets, marketQuotes);
 
 /**
  * The event columns its answers read: what describes it from `events`, its volumes from

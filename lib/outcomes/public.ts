@@ -1,5 +1,4 @@
 import { sql, type SQL } from "drizzle-orm";
-import { jsonNumber } from "@/lib/db/json-text";
 import { marketOutcomes } from "@/lib/db/schema/market-outcomes";
 import type { ResolutionChangePublic, ResolutionPublic } from "./shapes";
 import type { ResolutionChange, ResolutionSource, ResolutionState } from "./types";
@@ -37,30 +36,6 @@ export function resolutionColumn(venue: SQL | unknown, venueMarketId: SQL | unkn
 }
 
 const OPEN_STATUSES = new Set(["active", "open", "initialized", "inactive", "paused"]);
-
-/** ASCII upper case to lower case: what `toLowerCase` does to any status that can equal an open one (they are ASCII). */
-const asciiLower = (value: SQL) => sql`translate(${value}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`;
-
-/**
- * `toResolutionPublic` in SQL: the market's public `resolution` as JSON text, byte for byte what
- * `JSON.stringify(toResolutionPublic(...))` writes (lib/catalog/list.ts builds the listing's
- * answer in the database; lib/catalog/listing-json.test.ts compares both on both stores).
- * `venue`, `venueMarketId`, `closed` and `status` are the market's columns in the outer query.
- */
-export function resolutionJson(venue: SQL | unknown, venueMarketId: SQL | unknown, closed: SQL | unknown, status: SQL | unknown): SQL<string> {
-  const o = marketOutcomes;
-  const open = sql.join([...OPEN_STATUSES].map((s) => sql.raw(`'${s}'`)), sql`, `);
-  const fallbackState = sql`case when ${closed} then 'closed' when ${status} is null or ${asciiLower(sql`${status}`)} in (${open}) then 'open' else 'unknown' end`;
-  return sql<string>`coalesce((select row_to_json(r)::text from (select ${o.state} as "state", ${o.winningOutcomeId} as "winningOutcomeId",
-      ${jsonNumber(sql`${o.settlementValue}`)}::json as "settlementValue", ${iso(sql`${o.closedAt}`)} as "closedAt",
-      ${iso(sql`${o.determinedAt}`)} as "determinedAt", ${iso(sql`${o.settledAt}`)} as "settledAt", ${o.venueState} as "venueState",
-      ${o.resolutionSource} as "resolutionSource", ${o.source} as "learnedBy", ${o.source} = 'synthetic' as "synthetic",
-      ${iso(sql`${o.receivedAt}`)} as "updatedAt"
-    from ${o} where ${o.venue} = ${venue} and ${o.venueMarketId} = ${venueMarketId}) as r),
-    (select row_to_json(r)::text from (select ${fallbackState} as "state", null::text as "winningOutcomeId", null::float8 as "settlementValue",
-      null::text as "closedAt", null::text as "determinedAt", null::text as "settledAt", ${status} as "venueState",
-      null::text as "resolutionSource", 'catalog' as "learnedBy", false as "synthetic", null::text as "updatedAt") as r))`;
-}
 
 /**
  * A market's public `resolution`: its stored outcome, or what the catalog says of it (pmxt-core's
