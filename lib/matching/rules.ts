@@ -218,8 +218,8 @@ function yesParagraphs(description: string): string {
 /**
  * A bound as the venue states it in fields (Kalshi's `strike_type` with `floor_strike` and
  * `cap_strike`): `greater` is above the floor, `greater_or_equal` at or above it, `less` below the
- * cap, `less_or_equal` at or below it, `between` from the floor to the cap, both included (Kalshi's
- * rules write such a bracket "91 to 92°" or "between 84-85° (inclusive)"). Other kinds (custom,
+ * cap, `less_or_equal` at or below it, `between` from the floor to the cap, both included (the
+ * rules' text writes such a bracket as "X to Y" or "between X-Y (inclusive)"). Other kinds (custom,
  * functional, structured) state no bound as a field.
  */
 export function boundFromFields(fields: SettlementFields | undefined): StatedTerm | undefined {
