@@ -34,7 +34,12 @@ export function startSpreadDaysAhead(): { stop: () => void } {
   void (async () => {
     await wait(FIRST_RUN_MS);
     for (;;) {
-      await foldDaysAhead(await getDb(), requestTickReader(), Date.now()).catch((error: unknown) => log.error("closed days of pairs could not be folded ahead", errorFields(error)));
+      const started = Date.now();
+      log.info("folding closed days of pairs ahead");
+      await foldDaysAhead(await getDb(), requestTickReader(), started).then(
+        (pairs) => log.info("closed days of pairs folded ahead", { pairs: pairs.length, ms: Date.now() - started }),
+        (error: unknown) => log.error("closed days of pairs could not be folded ahead", errorFields(error)),
+      );
       await wait(EVERY_MS);
     }
   })().catch(() => undefined); // stopped: the wait was aborted
