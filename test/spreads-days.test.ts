@@ -36,13 +36,13 @@ beforeAll(async () => {
 }, 240_000);
 
 /** One replay of the whole window: every point, its episodes and days, as before closed days were kept. */
-async function oneReplay(since: number, until: number, step?: number) {
+async function oneReplay(since: number, until: number, step?: number, size = 100) {
   const db = await getDb();
   const pair = await resolvePricedPair(db, A, B, undefined, NOW, {});
   const [a, b, rows] = await pairInputs(db, requestTickReader(), pair, since, until, NOW);
   const points: SpreadPoint[] = [];
   const folder = new EpisodeFolder(since, until, 0);
-  for await (const batch of priceSeries(a, b, rows, { since, until, step, size: 100, threshold: 0, initial: true })) {
+  for await (const batch of priceSeries(a, b, rows, { since, until, step, size, threshold: 0, initial: true })) {
     for (const point of batch) {
       points.push(point);
       if (step === undefined) folder.add(point);
@@ -51,27 +51,27 @@ async function oneReplay(since: number, until: number, step?: number) {
   return { points, ...folder.finish() };
 }
 
-async function answers(since: number, until: number, cache: SpreadDayCache) {
+async function answers(since: number, until: number, cache: SpreadDayCache, size = 100) {
   const db = await getDb();
-  const episodes = await getPairEpisodes(db, requestTickReader(), A, B, parseQuery(episodesQuery, new URLSearchParams({ since: String(since), until: String(until), size: "100", limit: "1000" })), NOW, {}, cache);
-  const grid = await getPairSpreads(db, requestTickReader(), A, B, parseQuery(spreadsQuery, new URLSearchParams({ since: String(since), until: String(until), size: "100", interval: "5m", limit: "5000" })), NOW, {}, cache);
+  const episodes = await getPairEpisodes(db, requestTickReader(), A, B, parseQuery(episodesQuery, new URLSearchParams({ since: String(since), until: String(until), size: String(size), limit: "1000" })), NOW, {}, cache);
+  const grid = await getPairSpreads(db, requestTickReader(), A, B, parseQuery(spreadsQuery, new URLSearchParams({ since: String(since), until: String(until), size: String(size), interval: "5m", limit: "5000" })), NOW, {}, cache);
   return { episodes: episodes.data, count: episodes.meta.count, grid: grid.data };
 }
 
 /** Both of the pair page's calls at once, as the page asks them: /episodes folds the closed days newest first, /spreads oldest first. */
-async function answersAtOnce(since: number, until: number, cache: SpreadDayCache) {
+async function answersAtOnce(since: number, until: number, cache: SpreadDayCache, size = 100) {
   const db = await getDb();
   const [episodes, grid] = await Promise.all([
-    getPairEpisodes(db, requestTickReader(), A, B, parseQuery(episodesQuery, new URLSearchParams({ since: String(since), until: String(until), size: "100", limit: "1000" })), NOW, {}, cache),
-    getPairSpreads(db, requestTickReader(), A, B, parseQuery(spreadsQuery, new URLSearchParams({ since: String(since), until: String(until), size: "100", interval: "5m", limit: "5000" })), NOW, {}, cache),
+    getPairEpisodes(db, requestTickReader(), A, B, parseQuery(episodesQuery, new URLSearchParams({ since: String(since), until: String(until), size: String(size), limit: "1000" })), NOW, {}, cache),
+    getPairSpreads(db, requestTickReader(), A, B, parseQuery(spreadsQuery, new URLSearchParams({ since: String(since), until: String(until), size: String(size), interval: "5m", limit: "5000" })), NOW, {}, cache),
   ]);
   return { episodes: episodes.data, count: episodes.meta.count, grid: grid.data };
 }
 
-async function expectOneReplay(since: number, until: number, cache: SpreadDayCache, ask = answers) {
-  const got = await ask(since, until, cache);
-  const whole = await oneReplay(since, until);
-  const grid = await oneReplay(since, until, 300_000);
+async function expectOneReplay(since: number, until: number, cache: SpreadDayCache, ask = answers, size = 100) {
+  const got = await ask(since, until, cache, size);
+  const whole = await oneReplay(since, until, undefined, size);
+  const grid = await oneReplay(since, until, 300_000, size);
   expect(got.episodes.days).toEqual(whole.days);
   expect(got.episodes.episodes).toEqual(whole.episodes);
   expect(got.count).toBe(whole.episodes.length);
@@ -125,6 +125,43 @@ describe("closed UTC days kept", () => {
     // Again: the kept days hold, nothing is folded.
     await foldDaysAhead(db, requestTickReader(), NOW, cache);
     expect(cache.folded).toBe(6);
+  }, 240_000);
+
+  it("folds another size from the kept days' rows, read from the engine once, as one replay at that size answers", async () => {
+    const cache = new SpreadDayCache();
+    const since = NOW - 4 * DAY + 5 * HOUR + 321;
+    await expectOneReplay(since, NOW, cache, answersAtOnce);
+    expect(cache.folded).toBe(3);
+    expect(cache.read).toBe(3);
+    expect(cache.rowsKept).toBeGreaterThan(3 * 1_000);
+    const at100 = await answers(since, NOW, cache);
+    // A thin size and a deep one (walks past the levels a point reads): each day folded again, no row read again.
+    for (const [i, size] of [37, 2_500].entries()) {
+      const got = await expectOneReplay(since, NOW, cache, answersAtOnce, size);
+      expect(cache.folded).toBe(3 + 3 * (i + 1));
+      expect(cache.read).toBe(3);
+      expect(got.grid).not.toEqual(at100.grid);
+    }
+  }, 240_000);
+
+  it("keeps no rows of a day past its limit, and reads such a day again at another size", async () => {
+    const cache = new SpreadDayCache(96, 4);
+    const since = NOW - 47 * HOUR;
+    await expectOneReplay(since, NOW, cache);
+    expect(cache.rowsKept).toBe(0);
+    await expectOneReplay(since, NOW, cache, answers, 250);
+    expect(cache.read).toBe(2);
+  }, 240_000);
+
+  it("a window asked while the fold ahead runs takes the days it has not started and waits for the others: each day folded once", async () => {
+    const cache = new SpreadDayCache();
+    const db = await getDb();
+    const ahead = foldDaysAhead(db, requestTickReader(), NOW, cache);
+    await expectOneReplay(NOW - 7 * DAY, NOW, cache, answersAtOnce);
+    await ahead;
+    expect(cache.folded).toBe(6);
+    expect(cache.read).toBe(6);
+    expect(cache.size).toBe(6);
   }, 240_000);
 
   it("looks up the last snapshot at or before several instants in one read, as one lookup each does", async () => {

@@ -6,7 +6,7 @@ import { bind, tickRows, type Bind, type TickReader } from "@/lib/ticks";
 import type { TickSource } from "@/lib/history/outcomes";
 import { EpisodeFolder, type FoldedStretch } from "./episodes";
 import type { ResolvedPair } from "./pairs";
-import { priceSeries, type SeriesRows, type SideInput } from "./series";
+import { priceSeries, type SeriesRows, type SidedRow, type SideInput } from "./series";
 import type { SpreadPoint } from "./shapes";
 import { processGlobals } from "@/lib/process-globals.mjs";
 
@@ -21,6 +21,13 @@ import { processGlobals } from "@/lib/process-globals.mjs";
  * them), their fee versions and recorded closes, and the count of the market's rows from the
  * replay start to the day's end in each venue's table (a late row changes it). Anything else is
  * computed again, never served stale.
+ *
+ * A closed day's merged rows (both books, from each side's replay start to the day's end) are kept
+ * too, under the same fingerprint but whatever the size and threshold: a day asked at another size
+ * is replayed from them in memory, without the engine's read and parse (most of a replay's time).
+ * A fold registers every day of its window before it folds any, so a request that arrives while
+ * another fold (the fold ahead: ./days-ahead.ts) runs takes the days that fold has not started yet
+ * and waits only for the ones it is folding.
  */
 
 export const DAY_MS = 86_400_000;
@@ -30,6 +37,11 @@ export const CLOSED_AFTER_MS = 15 * 60_000;
 export const KEPT_GRID_STEPS: readonly number[] = [300_000, 3_600_000];
 /** Days kept per process (each a day's episodes and at most 312 grid points). */
 const MAX_DAYS = 96;
+/**
+ * Merged rows of closed days kept per process, in all (about 200 bytes each parsed: ~120 MB at
+ * most); a day with more than a quarter of it is not kept as rows (it is read again at another size).
+ */
+const MAX_KEPT_ROWS = 600_000;
 
 /** A closed day of a pair: its stretch folded and its grid points for each kept step. */
 export interface FoldedDay {
@@ -98,6 +110,54 @@ export function foldDay(inputs: DayInputs, day: number, size: number, threshold:
   return foldStretch(inputs, { since: day, until: day + DAY_MS - 1, end: day + DAY_MS }, size, threshold);
 }
 
+/** Rows read before, handed to a replay again as the engine's stream handed them. */
+function keptRows(batches: readonly (readonly SidedRow[])[]): SeriesRows {
+  return {
+    async *[Symbol.asyncIterator]() {
+      yield* batches;
+    },
+  };
+}
+
+/** `rows` passed on as they are read, each batch also handed to `seen`. */
+async function* recording(rows: SeriesRows, seen: (batch: readonly SidedRow[]) => void): AsyncGenerator<readonly SidedRow[]> {
+  for await (const batch of rows) {
+    seen(batch);
+    yield batch;
+  }
+}
+
+/**
+ * A fold that starts when first asked for (`start`), by whichever window's fold reaches it first;
+ * `day` settles with it.
+ */
+class FoldTask {
+  readonly day: Promise<FoldedDay>;
+  #begin: () => void = () => undefined;
+  #started = false;
+
+  constructor(fold: () => Promise<FoldedDay>) {
+    this.day = new Promise<FoldedDay>((resolve, reject) => {
+      this.#begin = () => {
+        Promise.resolve().then(fold).then(resolve, reject);
+      };
+    });
+  }
+
+  /** Whether a fold has started it. */
+  get started(): boolean {
+    return this.#started;
+  }
+
+  start(): Promise<FoldedDay> {
+    if (!this.#started) {
+      this.#started = true;
+      this.#begin();
+    }
+    return this.day;
+  }
+}
+
 /**
  * Rows of a market in a venue's table in each [from, to) (every asset and event type: any late row
  * counts), in one read of the market's rows from the first `from` to the last `to`.
@@ -151,38 +211,43 @@ async function fingerprintsOf(ticks: TickReader, pair: ResolvedPair, inputs: rea
 /**
  * Each part folded, at most two at a time, taken from both ends of the list (the oldest and the
  * newest missing first: with one stream from each end, the two folds run side by side on the
- * engine's read pool as the page's two calls did before they shared one fold of the window).
+ * engine's read pool as the page's two calls did before they shared one fold of the window). A
+ * part another fold has started is not waited for until every part this fold can start is done.
  */
-async function foldBothEnds(count: number, fold: (index: number) => Promise<FoldedDay>): Promise<FoldedDay[]> {
-  const folded: Array<FoldedDay | undefined> = new Array<FoldedDay | undefined>(count);
+async function foldBothEnds(tasks: readonly FoldTask[]): Promise<FoldedDay[]> {
   let front = 0;
-  let back = count - 1;
+  let back = tasks.length - 1;
   const worker = async (fromFront: boolean) => {
     while (front <= back) {
-      const index = fromFront ? front++ : back--;
-      folded[index] = await fold(index);
+      const task = tasks[fromFront ? front++ : back--];
+      if (task === undefined || task.started) continue;
+      await task.start();
     }
   };
   await Promise.all([worker(true), worker(false)]);
-  return folded.map((day) => {
-    if (day === undefined) throw new Error("a part of the window was not folded");
-    return day;
-  });
+  return Promise.all(tasks.map((task) => task.day));
 }
 
 /** The parts of a window folded without a cache: each replayed. */
 export function foldParts(parts: readonly WindowPart[], inputs: readonly DayInputs[], size: number, threshold: number): Promise<FoldedDay[]> {
-  return foldBothEnds(parts.length, (i) => {
-    const part = parts[i];
-    const partInputs = inputs[i];
-    if (part === undefined || partInputs === undefined) throw new Error("a part of the window without its inputs");
-    return foldStretch(partInputs, part, size, threshold);
-  });
+  return foldBothEnds(
+    parts.map((part, i) => {
+      const partInputs = inputs[i];
+      if (partInputs === undefined) throw new Error("a part of the window without its inputs");
+      return new FoldTask(() => foldStretch(partInputs, part, size, threshold));
+    }),
+  );
 }
 
 interface Kept {
   fingerprint: string;
-  day: Promise<FoldedDay>;
+  task: FoldTask;
+}
+
+interface KeptRows {
+  fingerprint: string;
+  batches: readonly (readonly SidedRow[])[];
+  count: number;
 }
 
 /**
@@ -194,13 +259,18 @@ interface Kept {
  */
 export class SpreadDayCache {
   readonly #days = new Map<string, Kept>();
+  readonly #rows = new Map<string, KeptRows>();
   readonly #windows = new Map<string, Promise<FoldedDay[]>>();
   readonly #max: number;
+  readonly #maxRows: number;
+  #keptRows = 0;
   #folded = 0;
   #replayed = 0;
+  #read = 0;
 
-  constructor(max = MAX_DAYS) {
+  constructor(max = MAX_DAYS, maxRows = MAX_KEPT_ROWS) {
     this.#max = max;
+    this.#maxRows = maxRows;
   }
 
   /**
@@ -230,44 +300,84 @@ export class SpreadDayCache {
       dayIndexes.map((i) => inputs[i] as DayInputs),
       dayIndexes.map((i) => (parts[i] as WindowPart).since),
     );
-    const kept = new Map<number, Promise<FoldedDay>>();
-    for (const [d, i] of dayIndexes.entries()) {
-      const day = this.#kept(pair, size, threshold, (parts[i] as WindowPart).since, fingerprints[d] ?? "");
-      if (day !== undefined) kept.set(i, day);
-    }
-    const missing = parts.flatMap((_, i) => (kept.has(i) ? [] : [i]));
-    const folded = await foldBothEnds(missing.length, (m) => {
-      const i = missing[m] as number;
-      const part = parts[i] as WindowPart;
+    // Every part's task first (a kept day's, one another fold registered, or a new one), then folded.
+    const tasks = parts.map((part, i) => {
       const partInputs = inputs[i] as DayInputs;
       if (!part.day) {
-        this.#replayed += 1;
-        return foldStretch(partInputs, part, size, threshold);
+        return new FoldTask(() => {
+          this.#replayed += 1;
+          return foldStretch(partInputs, part, size, threshold);
+        });
       }
-      return this.#keep(pair, size, threshold, part.since, fingerprints[dayIndexes.indexOf(i)] ?? "", foldStretch(partInputs, part, size, threshold));
+      const fingerprint = fingerprints[dayIndexes.indexOf(i)] ?? "";
+      return this.#kept(pair, size, threshold, part.since, fingerprint) ?? this.#keep(pair, size, threshold, part.since, fingerprint, () => this.#foldDay(pair, partInputs, part, fingerprint, size, threshold));
     });
-    for (const [m, i] of missing.entries()) kept.set(i, Promise.resolve(folded[m] as FoldedDay));
-    return Promise.all(parts.map((_, i) => kept.get(i) as Promise<FoldedDay>));
+    return foldBothEnds(tasks);
+  }
+
+  /** A closed day folded: from its kept rows when another size read them, else from the engine, its rows kept. */
+  async #foldDay(pair: ResolvedPair, inputs: DayInputs, part: WindowPart, fingerprint: string, size: number, threshold: number): Promise<FoldedDay> {
+    const key = this.#rowsKey(pair, part.since);
+    const kept = this.#rows.get(key);
+    if (kept !== undefined && kept.fingerprint === fingerprint) {
+      this.#rows.delete(key);
+      this.#rows.set(key, kept);
+      return foldStretch({ ...inputs, rows: keptRows(kept.batches) }, part, size, threshold);
+    }
+    this.#read += 1;
+    const batches: (readonly SidedRow[])[] = [];
+    let count = 0;
+    const limit = this.#maxRows / 4;
+    const rows = recording(inputs.rows, (batch) => {
+      count += batch.length;
+      if (count <= limit) batches.push(batch);
+    });
+    const folded = await foldStretch({ ...inputs, rows }, part, size, threshold);
+    if (count <= limit) this.#keepRows(key, { fingerprint, batches, count });
+    return folded;
+  }
+
+  #rowsKey(pair: ResolvedPair, day: number): string {
+    return JSON.stringify([pair.a.source.table, pair.a.outcomeId, pair.b.source.table, pair.b.outcomeId, day]);
+  }
+
+  #keepRows(key: string, rows: KeptRows): void {
+    const before = this.#rows.get(key);
+    if (before !== undefined) {
+      this.#rows.delete(key);
+      this.#keptRows -= before.count;
+    }
+    this.#rows.set(key, rows);
+    this.#keptRows += rows.count;
+    while (this.#keptRows > this.#maxRows) {
+      const oldest = this.#rows.entries().next().value;
+      if (oldest === undefined) break;
+      this.#rows.delete(oldest[0]);
+      this.#keptRows -= oldest[1].count;
+    }
   }
 
   #key(pair: ResolvedPair, size: number, threshold: number, day: number): string {
     return JSON.stringify([pair.a.source.table, pair.a.outcomeId, pair.b.source.table, pair.b.outcomeId, size, threshold, day]);
   }
 
-  /** The kept fold of a day while its fingerprint holds (most recently used last). */
-  #kept(pair: ResolvedPair, size: number, threshold: number, day: number, fingerprint: string): Promise<FoldedDay> | undefined {
+  /** The kept fold of a day while its fingerprint holds (most recently used last); it may still be folding, or not started yet. */
+  #kept(pair: ResolvedPair, size: number, threshold: number, day: number, fingerprint: string): FoldTask | undefined {
     const key = this.#key(pair, size, threshold, day);
     const kept = this.#days.get(key);
     if (kept === undefined || kept.fingerprint !== fingerprint) return undefined;
     this.#days.delete(key);
     this.#days.set(key, kept);
-    return kept.day;
+    return kept.task;
   }
 
-  #keep(pair: ResolvedPair, size: number, threshold: number, day: number, fingerprint: string, folding: Promise<FoldedDay>): Promise<FoldedDay> {
+  #keep(pair: ResolvedPair, size: number, threshold: number, day: number, fingerprint: string, fold: () => Promise<FoldedDay>): FoldTask {
     const key = this.#key(pair, size, threshold, day);
-    this.#folded += 1;
-    const entry = { fingerprint, day: folding };
+    const task = new FoldTask(() => {
+      this.#folded += 1;
+      return fold();
+    });
+    const entry = { fingerprint, task };
     this.#days.delete(key);
     this.#days.set(key, entry);
     while (this.#days.size > this.#max) {
@@ -275,14 +385,16 @@ export class SpreadDayCache {
       if (oldest === undefined) break;
       this.#days.delete(oldest);
     }
-    folding.catch(() => {
+    task.day.catch(() => {
       if (this.#days.get(key) === entry) this.#days.delete(key);
     });
-    return folding;
+    return task;
   }
 
   clear(): void {
     this.#days.clear();
+    this.#rows.clear();
+    this.#keptRows = 0;
   }
 
   /** Days kept now. */
@@ -298,6 +410,16 @@ export class SpreadDayCache {
   /** Parts other than closed days (a window's partial days) replayed since the cache was made. */
   get replayed(): number {
     return this.#replayed;
+  }
+
+  /** Closed days whose rows were read from the engine to fold them (the others were replayed from kept rows). */
+  get read(): number {
+    return this.#read;
+  }
+
+  /** Merged rows of closed days kept now. */
+  get rowsKept(): number {
+    return this.#keptRows;
   }
 }
 
