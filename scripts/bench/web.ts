@@ -46,8 +46,10 @@ const startSeconds = Number(process.env.BENCH_START_SECONDS ?? 240);
 const demoDays = process.env.BENCH_DEMO_DAYS;
 
 const server = spawn("npx", ["tsx", "--conditions=react-server", "e2e/serve.ts"], {
-  env: { ...process.env, E2E_PORT: String(port), ...(demoDays === undefined ? {} : { E2E_DEMO_DAYS: demoDays }) },
-  stdio: ["ignore", "ignore", "inherit"],
+  // The demo pair stays trading (e2e/serve.ts closes it otherwise): the page of a pair whose books still move.
+  env: { ...process.env, E2E_PORT: String(port), E2E_DEMO_PAIR_OPEN: "1", ...(demoDays === undefined ? {} : { E2E_DEMO_DAYS: demoDays }) },
+  // stderr (the server's logs) is passed on, and read for the fold ahead's start and end (below).
+  stdio: ["ignore", "ignore", "pipe"],
   // Its own process group: stopping it stops npx, tsx, serve.ts and next-server together.
   detached: true,
 });
@@ -61,6 +63,22 @@ const stopServer = () => {
   }
 };
 process.on("exit", stopServer);
+
+/** When the server's fold ahead of closed days (lib/spreads/days-ahead.ts) last started and ended, on this process's clock. */
+const foldAhead: { started?: number; ended?: number; startedSeen?: () => void } = {};
+let stderrTail = "";
+server.stderr?.on("data", (chunk: Buffer) => {
+  process.stderr.write(chunk);
+  const lines = (stderrTail + chunk.toString("utf8")).split("\n");
+  stderrTail = lines.pop() ?? "";
+  for (const line of lines) {
+    if (line.includes('"msg":"folding closed days of pairs ahead"')) {
+      foldAhead.started = performance.now();
+      foldAhead.ended = undefined;
+      foldAhead.startedSeen?.();
+    } else if (line.includes('"msg":"closed days of pairs folded ahead"')) foldAhead.ended = performance.now();
+  }
+});
 
 /** BENCH_BUSY processes that spin on the CPU until stopped. */
 const spinners: ChildProcess[] = [];
@@ -217,39 +235,84 @@ async function pairWeek(page: Page): Promise<void> {
   const episodesTimes: number[] = [];
   let points = 0;
   let episodes = 0;
-  for (let i = 0; i < runs; i += 1) {
+
+  /** A fresh page of the pair showing its first window (24 h) with nothing loading. */
+  const freshPage = async () => {
     const fresh = await page.context().newPage();
     await fresh.goto(`${base}${path}`);
     const table = fresh.getByTestId("pair-episodes");
     await table.waitFor({ timeout: 120_000 });
     await fresh.getByTestId("pair-loading").waitFor({ state: "detached", timeout: 120_000 });
-    const until = Number(await table.getAttribute("data-until"));
-    const started = performance.now();
-    const pageStarted = await fresh.evaluate(() => performance.now());
-    await fresh.getByTestId("pair-window").selectOption("7d");
-    const onScreen = await fresh.waitForFunction(
-      (since) => {
+    return { fresh, until: Number(await table.getAttribute("data-until")) };
+  };
+  /** Waits until the episodes of [since, until] at `size` are on screen, not busy, nothing loading; the page's clock then. */
+  const onScreen = async (fresh: Page, since: number, size: number) => {
+    const shown = await fresh.waitForFunction(
+      ([since, size]) => {
         const episodesTable = document.querySelector('[data-testid="pair-episodes"]');
-        const done = episodesTable?.getAttribute("data-since") === since && episodesTable.getAttribute("aria-busy") === "false" && document.querySelector('[data-testid="pair-loading"]') === null;
+        const done =
+          episodesTable?.getAttribute("data-since") === since &&
+          // The chart's heading names the size asked for (the box's value once its 400 ms wait is over).
+          [...document.querySelectorAll("h2")].some((h) => h.textContent === `Executable spread after fees, ${size} contracts`) &&
+          episodesTable.getAttribute("aria-busy") === "false" &&
+          document.querySelector('[data-testid="pair-loading"]') === null;
         return done ? performance.now() : false;
       },
-      String(until - week),
+      [String(since), String(size)] as const,
       { timeout: 120_000, polling: "raf" },
     );
-    renderTimes.push(performance.now() - started);
-    // Where the time went, on the page's clock: each 7-day call from its request to its last byte, and what the page took after the later one.
-    const shown = Number(await onScreen.jsonValue());
+    return Number(await shown.jsonValue());
+  };
+  /** The page's two calls whose query holds `marker`, each from its request to its last byte (the page's clock). */
+  const callsOf = async (fresh: Page, marker: string) => {
     const calls = await fresh.evaluate(
-      (since) =>
+      (marker) =>
         performance
           .getEntriesByType("resource")
-          .filter((entry) => entry.name.includes(`since=${since}&`))
-          .map((entry) => ({ episodes: entry.name.includes("/episodes?"), end: (entry as PerformanceResourceTiming).responseEnd, duration: entry.duration })),
-      until - week,
+          .filter((entry) => entry.name.includes(marker))
+          .map((entry) => ({ episodes: entry.name.includes("/episodes?"), start: entry.startTime, end: (entry as PerformanceResourceTiming).responseEnd, duration: entry.duration })),
+      marker,
     );
     const spreadsCall = calls.find((call) => !call.episodes);
     const episodesCall = calls.find((call) => call.episodes);
-    if (spreadsCall === undefined || episodesCall === undefined) throw new Error("the page's two 7-day calls were not seen");
+    if (spreadsCall === undefined || episodesCall === undefined) throw new Error(`the page's two calls with ${marker} were not seen`);
+    return { spreadsCall, episodesCall };
+  };
+
+  // 3a. The first 7-day view asked while the server's fold ahead of closed days runs: a fresh page
+  // shown before the fold ahead starts, "last 7d" chosen as soon as its start is logged.
+  let whileAhead: { ms: number; note: string } | undefined;
+  {
+    const { fresh, until } = await freshPage();
+    let note = "";
+    if (foldAhead.started === undefined) {
+      await new Promise<void>((resolve, reject) => {
+        foldAhead.startedSeen = resolve;
+        setTimeout(() => reject(new Error("the fold ahead did not start within 120 s")), 120_000).unref();
+      });
+      note = "chosen when the fold ahead's start was logged";
+    } else note = `the fold ahead had started ${(performance.now() - foldAhead.started).toFixed(0)} ms before`;
+    const started = performance.now();
+    await fresh.getByTestId("pair-window").selectOption("7d");
+    await onScreen(fresh, until - week, 100);
+    const ms = performance.now() - started;
+    const ended = foldAhead.ended;
+    note += ended === undefined ? "; the fold ahead was still running when it was on screen" : ended < started ? "; but the fold ahead had ended before the click" : `; the fold ahead ended ${(ended - started).toFixed(0)} ms after the click`;
+    whileAhead = { ms, note };
+    await fresh.close();
+  }
+  // Wait for the fold ahead to end: the runs below measure a view of kept days.
+  for (let waited = 0; foldAhead.ended === undefined && waited < 300_000; waited += 250) await new Promise((resolve) => setTimeout(resolve, 250));
+
+  for (let i = 0; i < runs; i += 1) {
+    const { fresh, until } = await freshPage();
+    const started = performance.now();
+    const pageStarted = await fresh.evaluate(() => performance.now());
+    await fresh.getByTestId("pair-window").selectOption("7d");
+    const shown = await onScreen(fresh, until - week, 100);
+    renderTimes.push(performance.now() - started);
+    // Where the time went, on the page's clock: each 7-day call from its request to its last byte, and what the page took after the later one.
+    const { spreadsCall, episodesCall } = await callsOf(fresh, `since=${until - week}&`);
     pageSpreadsTimes.push(spreadsCall.duration);
     pageEpisodesTimes.push(episodesCall.duration);
     afterAnswersTimes.push(shown - Math.max(spreadsCall.end, episodesCall.end));
@@ -267,11 +330,32 @@ async function pairWeek(page: Page): Promise<void> {
     await page.request.get(`${base}/v0/pairs/${a}/${b}/episodes?${query}&minSpread=0&limit=200`);
     episodesTimes.push(performance.now() - t0);
   }
+
+  // 3b. The 7-day view at a size never asked before (a new size each run, none folded ahead): the
+  // size typed into the box on the 7-day view, to both answers at that size on screen; and on the
+  // page's clock from the first call at that size (the box waits 400 ms after the last keystroke).
+  const sizeTimes: number[] = [];
+  const sizeFromCallTimes: number[] = [];
+  const sizes: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const size = 100 + 37 * (i + 1);
+    sizes.push(size);
+    const { fresh, until } = await freshPage();
+    await fresh.getByTestId("pair-window").selectOption("7d");
+    await onScreen(fresh, until - week, 100);
+    const started = performance.now();
+    await fresh.getByTestId("pair-size").fill(String(size));
+    const shown = await onScreen(fresh, until - week, size);
+    sizeTimes.push(performance.now() - started);
+    const { spreadsCall, episodesCall } = await callsOf(fresh, `size=${size}&`);
+    sizeFromCallTimes.push(shown - Math.min(spreadsCall.start, episodesCall.start));
+    await fresh.close();
+  }
+
   console.log("");
   console.log(`Pair page, SYNTHETIC demo pair (${demoDays ?? 2} days recorded), "last 7d" chosen on a fresh page showing 24 h, ${runs} runs (median / min / max, ms); target 2,000 ms`);
-  // The first run after start finds no closed day kept (lib/spreads/day-cache.ts): it folds them.
-  console.log(`  first run after start (no day kept) ${(renderTimes[0] ?? Number.NaN).toFixed(0).padStart(7)}`);
-  line("7-day window on screen", renderTimes);
+  console.log(`  first view while the fold ahead runs ${whileAhead.ms.toFixed(0).padStart(7)}  (${whileAhead.note})`);
+  line("7-day window on screen (days kept)", renderTimes);
   line("  on the page's clock", pageShownTimes);
   line("  its /spreads call", pageSpreadsTimes);
   line("  its /episodes call", pageEpisodesTimes);
@@ -279,6 +363,9 @@ async function pairWeek(page: Page): Promise<void> {
   line("baseline: /spreads 7 d, 5m grid alone", spreadsTimes);
   line("baseline: /episodes 7 d alone", episodesTimes);
   console.log(`  (the chart's points: ${points}; episodes listed: ${episodes})`);
+  console.log(`7-day view at a new size (sizes ${sizes.join(", ")}), ${runs} runs`);
+  line("size typed to on screen", sizeTimes);
+  line("  first call at the size to on screen", sizeFromCallTimes);
 }
 
 main().catch((error: unknown) => {
