@@ -7,7 +7,7 @@ import { marketRanks } from "@/lib/db/schema/market-ranks";
 import { markets } from "@/lib/db/schema/markets";
 import { eventQuotes, marketQuotes } from "@/lib/db/schema/quotes";
 import { encodeCursor, type Cursor, type ListSort } from "./cursor";
-import { eventColumns, isoText, marketColumns, quoteOfEvent, quoteOfMarket, toEventPublic, toMarketPublic, type ListedMarketRow } from "./public";
+import { eventColumns, isoText, marketColumns, marketVersion, quoteOfEvent, quoteOfMarket, toEventPublic, toMarketPublic, type ListedMarketRow } from "./public";
 import { fewAccess, searchMatches, searchOf, searchTier, type RunStatement, type Search, type SearchTier } from "./search";
 import type { EventPublic, ListMeta, ListQuery, MarketPublic } from "./shapes";
 import { listTotal, planRows, type ListTotal } from "./totals";
@@ -339,14 +339,22 @@ function pageIds(table: RankedTable, query: ListQuery, search: Search | undefine
  * page of 51 (docs/performance.md). The values are those the columns had (float8 and JSON as
  * PostgreSQL writes them, times already ISO text).
  */
-function marketTierStatement(query: ListQuery, search: Search | undefined, tier: SearchTier, limit: number, offset: number, few: Few): SQL {
+function marketTierStatement(query: ListQuery, search: Search | undefined, tier: SearchTier, limit: number, offset: number, few: Few, read: PageRead = "rows"): SQL {
   const key = sortKey(marketRanks, sortOf(query));
   const order = sql.join(orderOf(marketRanks, key), sql`, `);
+  const columns = read === "rows" ? listedColumns : sql`${markets.id} as id, ${marketVersion} as version`;
   return sql`select coalesce(json_agg(page_rows order by page_rows."rowNumber"), '[]')::text as page from (
-    select ${listedColumns}, ${key.cursorValue} as "cursorKey", row_number() over (order by ${order}) as "rowNumber"
+    select ${columns}, ${key.cursorValue} as "cursorKey", row_number() over (order by ${order}) as "rowNumber"
     from (${pageIds(markets, query, search, tier, limit, offset, few)}) as page
     join ${markets} on ${markets.id} = page.id join ${marketRanks} on ${marketRanks.id} = page.id join ${marketQuotes} on ${quoteOfMarket}) as page_rows`;
 }
+
+/**
+ * What a page's statement answers for each row: `rows`, the columns of the public market
+ * (`listedColumns`); `versions`, only its id and the version of those columns (`marketVersion`),
+ * for a page whose markets' public JSON is kept (`marketListingJson`).
+ */
+type PageRead = "rows" | "versions";
 
 /** The rows of a page answered by `marketTierStatement` (one JSON text). */
 function pageOfJson(rows: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
@@ -373,6 +381,26 @@ export function marketPageRows(query: ListQuery, run: RunStatement, total?: List
   );
 }
 
+/** A listed market's id and the version of its public columns (`marketVersion`). */
+type VersionedRow = Ranked & { version: string };
+
+/**
+ * The ids and versions of one page of GET /v0/markets, through `run`: the same rows in the same
+ * order as `marketPageRows` (the same statement, answering `versions`), exported so bench:catalog
+ * runs the very SQL the endpoint runs.
+ */
+export function marketPageVersions(query: ListQuery, run: RunStatement, total?: ListTotal) {
+  return pageRows<VersionedRow>(
+    query,
+    markets,
+    (tier, limit, offset, few, search) => marketTierStatement(query, search, tier, limit, offset, few, "versions"),
+    (upTo, search) => tierCount(markets, query, search, upTo),
+    run,
+    total,
+    pageOfJson,
+  );
+}
+
 /** meta.total / meta.totalEstimate of GET /v0/markets for `query` (what picks a search's plan; bench:catalog passes it on). */
 export const marketTotal = (db: Db, query: ListQuery): Promise<ListTotal> => countMatches(db, markets, query);
 
@@ -389,12 +417,12 @@ const listDialect = new PgDialect({ casing: "snake_case" });
  * the server's CPU per page of 51 rows (docs/performance.md). A search stays unnamed: its plan
  * follows its words (`pageRows`), so it is planned with them every time. PGlite runs `db.execute`.
  */
-function listingRunner(db: Db, query: ListQuery): RunStatement {
+function listingRunner(db: Db, query: ListQuery, read: PageRead): RunStatement {
   const client = (db as unknown as { $client?: { unsafe?: Unsafe } }).$client;
   const unsafe = client?.unsafe;
   if (query.query !== undefined || typeof unsafe !== "function") return runOn(db);
   return async (statement) => {
-    const { text, params } = listingText(query, statement);
+    const { text, params } = listingText(query, statement, read);
     return unsafe.call(client, text, params, { prepare: true });
   };
 }
@@ -411,9 +439,9 @@ function listingRunner(db: Db, query: ListQuery): RunStatement {
  */
 const listingTexts = new Map<string, string>();
 
-function listingShape(query: ListQuery): string {
+function listingShape(query: ListQuery, read: PageRead): string {
   const cursor = query.cursor === undefined ? "none" : query.cursor.key === null ? "null key" : "key";
-  return JSON.stringify([sortOf(query), query.closed, query.category !== undefined, query.exchange !== undefined, cursor]);
+  return JSON.stringify([read, sortOf(query), query.closed, query.category !== undefined, query.exchange !== undefined, cursor]);
 }
 
 /** The parameters of a listing page's statement, in the order they bind (`listingText` checks this on every render). */
@@ -430,9 +458,13 @@ export function listingParams(query: ListQuery): unknown[] {
   return params;
 }
 
-/** The text and parameters of `statement`, a listing page of `query` (no `query=`): the text from its shape once rendered. */
-export function listingText(query: ListQuery, statement: SQL): { text: string; params: unknown[] } {
-  const shape = listingShape(query);
+/**
+ * The text and parameters of `statement`, a listing page of `query` (no `query=`) answering `read`
+ * (part of the shape: the two statements of a shape differ in their select list only): the text
+ * from its shape once rendered.
+ */
+export function listingText(query: ListQuery, statement: SQL, read: PageRead = "rows"): { text: string; params: unknown[] } {
+  const shape = listingShape(query, read);
   const text = listingTexts.get(shape);
   if (text !== undefined) return { text, params: listingParams(query) };
   const rendered = listDialect.sqlToQuery(statement);
@@ -446,10 +478,88 @@ export function listingText(query: ListQuery, statement: SQL): { text: string; p
 export async function searchMarkets(db: Db, query: ListQuery): Promise<ListResult<MarketPublic>> {
   // A search's page waits for its total (cached per filter set), which picks its plan (`pageRows`).
   const total = await countMatches(db, markets, query);
-  const rows = await marketPageRows(query, listingRunner(db, query), total);
+  const rows = await marketPageRows(query, listingRunner(db, query, "rows"), total);
   const { rows: shown, nextCursor } = page(rows, query);
   const data = shown.map(toMarketPublic);
   return { data, meta: { count: data.length, limit: query.limit, offset: query.offset, nextCursor, ...total } };
+}
+
+/**
+ * Each market's public JSON (`JSON.stringify(toMarketPublic(row))`) as the listing last wrote it,
+ * with the version of the columns it was written from (`marketVersion`), per database handle (a
+ * fresh database reuses transaction ids, so a kept version means something only for the handle
+ * that read it). At most LISTED_JSON_ENTRIES markets (~1.3 KB each: ~2.6 MB), the least recently
+ * listed dropped first; an entry is used at most LISTED_JSON_MS after it was written, far below the
+ * time PostgreSQL takes to reuse a transaction id (2^32 of them), so an old version can never be
+ * taken for a new one.
+ */
+const listedJson = new WeakMap<Db, Map<string, { version: string; json: string; at: number }>>();
+const LISTED_JSON_ENTRIES = 2_048;
+const LISTED_JSON_MS = 10 * 60_000;
+
+/** The public JSON of a page's markets in its order: kept ones whose version is unchanged, the others read by id and shaped (a market gone since is left out). */
+async function listedMarketJson(db: Db, rows: readonly VersionedRow[]): Promise<string[]> {
+  let kept = listedJson.get(db);
+  if (kept === undefined) {
+    kept = new Map();
+    listedJson.set(db, kept);
+  }
+  const now = Date.now();
+  const texts: Array<string | undefined> = [];
+  const missing: string[] = [];
+  for (const row of rows) {
+    const entry = kept.get(row.id);
+    if (entry !== undefined && entry.version === row.version && now - entry.at < LISTED_JSON_MS) {
+      // Most recently listed last: the Map's order is the eviction order.
+      kept.delete(row.id);
+      kept.set(row.id, entry);
+      texts.push(entry.json);
+    } else {
+      texts.push(undefined);
+      missing.push(row.id);
+    }
+  }
+  if (missing.length === 0) return texts as string[];
+  // Ids come from the database (uuid text): an array literal needs no quoting.
+  const read = await runOn(db)(sql`select coalesce(json_agg(listed), '[]')::text as page from (
+    select ${listedColumns}, ${marketVersion} as version from ${markets} join ${marketQuotes} on ${quoteOfMarket}
+    where ${markets.id} = any(${`{${missing.join(",")}}`}::uuid[])) as listed`);
+  const fresh = new Map<string, string>();
+  for (const row of pageOfJson(read) as Array<ListedMarketRow & { version: string }>) {
+    const json = JSON.stringify(toMarketPublic(row));
+    fresh.set(row.id, json);
+    kept.delete(row.id);
+    kept.set(row.id, { version: row.version, json, at: now });
+  }
+  while (kept.size > LISTED_JSON_ENTRIES) {
+    const oldest = kept.keys().next();
+    if (oldest.done === true) break;
+    kept.delete(oldest.value);
+  }
+  const out: string[] = [];
+  rows.forEach((row, i) => {
+    const text = texts[i] ?? fresh.get(row.id);
+    if (text !== undefined) out.push(text);
+  });
+  return out;
+}
+
+/**
+ * GET /v0/markets answered as text: the same JSON as `JSON.stringify(await searchMarkets(db, query))`,
+ * byte for byte (lib/catalog/listing-json.test.ts), without shaping and serialising every market of
+ * every page. The page's statement answers each market's id and version (`marketVersion`) in place
+ * of its columns; a market whose public JSON is kept at that version is copied into the answer, the
+ * others are read by id, shaped and kept (`listedMarketJson`). The JSON is kept when it is read,
+ * not written by the upsert: a write costs nothing more, and a market that is never listed is
+ * never shaped (docs/performance.md, "Fifth pass").
+ */
+export async function marketListingJson(db: Db, query: ListQuery): Promise<string> {
+  const total = await countMatches(db, markets, query);
+  const rows = await marketPageVersions(query, listingRunner(db, query, "versions"), total);
+  const { rows: shown, nextCursor } = page(rows, query);
+  const data = await listedMarketJson(db, shown);
+  const meta: ListMeta = { count: data.length, limit: query.limit, offset: query.offset, nextCursor, ...total };
+  return `{"data":[${data.join(",")}],"meta":${JSON.stringify(meta)}}`;
 }
 
 /** Markets of the given events, by 24h volume; with includeClosed=false only open ones. */

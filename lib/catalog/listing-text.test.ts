@@ -3,7 +3,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "@/lib/input";
 import { encodeCursor } from "./cursor";
-import { listingParams, listingText, marketPageRows } from "./list";
+import { listingParams, listingText, marketPageRows, marketPageVersions } from "./list";
 import { listMarketsQuery } from "./shapes";
 
 // A listing page's statement text is kept per shape (lib/catalog/list.ts `listingText`): every
@@ -11,10 +11,10 @@ import { listMarketsQuery } from "./shapes";
 
 const dialect = new PgDialect({ casing: "snake_case" });
 
-async function statementOf(qs: string) {
+async function statementOf(qs: string, read: "rows" | "versions" = "rows") {
   const query = parseQuery(listMarketsQuery, new URLSearchParams(qs));
   let captured: SQL | undefined;
-  await marketPageRows(query, async (statement) => {
+  await (read === "rows" ? marketPageRows : marketPageVersions)(query, async (statement) => {
     captured = statement;
     return [{ page: "[]" }];
   });
@@ -58,6 +58,27 @@ describe("listingText: a listing page's statement kept per shape", () => {
       // never be kept and every page rendered again (correct, but the saving silently gone).
       expect(listingParams(query)).toEqual(rendered.params);
     }
+  });
+
+  it.each(shapes)("binds what a fresh render binds, answering versions (%s, then %s)", async (first, second) => {
+    for (const qs of [first, second, first]) {
+      const { query, statement } = await statementOf(qs, "versions");
+      const rendered = dialect.sqlToQuery(statement);
+      expect(listingText(query, statement, "versions")).toEqual({ text: rendered.sql, params: rendered.params });
+      expect(listingParams(query)).toEqual(rendered.params);
+    }
+  });
+
+  it("keeps the rows and the versions statements of one shape apart", async () => {
+    const rows = await statementOf("limit=4&offset=3");
+    const versions = await statementOf("limit=4&offset=3", "versions");
+    const rowsText = listingText(rows.query, rows.statement, "rows").text;
+    const versionsText = listingText(versions.query, versions.statement, "versions").text;
+    expect(versionsText).not.toBe(rowsText);
+    expect(versionsText).toBe(dialect.sqlToQuery(versions.statement).sql);
+    // Kept: each kind answers its own text again.
+    expect(listingText(rows.query, rows.statement, "rows").text).toBe(rowsText);
+    expect(listingText(versions.query, versions.statement, "versions").text).toBe(versionsText);
   });
 
   it("keeps one text for the pages of one shape and another for another shape", async () => {

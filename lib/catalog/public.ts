@@ -5,7 +5,7 @@ import { events } from "@/lib/db/schema/events";
 import { markets } from "@/lib/db/schema/markets";
 import { eventQuotes, marketQuotes } from "@/lib/db/schema/quotes";
 import { isoOrNull } from "@/lib/format";
-import { resolutionColumn, toResolutionPublic, type StoredResolution } from "@/lib/outcomes/public";
+import { resolutionColumn, resolutionVersion, toResolutionPublic, type StoredResolution } from "@/lib/outcomes/public";
 import { isCategory, type Category } from "./categories";
 import { priceStepsOf, roundPrice } from "./prices";
 import type { EventPublic, MarketPublic } from "./shapes";
@@ -55,6 +55,16 @@ export function marketColumnsOf(m: typeof markets, q: typeof marketQuotes) {
 export const isoText = (column: SQL) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export const marketColumns = marketColumnsOf(markets, marketQuotes);
+
+/**
+ * The version of everything `marketColumns` reads for a market, as text: the `xmin` of its
+ * `markets` and `market_quotes` rows and of its outcome's row (`resolutionVersion`). Every write
+ * of a row, even one that sets the same values, makes a new row version with the writing
+ * transaction's id, so while this text stays the same the market's public JSON does too (the
+ * listing keeps that JSON by it: lib/catalog/list.ts, `marketListingJson`). Needs the
+ * `quoteOfMarket` join.
+ */
+export const marketVersion = sql<string>`${markets}.xmin::text || ' ' || ${marketQuotes}.xmin::text || ' ' || coalesce(${resolutionVersion(markets.venue, markets.venueMarketId)}, '-')`;
 
 /** The join every reader of `marketColumns` adds: a market's quote row (one per market, always). */
 export const quoteOfMarket = eq(marketQuotes.id, markets.id);

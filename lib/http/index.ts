@@ -1,6 +1,6 @@
 export { readJsonBody } from "./body";
 export { errorResponse, isVenueError, statusByCode, type Surface } from "./errors";
-export { json, rateLimitHeaders } from "./respond";
+export { json, jsonText, rateLimitHeaders } from "./respond";
 export { JsonReply, type ApiRequest, type Reply } from "./reply";
 export { bearerToken } from "./bearer";
 export { withCronSecret } from "./with-cron-secret";

@@ -9,6 +9,11 @@ export function json(data: unknown, init: { status?: number; headers?: Record<st
   return new JsonReply(JSON.stringify(data), init.status, init.headers);
 }
 
+/** A JSON answer already serialised (a listing page made of kept market JSON, lib/catalog/list.ts `marketListingJson`). */
+export function jsonText(text: string, init: { status?: number; headers?: Record<string, string> } = {}): JsonReply {
+  return new JsonReply(text, init.status, init.headers);
+}
+
 /** The rate-limit headers of a counted request (every keyed response carries them). */
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
   return {

@@ -35,6 +35,17 @@ export function resolutionColumn(venue: SQL | unknown, venueMarketId: SQL | unkn
     from ${o} where ${o.venue} = ${venue} and ${o.venueMarketId} = ${venueMarketId})`;
 }
 
+/**
+ * The version of what `resolutionColumn` reads for the same market: its row's `xmin` (every write
+ * of the row makes a new version with its transaction's id) as text, null when it has none. The
+ * listing keeps a market's public JSON while this and its catalog rows' versions stay the same
+ * (lib/catalog/list.ts, `marketListingJson`).
+ */
+export function resolutionVersion(venue: SQL | unknown, venueMarketId: SQL | unknown): SQL<string | null> {
+  const o = marketOutcomes;
+  return sql<string | null>`(select ${o}.xmin::text from ${o} where ${o.venue} = ${venue} and ${o.venueMarketId} = ${venueMarketId})`;
+}
+
 const OPEN_STATUSES = new Set(["active", "open", "initialized", "inactive", "paused"]);
 
 /**

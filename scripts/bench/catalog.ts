@@ -25,7 +25,7 @@ import { categories } from "@/lib/catalog/categories";
 import { encodeCursor } from "@/lib/catalog/cursor";
 import { eventUuid, marketUuid } from "@/lib/catalog/ids";
 import type { NormalizedEvent } from "@/lib/catalog/normalize";
-import { marketPageRows, marketTotal } from "@/lib/catalog/list";
+import { marketPageVersions, marketTotal } from "@/lib/catalog/list";
 import { listMarketsQuery } from "@/lib/catalog/shapes";
 import { parseQuery } from "@/lib/input";
 import { upsertCatalog } from "@/lib/catalog/store";
@@ -246,7 +246,7 @@ async function benchCases(direct: postgres.Sql): Promise<BenchCase[]> {
 async function printPlan(db: Db, direct: postgres.Sql, name: string, qs: string): Promise<void> {
   const explained: string[] = [];
   const listQuery = parseQuery(listMarketsQuery, new URLSearchParams(qs));
-  await marketPageRows(listQuery, async (statement) => {
+  await marketPageVersions(listQuery, async (statement) => {
     const { sql, params } = new PgDialect().sqlToQuery(statement);
     // The planner's estimates a page asks for (lib/catalog/list.ts `filterRows`) are EXPLAINs already.
     if (sql.startsWith("explain")) return (await direct.unsafe(sql, params as never[], { prepare: false })) as unknown as Array<Record<string, unknown>>;
@@ -277,8 +277,10 @@ async function measured(markets: number, write: () => Promise<void>): Promise<Wr
  * The database side of one case: the very statements the endpoint runs for this page (one, or two
  * for a search whose title matches end on it), sent as the endpoint sends them: a listing's as a
  * named (prepared) statement, a search's unnamed, planned with its words on every call
- * (lib/catalog/list.ts). Also this process's CPU per page: the driver's and the page's share of a
- * request (the same statements, decoding and shaping as the endpoint; no HTTP, no key admission).
+ * (lib/catalog/list.ts). A page's statement answers its markets' ids and row versions; the
+ * endpoint reads the columns of a market only when its kept JSON is missing or older
+ * (`marketListingJson`), which in a case repeating one page happens on its first request only.
+ * Also this process's CPU per page: the driver's share of a request (no HTTP, no key admission).
  */
 async function databaseCase(db: Db, direct: postgres.Sql, qs: string): Promise<{ stats: Stats; clientCpuMs: number }> {
   const listQuery = parseQuery(listMarketsQuery, new URLSearchParams(qs));
@@ -287,7 +289,7 @@ async function databaseCase(db: Db, direct: postgres.Sql, qs: string): Promise<{
   const total = await marketTotal(db, listQuery);
   const clientCpuBefore = process.cpuUsage();
   const stats = await load(async () => {
-    await marketPageRows(listQuery, async (statement) => {
+    await marketPageVersions(listQuery, async (statement) => {
       const { sql, params } = dialect.sqlToQuery(statement);
       return direct.unsafe(sql, params as never[], { prepare: listQuery.query === undefined });
     }, total);
