@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractFeatures } from "./extract";
-import { boundFromFields, compareRuleTerms, compareSettlement, readRuleTerms } from "./rules";
+import { boundFromFields, bracketWithSiblings, compareRuleTerms, compareSettlement, readRuleTerms } from "./rules";
 
 describe("rule terms", () => {
   it("reads what counts, the deadline's zone, the bound, the station and the window's start", () => {
@@ -148,6 +148,38 @@ describe("rule terms", () => {
     expect(compareSettlement(bracket, below).states.bound).toBe("conflict");
     // Another number is the interval comparison's concern, not this term's.
     expect(compareSettlement(fielded, readRuleTerms(null, [], "", { strikeType: "greater", floorStrike: 4100 })).states.bound).toBe("same");
+  });
+
+  it("reads a bracket's edges: each said included or excluded, both included, or left unsaid; the same bracket said on one side only conflicts", () => {
+    const each = readRuleTerms('Intro.\n\nThis market will resolve to "Yes" if the Zorbian Party wins between 25% (inclusive) and 30% (exclusive) of all party list votes. Otherwise "No".', []);
+    expect(each.bound?.value).toBe("≥ 25 < 30");
+    const unsaid = readRuleTerms("If the Zorbian Party receives 25% to 30% share of the vote in the 2031 election, then the market resolves to Yes.", []);
+    expect(unsaid.bound?.value).toBe("25..30 edges unstated");
+    // A value of exactly 30% settles No on the first and is open on the second: never the same.
+    const conflict = compareSettlement(each, unsaid);
+    expect(conflict.states.bound).toBe("conflict");
+    expect(conflict.differences[0]).toMatchObject({ term: "bound", a: expect.stringMatching(/\(exclusive\)/), b: expect.stringMatching(/25% to 30%/) });
+    expect(readRuleTerms('This market will resolve to "Yes" if between 45 (inclusive) and 50 (inclusive) senators vote in favor.', []).bound?.value).toBe("≥ 45 ≤ 50");
+    expect(readRuleTerms('This market will resolve to "Yes" if the cut is between 5-10 bps (inclusive).', []).bound?.value).toBe("≥ 5 ≤ 10");
+    const temperature = readRuleTerms("If the high temperature is between 45-46°, then the market resolves to Yes.", []);
+    expect(temperature.bound?.value).toBe("45..46 edges unstated");
+    // Neither says: unknown (never the same); another bracket is the interval comparison's concern.
+    expect(compareSettlement(temperature, readRuleTerms("If the high temperature is between 45 and 46°F, then the market resolves to Yes.", [])).states.bound).toBe("unknown");
+    expect(compareSettlement(each, readRuleTerms("If the Zorbian Party receives 30% to 35% of the vote, then the market resolves to Yes.", [])).states.bound).toBe("oneSide");
+    // Two years are a window, not a bracket; a venue's "between" field states both edges included.
+    expect(readRuleTerms('This market will resolve to "Yes" if it happens between 2030 and 2031.', []).bound).toBeUndefined();
+    expect(compareSettlement(readRuleTerms(null, [], "", { strikeType: "between", floorStrike: 25, capStrike: 30 }), unsaid).states.bound).toBe("conflict");
+  });
+
+  it("reads an unsaid bracket with its event's other brackets: tiled brackets include both ends, a shared edge stays unsaid", () => {
+    const rules = "If the high temperature is between 45-46°, then the market resolves to Yes.";
+    const tiled = readRuleTerms(rules, [], "", undefined, [[43, 44], [47, 48]]);
+    expect(tiled.bound?.value).toBe("≥ 45 ≤ 46");
+    expect(compareSettlement(tiled, readRuleTerms(null, [], "", { strikeType: "between", floorStrike: 45, capStrike: 46 })).states.bound).toBe("same");
+    expect(readRuleTerms(rules, [], "", undefined, [[44, 45], [46, 47]]).bound?.value).toBe("45..46 edges unstated");
+    expect(readRuleTerms(rules, [], "", undefined, []).bound?.value).toBe("45..46 edges unstated");
+    expect(bracketWithSiblings({ value: "25..30 edges unstated", wording: "25% to 30%" }, [[20, 25]]).value).toBe("25..30 edges unstated");
+    expect(bracketWithSiblings({ value: "≥ 25", wording: "at least 25" }, [[20, 25]]).value).toBe("≥ 25");
   });
 
   it("reads the secondary rules with the main ones, and the sources the venue names before the text's", () => {

@@ -180,7 +180,72 @@ const inclusiveBefore = /\b(at least|no less than|greater than or equal to|equal
 const inclusiveAfter = /\$?(\d[\d,]*(?:\.\d+)?)\s*(?:%|\w+)?\s+(or (?:more|above|higher|greater|over))\b/i;
 const exclusiveBefore = /\b(more than|greater than|higher than|above|exceeds?|exceeding|over)\s+\$?(\d[\d,]*(?:\.\d+)?)(?!\s*(?:%\s*)?or (?:more|above|higher|greater|equal))/i;
 
+// A bracket between two numbers, each edge said included or excluded: "between 25% (inclusive) and
+// 30% (exclusive)", "between $4 (inclusive) and $5 (inclusive)", "5-10 bps (inclusive)", "between 4
+// and 5, inclusive".
+const bracketNumber = String.raw`\$?\s?(\d[\d,]*(?:\.\d+)?)\s*(?:%|°\s*[FC]?|bps)?`;
+const edgeWord = String.raw`\(?\s*(inclusive|exclusive)\s*\)?`;
+const bracketEachEdge = new RegExp(String.raw`\bbetween\s+${bracketNumber}\s*${edgeWord}\s+and\s+${bracketNumber}\s*${edgeWord}`, "i");
+const bracketBothEdges = new RegExp(String.raw`(?:\bbetween\s+)?${bracketNumber}\s*(?:-|–|to|and)\s*${bracketNumber}\s*(?:[\p{L}]+\s*)?,?\s*\(?\s*(inclusive|both\s+inclusive|inclusive\s+of\s+both)\b`, "iu");
+// A bracket whose edges are not said to be included or excluded: "between 25% and 30%", "25% to 30%",
+// "between 45-46°" (a value exactly on an edge may fall on either side).
+const bracketUnstated = new RegExp(String.raw`\bbetween\s+${bracketNumber}\s*(?:-|–|to|and)\s*${bracketNumber}|(?<![\d.,])${bracketNumber}\s+to\s+${bracketNumber}`, "i");
+
+const isYear = (raw: string | undefined) => /^(?:19|20)\d{2}$/.test(raw ?? "");
+
+/**
+ * A bracket's edges as the rules state them: `≥ 25 < 30` when each edge is said included or
+ * excluded; `25..30 edges unstated` when the rules give the two numbers and no word on the edges
+ * (two years are a window, not a bracket).
+ */
+export function bracketOf(text: string): StatedTerm | undefined {
+  const num = (raw: string | undefined) => Number((raw ?? "").replace(/,/g, ""));
+  const each = stated(text, bracketEachEdge, (m) => `${m[2]?.toLowerCase() === "inclusive" ? "≥" : ">"} ${num(m[1])} ${m[4]?.toLowerCase() === "inclusive" ? "≤" : "<"} ${num(m[3])}`);
+  if (each !== undefined) return each;
+  const both = stated(text, bracketBothEdges, (m) => `≥ ${num(m[1])} ≤ ${num(m[2])}`);
+  if (both !== undefined) return both;
+  const m = bracketUnstated.exec(text);
+  if (m === null) return undefined;
+  const lo = m[1] ?? m[3];
+  const hi = m[2] ?? m[4];
+  if (isYear(lo) && isYear(hi) && !/[%$°]/.test(m[0])) return undefined;
+  if (/\b(?:inclusive|exclusive|strictly)\b/i.test(text.slice(m.index + m[0].length, m.index + m[0].length + 40))) return undefined;
+  if (num(lo) >= num(hi)) return undefined;
+  return { value: `${num(lo)}..${num(hi)} edges unstated`, wording: around(text, m.index, m[0].length) };
+}
+
+/** The bracket the rules' Yes paragraphs state, as `bracketOf` reads it (none without rules). */
+export function bracketOfRules(description: string | null): StatedTerm | undefined {
+  if (description === null || description.trim() === "") return undefined;
+  return bracketOf(yesParagraphs(description));
+}
+
+/** The two numbers of a bracket whose rules say nothing of its edges (`25..30 edges unstated`), else null. */
+export function unstatedEdges(value: string): [number, number] | null {
+  const m = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?) edges unstated$/.exec(value);
+  return m === null ? null : [Number(m[1]), Number(m[2])];
+}
+
+/**
+ * A bracket whose rules leave its edges unsaid, read with the brackets of the other markets of its
+ * event (learned from the catalog, `templates.ts`): when no other bracket of the event starts or
+ * ends on one of its numbers (70-71, 72-73: the brackets tile the reported values), no value can
+ * fall on an edge it shares, and both ends are included; when one does (25-30, 30-35), a value on
+ * the shared edge may fall to either side, and the edges stay unsaid. Without the event's other
+ * brackets nothing is known and the edges stay unsaid.
+ */
+export function bracketWithSiblings(bound: StatedTerm, siblings: Array<[number, number]> | undefined): StatedTerm {
+  const own = unstatedEdges(bound.value);
+  if (own === null || siblings === undefined || siblings.length === 0) return bound;
+  const [lo, hi] = own;
+  const shared = siblings.some(([x, y]) => y === lo || x === hi || (x < hi && y > lo && !(x === lo && y === hi)));
+  if (shared) return bound;
+  return { value: `≥ ${lo} ≤ ${hi}`, wording: `${bound.wording} (the event's other brackets share no edge with it)` };
+}
+
 function boundOf(text: string): StatedTerm | undefined {
+  const bracket = bracketOf(text);
+  if (bracket !== undefined) return bracket;
   const num = (raw: string | undefined) => Number((raw ?? "").replace(/,/g, ""));
   const inc = stated(text, inclusiveBefore, (m) => `≥ ${num(m[2])}`) ?? stated(text, inclusiveAfter, (m) => `≥ ${num(m[1])}`);
   if (inc !== undefined) return inc;
@@ -248,7 +313,7 @@ export function rulesWithSecondary(description: string | null, fields: Settlemen
  * named settlement sources (the caller passes those, canonical, as `sources` when there are any),
  * the secondary rules with the main ones.
  */
-export function readRuleTerms(mainRules: string | null, sources: string[], question = "", fields?: SettlementFields): RuleTermsOf {
+export function readRuleTerms(mainRules: string | null, sources: string[], question = "", fields?: SettlementFields, siblingBrackets?: Array<[number, number]>): RuleTermsOf {
   const out: RuleTermsOf = {};
   const fieldBound = boundFromFields(fields);
   if (fieldBound !== undefined) out.bound = fieldBound;
@@ -284,7 +349,8 @@ export function readRuleTerms(mainRules: string | null, sources: string[], quest
   out.trigger = triggerOf(yes, rules) ?? { value: "event", wording: yes.slice(0, 120) + (yes.length > 120 ? "…" : "") };
   const zone = stated(rules, zoneRe, (m) => zoneOf(m[1] ?? ""));
   if (zone !== undefined) out.deadlineZone = zone;
-  const bound = fieldBound ?? boundOf(yes);
+  const textBound = boundOf(yes);
+  const bound = fieldBound ?? (textBound === undefined ? undefined : bracketWithSiblings(textBound, siblingBrackets));
   if (bound !== undefined) out.bound = bound;
   // Two price feeds of one asset settle one question (the venues' own convention): only the
   // agencies and services that call a result are compared as sources.
@@ -339,6 +405,22 @@ function boundsConflict(x: string, y: string): boolean {
   return differ(a.lower, b.lower) || differ(a.upper, b.upper);
 }
 
+/**
+ * A bracket's edges, when at least one side leaves them unsaid. The same two numbers, one side
+ * saying which edge is included and the other saying nothing, is a conflict: a value exactly on an
+ * edge settles by the first side's words and is open on the other's (unknown is never the same).
+ * Neither saying: unknown. Other numbers, or a one-sided bound: the interval comparison's concern,
+ * the term stated on one side only.
+ */
+function bracketEdges(x: string, y: string): TermState {
+  const ux = unstatedEdges(x);
+  const uy = unstatedEdges(y);
+  if (ux !== null && uy !== null) return "unknown";
+  const [unsaid, said] = ux !== null ? [ux, boundSides(y)] : [uy, boundSides(x)];
+  if (unsaid === null || said.lower === undefined || said.upper === undefined) return "oneSide";
+  return said.lower.n === unsaid[0] && said.upper.n === unsaid[1] ? "conflict" : "oneSide";
+}
+
 /** How one term of two settlement records compares. */
 export type TermState = "same" | "conflict" | "oneSide" | "unknown";
 
@@ -385,6 +467,12 @@ export function compareSettlement(a: RuleTermsOf, b: RuleTermsOf): SettlementCom
         states[term] = "conflict";
         differences.push({ term, a: x?.wording ?? "(no such condition)", b: y?.wording ?? "(no such condition)" });
       } else states[term] = "oneSide";
+      continue;
+    }
+    if (term === "bound" && (unstatedEdges(x.value) !== null || unstatedEdges(y.value) !== null)) {
+      const state = bracketEdges(x.value, y.value);
+      states[term] = state;
+      if (state === "conflict") differences.push({ term, a: x.wording, b: y.wording });
       continue;
     }
     const same =
