@@ -8,7 +8,7 @@ import { markets } from "@/lib/db/schema/markets";
 import { eventQuotes, marketQuotes } from "@/lib/db/schema/quotes";
 import { encodeCursor, type Cursor, type ListSort } from "./cursor";
 import { eventColumns, isoText, marketColumns, marketVersion, quoteOfEvent, quoteOfMarket, toEventPublic, toMarketPublic, type ListedMarketRow } from "./public";
-import { fewAccess, searchMatches, searchOf, searchTier, type RunStatement, type Search, type SearchTier } from "./search";
+import { fewAccess, searchMatches, searchOf, searchTier, titleMatch, type RunStatement, type Search, type SearchTier } from "./search";
 import type { EventPublic, ListMeta, ListQuery, MarketPublic } from "./shapes";
 import { listTotal, planRows, type ListTotal } from "./totals";
 
@@ -256,7 +256,7 @@ async function fewUnfiltered(run: RunStatement, table: RankedTable, query: ListQ
 async function pageRows<R extends Ranked>(
   query: ListQuery,
   table: RankedTable,
-  statement: (tier: SearchTier, limit: number, offset: number, few: Few, search: Search | undefined) => SQL,
+  statement: (tier: TierRead, limit: number, offset: number, few: Few, search: Search | undefined) => SQL,
   countTier: (upTo: number, search: Search | undefined) => SQL,
   run: RunStatement,
   total?: ListTotal,
@@ -274,6 +274,12 @@ async function pageRows<R extends Ranked>(
   const search =
     query.query === undefined ? undefined : few ? await indexedSearch(run, table, query) : await searchOf(run, query.query, "walk");
   const mode: Few = few && search !== undefined && (await fewUnfiltered(run, table, query, search)) ? "unfiltered" : few;
+  // Few matches: one statement reads every match of both tiers and orders them tier first; its rows
+  // carry their tier. Two statements (a plan and a round trip each) cost a rare word 3-5 ms more at
+  // 1M under load (docs/performance.md), and an offset past tier 1 needs no count of it. Its plan
+  // is fixed by its fence whatever the words (the GIN index's matches, then a sort), so it is sent
+  // named: a generic plan instead of ~1 ms of planning per page. A walk is not (`listingRunner`).
+  if (mode !== false && search !== undefined) return decode(await run(statement("both", wanted, query.offset, mode, search), { named: true })) as R[];
   const read = async (tier: SearchTier, limit: number, offset: number) =>
     (decode(await run(statement(tier, limit, offset, mode, search))) as R[]).map((row) => (query.query === undefined ? row : { ...row, tier }));
   if (query.query === undefined || query.cursor?.tier === 2) return read(query.query === undefined ? 1 : 2, wanted, query.offset);
@@ -288,22 +294,44 @@ async function pageRows<R extends Ranked>(
   return [...first, ...(await read(2, wanted - first.length, skip))];
 }
 
+/** Which rows of a search a page statement reads: one tier's, or (`"both"`, few matches) both tiers', tier 1 first, each row with its tier. */
+type TierRead = SearchTier | "both";
+
+/** Rows after the cursor's position in a list of both tiers (`tier`, then the list's order), the cursor's tier 1 when it carries none. */
+function bothTiersPosition(query: ListQuery, key: SortKey, tier: SQL, sortKey: SQL, id: SQL): SQL | undefined {
+  if (query.cursor === undefined) return undefined;
+  const after = key.direction === "desc" ? sql`<` : sql`>`;
+  const cursorTier = query.cursor.tier ?? 1;
+  return sql`(${tier} > ${cursorTier} or (${tier} = ${cursorTier} and (${sortKey}, ${id}) ${after} (${key.bind(query.cursor.key)}, ${query.cursor.id}::uuid)))`;
+}
+
 /**
- * The ids of one tier's page in the list's order (with the cursor key for events). `few`: an
- * `offset 0` fence makes PostgreSQL read every match (the GIN index's bitmap) before it sorts, instead
- * of walking the order's index and testing each row.
+ * The ids of a page in the list's order: one tier's (`tier` 1 or 2) by a walk of the order's index
+ * that tests each entry, or, for a search with few matches (`"both"`), every match read first
+ * (`bothTierIds`).
  */
-function pageIds(table: RankedTable, query: ListQuery, search: Search | undefined, tier: SearchTier, limit: number, offset: number, few: Few): SQL {
+function pageIds(table: RankedTable, query: ListQuery, search: Search | undefined, tier: TierRead, limit: number, offset: number, few: Few): SQL {
+  if (tier === "both") return bothTierIds(table, query, search, limit, offset, few);
   const keyed = keysOf(table);
   const key = sortKey(keyed, sortOf(query));
-  if (!few) {
-    // A market's walk reads `market_ranks` alone; `markets` joins only for a substring search of
-    // its title and slug (PostgreSQL drops a left join on a unique key that nothing reads).
-    const where = listConditions(keyed, query, search, key, tier);
-    const filter = where === undefined ? sql`` : sql` where ${where}`;
-    const from = keyed === marketRanks ? sql`${marketRanks} left join ${markets} on ${markets.id} = ${marketRanks.id}` : sql`${keyed}`;
-    return sql`select ${keyed.id} as id from ${from}${filter} order by ${sql.join(orderOf(keyed, key), sql`, `)} limit ${limit} offset ${offset}`;
-  }
+  // A market's walk reads `market_ranks` alone; `markets` joins only for a substring search of
+  // its title and slug (PostgreSQL drops a left join on a unique key that nothing reads).
+  const where = listConditions(keyed, query, search, key, tier);
+  const filter = where === undefined ? sql`` : sql` where ${where}`;
+  const from = keyed === marketRanks ? sql`${marketRanks} left join ${markets} on ${markets.id} = ${marketRanks.id}` : sql`${keyed}`;
+  return sql`select ${keyed.id} as id from ${from}${filter} order by ${sql.join(orderOf(keyed, key), sql`, `)} limit ${limit} offset ${offset}`;
+}
+
+/**
+ * The ids of a page of a search with few matches, both tiers in one statement: an `offset 0` (or
+ * bounded) fence makes PostgreSQL read every match of the search, either tier, from the GIN index
+ * before it sorts them, instead of walking the order's index; each match gets its tier (a title test
+ * of the row: `titleMatch`); then the cursor's position, ordered tier first, then the list's order.
+ * Answers `id` and `tier`.
+ */
+function bothTierIds(table: RankedTable, query: ListQuery, search: Search | undefined, limit: number, offset: number, few: Few): SQL {
+  const keyed = keysOf(table);
+  const key = sortKey(keyed, sortOf(query));
   // "unfiltered": the fence keeps category and venue out of the scan (they are tested on its rows
   // after), so the planner cannot AND the GIN bitmap with a filter index's (`fewUnfiltered`).
   const inner = few === "unfiltered" ? { ...query, category: undefined, exchange: undefined } : query;
@@ -314,20 +342,21 @@ function pageIds(table: RankedTable, query: ListQuery, search: Search | undefine
   // of `market_ranks` (550 ms) for a 20-row word (docs/catalog.md, "Search"). The fence's bound,
   // twice the FEW_MATCHES that chose this path, caps that estimate: without it the statement's cost
   // (200,000 at 1M) passed PostgreSQL's JIT threshold, 64 ms of compiling for a 0.5 ms statement.
-  const joined = keyed !== table;
-  const where = listConditions(table, joined ? { ...inner, cursor: undefined } : inner, search, key, tier);
+  const where = and(...filterConditions(table, inner, search));
   const filter = where === undefined ? sql`` : sql` where ${where}`;
+  const tier = search === undefined ? sql`1` : sql`case when ${titleMatch(table, search)} then 1 else 2 end`;
+  const joined = keyed !== table;
+  const sortKeyOf = joined ? sql`ranked.sort_key` : sql`matches.sort_key`;
   const outer: SQL[] = [];
   if (few === "unfiltered" && query.category !== undefined) outer.push(sql`matches.category = ${query.category}`);
   if (few === "unfiltered" && query.exchange !== undefined) outer.push(sql`matches.venue = ${query.exchange}`);
-  const sortKeyOf = joined ? sql`ranked.sort_key` : sql`matches.sort_key`;
-  const position = joined ? keysetPosition(query, key, sortKeyOf, sql`matches.id`, tier) : undefined;
+  const position = bothTiersPosition(query, key, sql`matches.tier`, sortKeyOf, sql`matches.id`);
   if (position !== undefined) outer.push(position);
   const direction = key.direction === "desc" ? sql`desc nulls last` : sql`asc`;
   const probe = sql` cross join lateral (select ${key.expression} as sort_key from ${keyed} where ${keyed.id} = matches.id offset 0) as ranked`;
-  return sql`select matches.id from (select ${table.id} as id${joined ? sql`` : sql`, ${key.expression} as sort_key`}, ${table.category} as category, ${table.venue} as venue
+  return sql`select matches.id, matches.tier from (select ${table.id} as id, ${tier} as tier${joined ? sql`` : sql`, ${key.expression} as sort_key`}, ${table.category} as category, ${table.venue} as venue
     from ${table}${filter} ${joined ? sql`limit ${FEW_MATCHES * 2}` : sql`offset 0`}) as matches${joined ? probe : sql``}${outer.length === 0 ? sql`` : sql` where ${and(...outer)}`}
-    order by ${sortKeyOf} ${direction}, matches.id ${direction} limit ${limit} offset ${offset}`;
+    order by matches.tier, ${sortKeyOf} ${direction}, matches.id ${direction} limit ${limit} offset ${offset}`;
 }
 
 /**
@@ -339,12 +368,12 @@ function pageIds(table: RankedTable, query: ListQuery, search: Search | undefine
  * page of 51 (docs/performance.md). The values are those the columns had (float8 and JSON as
  * PostgreSQL writes them, times already ISO text).
  */
-function marketTierStatement(query: ListQuery, search: Search | undefined, tier: SearchTier, limit: number, offset: number, few: Few, read: PageRead = "rows"): SQL {
+function marketTierStatement(query: ListQuery, search: Search | undefined, tier: TierRead, limit: number, offset: number, few: Few, read: PageRead = "rows"): SQL {
   const key = sortKey(marketRanks, sortOf(query));
-  const order = sql.join(orderOf(marketRanks, key), sql`, `);
+  const order = sql.join([...(tier === "both" ? [sql`page.tier`] : []), ...orderOf(marketRanks, key)], sql`, `);
   const columns = read === "rows" ? listedColumns : sql`${markets.id} as id, ${marketVersion} as version`;
   return sql`select coalesce(json_agg(page_rows order by page_rows."rowNumber"), '[]')::text as page from (
-    select ${columns}, ${key.cursorValue} as "cursorKey", row_number() over (order by ${order}) as "rowNumber"
+    select ${columns}, ${key.cursorValue} as "cursorKey",${tier === "both" ? sql` page.tier as tier,` : sql``} row_number() over (order by ${order}) as "rowNumber"
     from (${pageIds(markets, query, search, tier, limit, offset, few)}) as page
     join ${markets} on ${markets.id} = page.id join ${marketRanks} on ${marketRanks.id} = page.id join ${marketQuotes} on ${quoteOfMarket}) as page_rows`;
 }
@@ -411,16 +440,26 @@ type Unsafe = (text: string, params: unknown[], options: { prepare: boolean }) =
 const listDialect = new PgDialect({ casing: "snake_case" });
 
 /**
- * A page of a listing without `query=` as a named (prepared) statement on PostgreSQL: the same
- * text for every page of a shape, so the server parses and describes it once per connection
- * instead of on every request (drizzle's `execute` sends an unnamed statement). That was 0.5 ms of
- * the server's CPU per page of 51 rows (docs/performance.md). A search stays unnamed: its plan
- * follows its words (`pageRows`), so it is planned with them every time. PGlite runs `db.execute`.
+ * A page of GET /v0/markets as named (prepared) statements on PostgreSQL where the plan does not
+ * follow the values: the server parses and describes each text once per connection and keeps a
+ * generic plan, instead of planning on every request (drizzle's `execute` sends an unnamed
+ * statement). That was 0.5 ms of the server's CPU per listing page of 51 rows (docs/performance.md).
+ * A listing's text is kept per shape (`listingText`). A search's page statement is named only when
+ * `pageRows` says so (few matches, both tiers behind a fence); a walk stays unnamed, planned with its
+ * page size: a generic plan takes `limit $n` for a tenth of the rows and hash-joins a scan of all of
+ * `market_ranks` (1.2-2.7 s at 1M, JIT included; docs/catalog.md, "Search"). PGlite runs `db.execute`.
  */
 function listingRunner(db: Db, query: ListQuery, read: PageRead): RunStatement {
   const client = (db as unknown as { $client?: { unsafe?: Unsafe } }).$client;
   const unsafe = client?.unsafe;
-  if (query.query !== undefined || typeof unsafe !== "function") return runOn(db);
+  if (typeof unsafe !== "function") return runOn(db);
+  if (query.query !== undefined) {
+    return async (statement, options) => {
+      if (options?.named !== true) return runOn(db)(statement);
+      const { sql: text, params } = listDialect.sqlToQuery(statement);
+      return unsafe.call(client, text, params, { prepare: true });
+    };
+  }
   return async (statement) => {
     const { text, params } = listingText(query, statement, read);
     return unsafe.call(client, text, params, { prepare: true });
@@ -586,8 +625,11 @@ export async function searchEvents(db: Db, query: ListQuery): Promise<ListResult
   const key = sortKey(events, sortOf(query));
   const order = sql.join(orderOf(events, key), sql`, `);
   // Each tier's ids and cursor keys in the list's order; the events' columns and quotes follow by id.
-  const tierStatement = (tier: SearchTier, limit: number, offset: number, few: Few, search: Search | undefined) =>
-    sql`select ${events.id}::text as id, ${key.cursorValue} as "cursorKey" from (${pageIds(events, query, search, tier, limit, offset, few)}) as page
+  const tierStatement = (tier: TierRead, limit: number, offset: number, few: Few, search: Search | undefined) =>
+    tier === "both"
+      ? sql`select ${events.id}::text as id, ${key.cursorValue} as "cursorKey", page.tier::int as tier from (${pageIds(events, query, search, tier, limit, offset, few)}) as page
+      join ${events} on ${events.id} = page.id order by page.tier, ${order}`
+      : sql`select ${events.id}::text as id, ${key.cursorValue} as "cursorKey" from (${pageIds(events, query, search, tier, limit, offset, few)}) as page
       join ${events} on ${events.id} = page.id order by ${order}`;
   const total = await countMatches(db, events, query);
   const ranked = await pageRows<Ranked>(query, events, tierStatement, (upTo, search) => tierCount(events, query, search, upTo), runOn(db), total);

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, resultRows } from "@/lib/db";
 import { clearCatalog, makeEvent, seedCatalog } from "@/test/helpers/catalog";
@@ -75,6 +76,40 @@ describe("query=: words, tiers and paging", () => {
     expect(cursor).toBeNull();
   });
 
+  it.each(["liquidity", "resolutionDate", "change24h", "newest"])("walks both tiers with cursors in sort=%s (either direction) as one list", async (sort) => {
+    const whole = await titles(`query=sen&sort=${sort}`);
+    expect(whole).toHaveLength(3);
+    // The slug-only match lists after the title matches in every order.
+    expect(whole.at(-1)).toBe("Who leads the race?");
+    for (const limit of [1, 2]) {
+      const walked: string[] = [];
+      let cursor: string | null = "";
+      for (let pages = 0; cursor !== null && pages < 10; pages += 1) {
+        const result = await list(`query=sen&sort=${sort}&limit=${limit}${cursor === "" ? "" : `&cursor=${encodeURIComponent(cursor)}`}`);
+        walked.push(...result.data.map((m) => m.title));
+        cursor = result.meta.nextCursor;
+      }
+      expect(walked).toEqual(whole);
+    }
+  });
+
+  it("reads a search with few matches, both tiers, in one statement", async () => {
+    const db = await getDb();
+    const query = parseQuery(listMarketsQuery, new URLSearchParams("query=sen"));
+    const statements: string[] = [];
+    const rows = await marketPageRows(query, async (statement) => {
+      const text = new PgDialect().sqlToQuery(statement).sql;
+      if (!text.startsWith("explain") && !text.startsWith("select count(*)")) statements.push(text);
+      return resultRows<Record<string, unknown>>(await db.execute(statement));
+    }, await marketTotal(db, query));
+    expect(statements).toHaveLength(1);
+    expect(rows.map((r) => [r.title, r.tier])).toEqual([
+      ["Senators vote on a 2.5% rate", 1],
+      ["Will the Senate pass the bill?", 1],
+      ["Who leads the race?", 2],
+    ]);
+  });
+
   it.each([
     ["query=sen&offset=1&limit=5", ["Will the Senate pass the bill?", "Who leads the race?"]],
     ["query=sen&offset=2&limit=1", ["Who leads the race?"]],
@@ -123,6 +158,30 @@ describe("query=: the plan follows the word's frequency", () => {
     // Each match's sort key by one probe of market_ranks' primary key (at 1M a join was planned as a scan of it).
     expect(plan).toMatch(/Bitmap Heap Scan on markets[\s\S]*Index Scan using market_ranks_pkey/);
     expect(await titles("query=rarity")).toEqual(["Will common thing 1207 happen rarity?", "Will common thing 7 happen rarity?"]);
+  });
+
+  it("a rare word's statement keeps its plan as a generic plan (it is sent named)", async () => {
+    const db = await getDb();
+    const query = parseQuery(listMarketsQuery, new URLSearchParams("query=rarity&limit=1"));
+    const named: Array<{ sql: string; params: unknown[] }> = [];
+    await marketPageRows(query, async (statement, options) => {
+      if (options?.named === true) named.push(new PgDialect().sqlToQuery(statement));
+      return resultRows<Record<string, unknown>>(await db.execute(statement));
+    }, await marketTotal(db, query));
+    expect(named).toHaveLength(1);
+    const [statement] = named;
+    if (statement === undefined) return;
+    // The plan PostgreSQL keeps for a named statement when it stops planning per call: no value known.
+    const literal = (value: unknown) => (typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`);
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+      await tx.execute(sql.raw(`prepare search_generic as ${statement.sql}`));
+      const rows = resultRows<Record<string, unknown>>(await tx.execute(sql.raw(`explain execute search_generic(${statement.params.map(literal).join(", ")})`)));
+      await tx.execute(sql`deallocate search_generic`);
+      return rows.map((r) => String(Object.values(r)[0])).join("\n");
+    });
+    expect(plan).toMatch(/Bitmap Heap Scan on markets[\s\S]*Index Scan using market_ranks_pkey/);
+    expect(plan).not.toMatch(/Seq Scan on market_ranks|Hash Join/);
   });
 
   it("rare whole words with a frequent last prefix read the whole words from the GIN index and test the prefix on their rows", async () => {

@@ -28,8 +28,12 @@ export type SearchTier = 1 | 2;
 type SearchedTable = typeof markets | typeof events | typeof marketRanks;
 const textOf = (table: SearchedTable) => (table === marketRanks ? markets : (table as typeof markets | typeof events));
 
-/** Runs one statement and answers its rows (the app: its Db; bench:catalog: the same SQL on its own connection). */
-export type RunStatement = (statement: SQL) => Promise<Array<Record<string, unknown>>>;
+/**
+ * Runs one statement and answers its rows (the app: its Db; bench:catalog: the same SQL on its own
+ * connection). `named`: the statement's plan does not depend on its values, so PostgreSQL may keep a
+ * generic plan of it (a named, prepared statement) instead of planning it on every call.
+ */
+export type RunStatement = (statement: SQL, options?: { named?: boolean }) => Promise<Array<Record<string, unknown>>>;
 
 /** Whether PostgreSQL's parser can find a word in the text (else the substring match applies). */
 export const hasWords = (text: string): boolean => /[\p{L}\p{N}]/u.test(text);
@@ -159,6 +163,16 @@ export function searchTier(table: SearchedTable, search: Search, tier: SearchTie
   if (tier === 1) return wordsMatch(table, search, true);
   // Tier 2: title and slug together, and not the title alone (a test on rows already found).
   return sql`(${wordsMatch(table, search, false)} and not ${matched(table, search.words, true, false)})`;
+}
+
+/**
+ * Whether a row already found by `searchMatches` is a title match (tier 1), as a test of that row
+ * (never an index read): one statement reading every match of both tiers orders them by it.
+ */
+export function titleMatch(table: SearchedTable, search: Search): SQL {
+  if (search.kind === "substring") return sql`${textOf(table).title} ilike ${search.pattern}`;
+  if (search.words.length === 0) return sql`false`;
+  return matched(table, search.words, true, false);
 }
 
 /** The words' match as `search.access` reads it; no word (a text the parser drops whole) matches nothing. */

@@ -62,6 +62,10 @@ const { values } = parseArgs({
     "writes-only": { type: "boolean", default: false },
     // The read cases on the database only (no server, no build needed): each case's statements as the endpoint sends them.
     "database-only": { type: "boolean", default: false },
+    // What each case's database time is made of, under the same closed-loop load: every statement of
+    // its page as EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, SETTINGS, SUMMARY), p50/p95 of the round
+    // trip, planning, execution, JIT and buffers read (no server; implies --skip-writes).
+    anatomy: { type: "boolean", default: false },
   },
 });
 const caseFilter = values.cases.split(",").map((c) => c.trim()).filter((c) => c !== "");
@@ -275,10 +279,10 @@ async function measured(markets: number, write: () => Promise<void>): Promise<Wr
 
 /**
  * The database side of one case: the very statements the endpoint runs for this page (one, or two
- * for a search whose title matches end on it), sent as the endpoint sends them: a listing's as a
- * named (prepared) statement, a search's unnamed, planned with its words on every call
- * (lib/catalog/list.ts). A page's statement answers its markets' ids and row versions; the
- * endpoint reads the columns of a market only when its kept JSON is missing or older
+ * for a frequent search whose title matches end on it), sent as the endpoint sends them: named
+ * (prepared) for a listing and a search's few-matches page or walk, unnamed otherwise
+ * (lib/catalog/list.ts `listingRunner`). A page's statement answers its markets' ids and row
+ * versions; the endpoint reads the columns of a market only when its kept JSON is missing or older
  * (`marketListingJson`), which in a case repeating one page happens on its first request only.
  * Also this process's CPU per page: the driver's share of a request (no HTTP, no key admission).
  */
@@ -289,14 +293,91 @@ async function databaseCase(db: Db, direct: postgres.Sql, qs: string): Promise<{
   const total = await marketTotal(db, listQuery);
   const clientCpuBefore = process.cpuUsage();
   const stats = await load(async () => {
-    await marketPageVersions(listQuery, async (statement) => {
+    await marketPageVersions(listQuery, async (statement, options) => {
       const { sql, params } = dialect.sqlToQuery(statement);
-      return direct.unsafe(sql, params as never[], { prepare: listQuery.query === undefined });
+      return direct.unsafe(sql, params as never[], { prepare: listQuery.query === undefined || options?.named === true });
     }, total);
     return true;
   });
   const clientCpu = process.cpuUsage(clientCpuBefore);
   return { stats, clientCpuMs: (clientCpu.user + clientCpu.system) / 1000 / (stats.n + stats.rps) };
+}
+
+/** One execution of a statement under EXPLAIN ANALYZE: the client's round trip and what the server reports. */
+interface Anatomy {
+  roundTrip: number;
+  planning: number;
+  execution: number;
+  jit: number;
+  hit: number;
+  read: number;
+  workers: number;
+}
+
+type PlanNode = { "Shared Hit Blocks"?: number; "Shared Read Blocks"?: number; "Workers Launched"?: number; Plans?: PlanNode[] };
+
+const workersOf = (node: PlanNode): number => (node["Workers Launched"] ?? 0) + (node.Plans ?? []).reduce((sum, child) => sum + workersOf(child), 0);
+
+/**
+ * What a case's database time is made of: the statements its first page runs (recorded once, as
+ * the endpoint sends them), then replayed back to back by `connections` workers for `seconds`, each
+ * as EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, SETTINGS, SUMMARY): planning, execution and JIT as the
+ * server measures them, the rest of the client's round trip (wire, parse, queueing for a CPU).
+ * TIMING OFF keeps the per-node clock reads out of the execution time.
+ */
+async function anatomyCase(db: Db, direct: postgres.Sql, name: string, qs: string): Promise<string[][]> {
+  const listQuery = parseQuery(listMarketsQuery, new URLSearchParams(qs));
+  const dialect = new PgDialect();
+  const total = await marketTotal(db, listQuery);
+  const statements: Array<{ sql: string; params: unknown[] }> = [];
+  await marketPageVersions(listQuery, async (statement) => {
+    const { sql, params } = dialect.sqlToQuery(statement);
+    if (!sql.startsWith("explain")) statements.push({ sql, params });
+    return direct.unsafe(sql, params as never[], { prepare: false });
+  }, total);
+  const samples: Anatomy[][] = statements.map(() => []);
+  await load(async () => {
+    for (const [i, { sql, params }] of statements.entries()) {
+      const t0 = performance.now();
+      // Unnamed: PostgreSQL plans an EXPLAIN's statement on every execution, named or not (so
+      // `planning` is what a prepared statement's generic plan no longer pays per request).
+      const [row] = await direct.unsafe(`explain (analyze, timing off, buffers, settings, summary, format json) ${sql}`, params as never[], { prepare: false });
+      const roundTrip = performance.now() - t0;
+      const cell = row?.["QUERY PLAN"];
+      const [explained] = (typeof cell === "string" ? JSON.parse(cell) : cell) as Array<{
+        Plan: PlanNode;
+        "Planning Time": number;
+        "Execution Time": number;
+        JIT?: { Timing?: { Total?: number } };
+      }>;
+      if (explained === undefined) return false;
+      samples[i]?.push({
+        roundTrip,
+        planning: explained["Planning Time"],
+        execution: explained["Execution Time"],
+        jit: explained.JIT?.Timing?.Total ?? 0,
+        hit: explained.Plan["Shared Hit Blocks"] ?? 0,
+        read: explained.Plan["Shared Read Blocks"] ?? 0,
+        workers: workersOf(explained.Plan),
+      });
+    }
+    return true;
+  });
+  const at = (values: number[], p: number) => percentile([...values].sort((a, b) => a - b), p);
+  const both = (values: number[], digits = 1) => `${at(values, 0.5).toFixed(digits)} / ${at(values, 0.95).toFixed(digits)}`;
+  return samples.map((runs, i) => [
+    i === 0 ? name : "",
+    `${i + 1} of ${statements.length}`,
+    String(runs.length),
+    both(runs.map((r) => r.roundTrip)),
+    both(runs.map((r) => r.planning)),
+    both(runs.map((r) => r.execution)),
+    both(runs.map((r) => r.jit)),
+    both(runs.map((r) => r.roundTrip - r.planning - r.execution)),
+    both(runs.map((r) => r.hit), 0),
+    both(runs.map((r) => r.read), 0),
+    String(Math.max(0, ...runs.map((r) => r.workers))),
+  ]);
 }
 
 /** Writes `count` events (4 markets each) from `firstEvent` on through the ingestion upsert, `workers` writers at once, like concurrent venues. */
@@ -367,6 +448,15 @@ async function main(): Promise<void> {
 
     // The write cases, on 100,000 markets more (25,000 events past the base), deleted afterwards so
     // a kept database stays the same catalog. First inserts into a catalog of `totalMarkets`:
+    if (values.anatomy) {
+      const rows: string[][] = [];
+      for (const [name, qs] of await benchCases(direct)) rows.push(...(await anatomyCase(handle.db, direct, name, qs)));
+      console.log(`\nwhat the database time is made of (ms; p50 / p95 over every execution, EXPLAIN (ANALYZE, TIMING OFF, BUFFERS, SUMMARY) under load):`);
+      printTable(["case", "statement", "n", "round trip", "planning", "execution", "jit", "rest (wire, queue)", "shared hit", "shared read", "workers"], rows);
+      console.log(loadLine("at end"));
+      return;
+    }
+
     const extra = values["skip-writes"] ? 0 : 25_000;
     const none: WriteRate = { rate: Number.NaN, clientMicros: Number.NaN };
     // The inserts and the re-polls below draw the same numbers (venues among them, which make the
