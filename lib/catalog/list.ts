@@ -278,10 +278,13 @@ async function pageRows<R extends Ranked>(
   // carry their tier. Two statements (a plan and a round trip each) cost a rare word 3-5 ms more at
   // 1M under load (docs/performance.md), and an offset past tier 1 needs no count of it. Its plan
   // is fixed by its fence whatever the words (the GIN index's matches, then a sort), so it is sent
-  // named: a generic plan instead of ~1 ms of planning per page. A walk is not (`listingRunner`).
+  // named: a generic plan instead of ~1 ms of planning per page.
   if (mode !== false && search !== undefined) return decode(await run(statement("both", wanted, query.offset, mode, search), { named: true })) as R[];
+  // A search's walk is named too when its page size is written into it (`walkBound`: no offset).
   const read = async (tier: SearchTier, limit: number, offset: number) =>
-    (decode(await run(statement(tier, limit, offset, mode, search))) as R[]).map((row) => (query.query === undefined ? row : { ...row, tier }));
+    (decode(await run(statement(tier, limit, offset, mode, search), { named: walkBound(query, limit, offset) !== undefined })) as R[]).map((row) =>
+      query.query === undefined ? row : { ...row, tier },
+    );
   if (query.query === undefined || query.cursor?.tier === 2) return read(query.query === undefined ? 1 : 2, wanted, query.offset);
   const first = await read(1, wanted, query.offset);
   if (first.length >= wanted) return first;
@@ -292,6 +295,18 @@ async function pageRows<R extends Ranked>(
     skip = query.offset - counted;
   }
   return [...first, ...(await read(2, wanted - first.length, skip))];
+}
+
+/**
+ * The LIMIT of a search's walk written as a literal (no offset): a generic plan of `limit $n` takes
+ * it for a tenth of the rows and hash-joins a scan of all of `market_ranks` (1.2-2.7 s at 1M, JIT
+ * included), where `limit 51` keeps the walk of the order's index (0.04 ms to plan against 1.0-1.8
+ * ms). The page size is an integer of 2..501, so a shape has at most 500 such texts; an offset
+ * (rare; a cursor is the norm) keeps both bound and the statement unnamed, planned per call.
+ */
+function walkBound(query: ListQuery, limit: number, offset: number): SQL | undefined {
+  if (query.query === undefined || offset !== 0 || !Number.isSafeInteger(limit) || limit < 1 || limit > 1_000) return undefined;
+  return sql.raw(`limit ${limit} offset 0`);
 }
 
 /** Which rows of a search a page statement reads: one tier's, or (`"both"`, few matches) both tiers', tier 1 first, each row with its tier. */
@@ -319,7 +334,8 @@ function pageIds(table: RankedTable, query: ListQuery, search: Search | undefine
   const where = listConditions(keyed, query, search, key, tier);
   const filter = where === undefined ? sql`` : sql` where ${where}`;
   const from = keyed === marketRanks ? sql`${marketRanks} left join ${markets} on ${markets.id} = ${marketRanks.id}` : sql`${keyed}`;
-  return sql`select ${keyed.id} as id from ${from}${filter} order by ${sql.join(orderOf(keyed, key), sql`, `)} limit ${limit} offset ${offset}`;
+  const bound = walkBound(query, limit, offset) ?? sql`limit ${limit} offset ${offset}`;
+  return sql`select ${keyed.id} as id from ${from}${filter} order by ${sql.join(orderOf(keyed, key), sql`, `)} ${bound}`;
 }
 
 /**
@@ -444,10 +460,10 @@ const listDialect = new PgDialect({ casing: "snake_case" });
  * follow the values: the server parses and describes each text once per connection and keeps a
  * generic plan, instead of planning on every request (drizzle's `execute` sends an unnamed
  * statement). That was 0.5 ms of the server's CPU per listing page of 51 rows (docs/performance.md).
- * A listing's text is kept per shape (`listingText`). A search's page statement is named only when
- * `pageRows` says so (few matches, both tiers behind a fence); a walk stays unnamed, planned with its
- * page size: a generic plan takes `limit $n` for a tenth of the rows and hash-joins a scan of all of
- * `market_ranks` (1.2-2.7 s at 1M, JIT included; docs/catalog.md, "Search"). PGlite runs `db.execute`.
+ * A listing's text is kept per shape (`listingText`). A search's statement is named only when
+ * `pageRows` says its plan is fixed by its text (few matches behind a fence; a walk with its page
+ * size as a literal, `walkBound`); the rest (EXPLAINs, counts, the parser's split, a walk with an
+ * offset) stay unnamed, planned per call (docs/catalog.md, "Search"). PGlite runs `db.execute`.
  */
 function listingRunner(db: Db, query: ListQuery, read: PageRead): RunStatement {
   const client = (db as unknown as { $client?: { unsafe?: Unsafe } }).$client;
