@@ -301,11 +301,12 @@ async function pageRows<R extends Ranked>(
  * The LIMIT of a search's walk written as a literal (no offset): a generic plan of `limit $n` takes
  * it for a tenth of the rows and hash-joins a scan of all of `market_ranks` (1.2-2.7 s at 1M, JIT
  * included), where `limit 51` keeps the walk of the order's index (0.04 ms to plan against 1.0-1.8
- * ms). The page size is an integer of 2..501, so a shape has at most 500 such texts; an offset
- * (rare; a cursor is the norm) keeps both bound and the statement unnamed, planned per call.
+ * ms). Only a whole page's size (`limit + 1`, an integer of 2..501) is written in, so a shape has
+ * at most 500 such texts per connection; an offset (rare; a cursor is the norm) or the rest of a
+ * page after tier 1 ran out keeps both bound and the statement unnamed, planned per call.
  */
 function walkBound(query: ListQuery, limit: number, offset: number): SQL | undefined {
-  if (query.query === undefined || offset !== 0 || !Number.isSafeInteger(limit) || limit < 1 || limit > 1_000) return undefined;
+  if (query.query === undefined || offset !== 0 || limit !== query.limit + 1 || !Number.isSafeInteger(limit) || limit > 1_000) return undefined;
   return sql.raw(`limit ${limit} offset 0`);
 }
 
