@@ -190,7 +190,7 @@ describe("tenants", () => {
     const other = await makeKey("enterprise");
     // The burst below must arrive at once. On PostgreSQL every request reads the key and takes its
     // lease over the database pool, and opening a pool connection can cost more than the venue
-    // call itself (seen: ~20 ms each, 200 ms for nine at once), so requests that wait for a new
+    // call itself (seen on a CI machine: 60 ms for one, 220 ms for nine at once), so requests that wait for a new
     // connection would arrive after the first ones finished. Open the pool's connections first,
     // with another key, so the burst measures the cap and not connection set-up.
     await Promise.all(Array.from({ length: 12 }, () => post(other.key, "mock", "fetchBalance", { args: [] })));

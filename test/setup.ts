@@ -56,8 +56,8 @@ let databaseName: string | undefined;
 if (process.env.BRIER_TEST_DATABASE === "postgres") {
   databaseName = `brier_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
-  // From the migrated template test/global-setup.ts made once for the run (a file run alone, without
-  // the global setup, starts empty and migrates when it opens). Commits skip the wait for the WAL's
+  // From the migrated template test/global-setup.ts made once for the run (without one, the database
+  // starts empty and migrates when a store opens it). Commits skip the wait for the WAL's
   // flush: the suite never tests surviving a crash of the server itself, and every test file's
   // database is dropped after it.
   const template = process.env.BRIER_PG_TEMPLATE;
