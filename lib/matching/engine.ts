@@ -104,7 +104,10 @@ async function learnFromEvents(
     const group = `${row.venue}|${row.eventId}`;
     const bound = bracketOfRules(row.description);
     const edges = bound === undefined ? null : unstatedEdges(bound.value);
-    if (edges !== null) brackets.set(group, [...(brackets.get(group) ?? []), { id: row.id, bracket: edges }]);
+    if (edges === null) continue;
+    const list = brackets.get(group);
+    if (list === undefined) brackets.set(group, [{ id: row.id, bracket: edges }]);
+    else list.push({ id: row.id, bracket: edges });
   }
   const siblingBrackets = new Map<string, Array<[number, number]>>();
   for (const list of brackets.values()) for (const m of list) siblingBrackets.set(m.id, list.filter((o) => o.id !== m.id).map((o) => o.bracket));
