@@ -54,6 +54,8 @@ export const evidenceFeatures = {
   contextDiff: { cap: null, decision: false, confidence: true },
   /** Another time or season. */
   timeDiff: { cap: null, decision: false, confidence: true },
+  /** A measure read at a weather station whose station both records do not state alike (read by no model: it caps the confidence, decision.ts). */
+  stationUnknown: { cap: null, decision: false, confidence: false },
   /** Settlement terms both records state differently. */
   ruleDifferences: { cap: 3, decision: false, confidence: true },
 } as const;

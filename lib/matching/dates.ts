@@ -47,8 +47,14 @@ const ordinalQuarter: Record<string, number> = { first: 1, second: 2, third: 3, 
  * "$3.00 on January 5" as 3 o'clock and "above 4.5 on May 1" as half past four.
  */
 function maskAmounts(text: string): string {
-  return text.replace(/\$\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*\.\d+(?!\s*(?:a\.?m|p\.?m))|\d+(?:\.\d+)?\s*%/gi, (m) => " ".repeat(m.length));
+  return text
+    .replace(/\$\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*\.\d+(?!\s*(?:a\.?m|p\.?m))|\d+(?:\.\d+)?\s*%/gi, (m) => " ".repeat(m.length))
+    .replace(afterYearVerb, "  ");
 }
+
+// The verb "be" after a year ("will <month> 2031 be the ..."): chrono reads a year followed by "BE"
+// as a Buddhist-era year (543 years earlier), whatever its case.
+const afterYearVerb = /(?<=\b\d{4}\s+)be\b/g;
 
 /**
  * chrono's readings of a text at a reference date. A market's question, titles and rule sentence

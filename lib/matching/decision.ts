@@ -36,10 +36,13 @@ export const identityThreshold = model.threshold;
  * states, taken from that market's resolution date (`dateFromResolution`), is at most 0.89: the
  * venue's resolution date says when the market closes, not which occasion (which season, which
  * year's final) its question is about, so the pair is never in the 0.9 tier on that inference alone,
- * though it may be claimed. Every other identity: its fitted probability.
+ * though it may be claimed. So is one on a measure read at a weather station (a day's high
+ * temperature, a snow total) whose station the two rules do not both state alike
+ * (`stationUnknown`): the same measure in the same city read at another station settles
+ * differently, and an unknown station is never the same. Every other identity: its fitted probability.
  */
 export function confidenceCeiling(ev: Evidence): number {
-  return ev.dateFromResolution > 0 ? INFERRED_DATE_CEILING : 1;
+  return ev.dateFromResolution > 0 || ev.stationUnknown > 0 ? INFERRED_DATE_CEILING : 1;
 }
 
 const INFERRED_DATE_CEILING = 0.89;

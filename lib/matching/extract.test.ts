@@ -59,6 +59,10 @@ describe("dates and deadlines (chrono-node)", () => {
     expect(new Date(t?.start ?? 0).toISOString().slice(0, 10)).toBe("2026-07-15");
   });
 
+  it("reads a year followed by the verb 'be' as that year (chrono reads \"2031 BE\" as a Buddhist-era year)", () => {
+    expect(end(kx("Wettest month?", "Will  Mar 2031 be the wettest Mar ever?", "March 2031 is the wettest March on record"))).toMatchObject({ kind: "window", end: "2031-04-01" });
+  });
+
   it("reads the hour of an instant from the title or the rules", () => {
     expect(end(kx("Solana price on Mar 3, 2027 at 5pm EST?", "$300 or above", "the index is above 299.99 at 5 PM EST"))?.hour).toBe(17);
     const withRules = pm("Solana above ___ on March 3?", "Will the price of Solana be above $300 on March 3?", "300", {
@@ -191,6 +195,14 @@ describe("identity fails closed", () => {
     const r = said(pm("Zorbia", "Will Zorbia join the Quillon Pact in 2030?"), kx("Quillon Pact members in 2030?", "Will Xandor join the Quillon Pact in 2030?", "Xandor joins the Quillon Pact in 2030"));
     expect(r?.relation ?? "none").not.toBe("identity");
     if (r !== null) expect(r.reasoning).toMatch(/zorbia|xandor/);
+  });
+
+  it("an organising body one side names is said by the other when it names the body's competition", () => {
+    const a = pm("2030 FIFA World Cup Winner", "Will Zorbia win the 2030 FIFA World Cup?");
+    const b = kx("2030 Men's World Cup winner?", "Will Zorbia win the 2030 World Cup?", "Zorbia wins the 2030 World Cup");
+    expect(said(a, b)?.reasoning ?? "").not.toMatch(/says fifa/);
+    const c = kx("2030 Zorbian Cup winner?", "Will Zorbia win the 2030 Zorbian Cup?", "Zorbia wins the 2030 Zorbian Cup");
+    expect(said(a, c)?.relation ?? "none").not.toBe("identity");
   });
 
   it("a given name left out is the same person; another given name for the surname is another person", () => {

@@ -258,6 +258,17 @@ async function folds(sets: SetName[]) {
           const row = collected.find((x) => x.pair === c.pair);
           console.log(`    false identity p=${c.p.toFixed(3)} ${c.pair} label=${row?.label?.relation ?? "unlisted"} evidence=${JSON.stringify(row?.evidence ?? {})}`);
         }
+        // Each labelled identity of the fold not claimed, and why: never compared, answered on a
+        // conflict, scored below the fold's threshold, or claimed and let go as ambiguous.
+        const right = new Set(claims.filter((c) => c.y === 1).map((c) => c.pair));
+        for (const l of labels.find((x) => x.set === set)?.pairs ?? []) {
+          if (l.fold !== fold.fold || l.label.relation !== "identity" || right.has(l.pair) || reviews.has(l.pair)) continue;
+          const row = collected.find((x) => x.pair === l.pair);
+          const p = cv.scored.find((x) => x.pair === l.pair)?.p;
+          const why = row === undefined ? "not compared" : !row.identityCandidate ? `answered ${row.relation} on a conflict` : p !== undefined && p >= fold.threshold ? `p=${p.toFixed(3)}, ambiguous` : `p=${p?.toFixed(3) ?? "?"} below the threshold`;
+          const evidence = row === undefined ? "" : ` evidence=${JSON.stringify(Object.fromEntries(Object.entries(row.evidence).filter(([, v]) => v !== 0)))}`;
+          console.log(`    missed identity (${why}) ${l.label.polymarket.question} <> ${l.label.kalshi.ticker}${evidence}${row === undefined ? "" : `\n      ${row.text}`}`);
+        }
       }
     }
     const total = ids.reduce((s, n) => s + n, 0);

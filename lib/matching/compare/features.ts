@@ -61,5 +61,6 @@ export function evidenceOf(c: Comparison): Evidence {
   ev.ruleDifferences = c.rules?.differences.length ?? 0;
   ev.settlementSame = c.rules?.same.length ?? 0;
   ev.settlementOneSide = c.rules?.oneSide.length ?? 0;
+  ev.stationUnknown = flag(c.rules?.stationUnknown);
   return ev;
 }

@@ -3,6 +3,7 @@
  * zone, bound, source, station, window start) both rules state differently.
  */
 import type { Features } from "../extract";
+import { stationMeasures } from "../lexicon";
 import { compareSettlement, ruleTerms, type RuleDifference, type RuleTerm, type TermState } from "../rules";
 import type { AttributeState, Cmp } from "./types";
 
@@ -15,6 +16,8 @@ export interface RulesComparison {
   /** Settlement terms both records state alike, and those one states and the other leaves unsaid (the trigger, which every record read from rules has, is not counted). */
   same: RuleTerm[];
   oneSide: RuleTerm[];
+  /** A measure read at a weather station (`stationMeasures`) whose station the two records do not both state alike: unknown, never the same. */
+  stationUnknown: boolean;
 }
 
 /**
@@ -30,9 +33,10 @@ export function compareRules(a: Features, b: Features, cmp: Cmp, quantityCmp: Cm
     sharedSources = a.sources.filter((s) => b.sources.includes(s));
     sources = sharedSources.length > 0 ? "same" : "conflict";
   } else if (a.sources.length > 0 || b.sources.length > 0) sources = "oneSide";
-  if (cmp === "disjoint") return { sources, sharedSources, differences: [], same: [], oneSide: [] };
+  const atStation = [a, b].some((f) => (f.concepts.indicator ?? []).some((m) => stationMeasures.has(m)));
+  if (cmp === "disjoint") return { sources, sharedSources, differences: [], same: [], oneSide: [], stationUnknown: atStation };
   const settlement = compareSettlement(a.rules ?? {}, b.rules ?? {});
   const differences = settlement.differences.filter((d) => d.term !== "bound" || quantityCmp === "equal");
   const counted = (state: TermState) => ruleTerms.filter((t) => t !== "trigger" && settlement.states[t] === state);
-  return { sources, sharedSources, differences, same: counted("same"), oneSide: counted("oneSide") };
+  return { sources, sharedSources, differences, same: counted("same"), oneSide: counted("oneSide"), stationUnknown: atStation && settlement.states.station !== "same" };
 }
