@@ -7,6 +7,7 @@
 import { calibrated, type Evidence } from "./confidence";
 import { identityProbability, identityThreshold } from "./decision";
 import type { Features } from "./extract";
+import { canonicalTokens, findConcepts } from "./text";
 import { compareContexts, typeLabel } from "./compare/context";
 import { evidenceOf, type Comparison } from "./compare/features";
 import { compareForm } from "./compare/form";
@@ -222,6 +223,13 @@ export function classifyPair(a: Features, b: Features, idf: Idf, travels?: Trave
   const excused = new Set(pickCmp === "equal" ? pickWords : []);
   // Words of the typed concepts were compared above (a different place, office or stage returned).
   for (const f of [a, b]) for (const values of Object.values(f.concepts)) for (const v of values ?? []) for (const w of v.split(" ")) excused.add(w);
+  // A city one side states and the other leaves unsaid is weighed once, as a descriptor on one side
+  // (`contextOneSide`): its name's words ("Springfield" of "Springfield Owls") are not unsaid names too.
+  for (const d of context.oneSide) {
+    if (d.type !== "city") continue;
+    const [side, cities] = d.a.length > 0 ? [a, d.a] : [b, d.b];
+    for (const hit of findConcepts(canonicalTokens(side.question)).hits) if (hit.type === "city" && cities.includes(hit.canon)) for (const w of hit.words) excused.add(w);
+  }
   // The options were compared as options: their words are not wording.
   const read = compareWording(a, b, excused, pickWords);
   // Names the other market's own words imply across the catalog are not unsaid (compare/names.ts).

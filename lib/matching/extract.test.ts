@@ -205,6 +205,11 @@ describe("identity fails closed", () => {
     expect(said(a, c)?.relation ?? "none").not.toBe("identity");
   });
 
+  it("a city one side states and the other leaves unsaid is weighed once, as a place on one side, not also as an unsaid name", () => {
+    const r = said(pm("2030 Zorbian Cup Winner", "Will Lisbon Rovers win the 2030 Zorbian Cup?"), kx("2030 Zorbian Cup winner?", "Will Rovers win the 2030 Zorbian Cup?", "Rovers win the 2030 Zorbian Cup"));
+    expect(r?.evidence).toMatchObject({ contextOneSide: 1, unmatchedNames: 0 });
+  });
+
   it("a given name left out is the same person; another given name for the surname is another person", () => {
     const a = pm("Varga visit", "Will Varga visit Lisbon by June 30, 2030?");
     const b = kx("Who will visit Lisbon?", "Will Odile Varga visit Lisbon before Jul 1, 2030?", "Odile Varga visits Lisbon before Jul 1, 2030");

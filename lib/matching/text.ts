@@ -31,6 +31,8 @@ export function canonicalTokens(text: string): string[] {
 export interface ConceptHit {
   type: ConceptType;
   canon: string;
+  /** The tokens the gazetteer matched. */
+  words: string[];
 }
 
 /** Longest-match gazetteer lookup over canonical tokens. */
@@ -45,7 +47,7 @@ export function findConcepts(tokens: string[]): { hits: ConceptHit[]; rest: stri
       const phrase = tokens.slice(i, i + n).join(" ");
       const entry = map.get(phrase);
       if (entry?.type) {
-        hits.push({ type: entry.type, canon: entry.canon });
+        hits.push({ type: entry.type, canon: entry.canon, words: tokens.slice(i, i + n) });
         rest.push(...tokens.slice(i, i + n));
         matched = n;
         break;
