@@ -13,6 +13,18 @@ import { listMarketsQuery } from "./shapes";
 const list = async (qs: string) => searchMarkets(await getDb(), parseQuery(listMarketsQuery, new URLSearchParams(qs)));
 const titles = async (qs: string) => (await list(qs)).data.map((m) => m.title);
 
+/** The titles of `qs` walked page by page with each page's cursor, until the last page or `upTo` titles. */
+async function walkTitles(qs: string, upTo = Number.POSITIVE_INFINITY): Promise<string[]> {
+  const walked: string[] = [];
+  let cursor: string | null = "";
+  for (let pages = 0; cursor !== null && pages < 10 && walked.length < upTo; pages += 1) {
+    const result = await list(`${qs}${cursor === "" ? "" : `&cursor=${encodeURIComponent(cursor)}`}`);
+    walked.push(...result.data.map((m) => m.title));
+    cursor = result.meta.nextCursor;
+  }
+  return walked;
+}
+
 describe("query=: words, tiers and paging", () => {
   beforeAll(async () => {
     await clearCatalog();
@@ -81,16 +93,7 @@ describe("query=: words, tiers and paging", () => {
     expect(whole).toHaveLength(3);
     // The slug-only match lists after the title matches in every order.
     expect(whole.at(-1)).toBe("Who leads the race?");
-    for (const limit of [1, 2]) {
-      const walked: string[] = [];
-      let cursor: string | null = "";
-      for (let pages = 0; cursor !== null && pages < 10; pages += 1) {
-        const result = await list(`query=sen&sort=${sort}&limit=${limit}${cursor === "" ? "" : `&cursor=${encodeURIComponent(cursor)}`}`);
-        walked.push(...result.data.map((m) => m.title));
-        cursor = result.meta.nextCursor;
-      }
-      expect(walked).toEqual(whole);
-    }
+    for (const limit of [1, 2]) expect(await walkTitles(`query=sen&sort=${sort}&limit=${limit}`)).toEqual(whole);
   });
 
   it("reads a search with few matches, both tiers, in one statement", async () => {
@@ -131,7 +134,8 @@ describe("query=: the plan follows the word's frequency", () => {
           const i = e * 10 + k;
           const word = i % 5 < 3 ? "common" : "other";
           const extra = `${i === 7 || i === 1207 ? " rarity" : ""}${i % 20 === 3 ? " ballot" : ""}`;
-          return { title: `Will ${word} thing ${i} happen${extra}?`, slug: `plan-${i}`, volume24h: i };
+          // Liquidity: unknown on every seventh market (it lists after every known value), ties elsewhere.
+          return { title: `Will ${word} thing ${i} happen${extra}?`, slug: `plan-${i}`, volume24h: i, liquidity: i % 7 === 0 ? null : (i * 37) % 101 };
         }),
       ),
     );
@@ -220,6 +224,43 @@ describe("query=: the plan follows the word's frequency", () => {
     const plan = await firstPlan("query=common%20thi&limit=3");
     expect(plan).not.toContain("markets_search_vector_idx");
     expect(await titles("query=common%20thi&limit=3")).toEqual(["Will common thing 4997 happen?", "Will common thing 4996 happen?", "Will common thing 4995 happen?"]);
+  });
+
+  it.each([
+    ["liquidity", "market_ranks_liquidity_rank_idx"],
+    ["change24h", "market_ranks_change_rank_idx"],
+    ["resolutionDate", "market_ranks_resolution_rank_idx"],
+    ["newest", "market_ranks_newest_rank_idx"],
+  ])("a frequent search in sort=%s walks that order's index, in the order's rows", async (sort, index) => {
+    const plan = await firstPlan(`query=common%20thi&sort=${sort}&limit=3`);
+    expect(plan).toContain(`using ${index}`);
+    expect(plan).not.toContain("markets_search_vector_idx");
+    // The same rows in the same order as the order's definition, walked page by page with cursors.
+    const key = {
+      liquidity: "coalesce(r.liquidity, '-Infinity'::float8) desc nulls last, r.id desc",
+      change24h: "r.abs_change24h desc, r.id desc",
+      resolutionDate: "coalesce(r.resolution_date, 'infinity'::timestamptz), r.id",
+      newest: "r.first_seen_at desc, r.id desc",
+    }[sort];
+    const expected = resultRows<{ title: string }>(
+      await (await getDb()).execute(
+        sql.raw(`select m.title from markets m join market_ranks r on r.id = m.id where not r.closed and m.search_vector @@ 'common:A & thi:*A'::tsquery order by ${key} limit 40`),
+      ),
+    ).map((r) => r.title);
+    expect(await walkTitles(`query=common%20thi&sort=${sort}&limit=8`, 40)).toEqual(expected);
+  });
+
+  it("a listing in sort=liquidity walks its index (the ORDER BY says nulls first, as the index does)", async () => {
+    const db = await getDb();
+    const query = parseQuery(listMarketsQuery, new URLSearchParams("sort=liquidity&limit=3"));
+    const plans: string[] = [];
+    await marketPageRows(query, async (statement) => {
+      const rows = resultRows<Record<string, unknown>>(await db.execute(sql`explain ${statement}`));
+      plans.push(rows.map((r) => String(Object.values(r)[0])).join("\n"));
+      return [];
+    });
+    expect(plans.join("\n")).toContain("using market_ranks_liquidity_rank_idx");
+    expect(plans.join("\n")).not.toMatch(/Seq Scan on market_ranks/);
   });
 
   it("a frequent word pages by volume", async () => {
