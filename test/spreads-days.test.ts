@@ -144,6 +144,39 @@ describe("closed UTC days kept", () => {
     }
   }, 240_000);
 
+  it("replays the window's partial days from their kept rows at another size, as one replay at that size answers, and reads them again once a late row lands", async () => {
+    const cache = new SpreadDayCache();
+    // A partial head (Nov 20, 17:00 on), three closed days, a partial tail (Nov 24 to noon).
+    const since = NOW - 4 * DAY + 5 * HOUR + 321;
+    await expectOneReplay(since, NOW, cache, answersAtOnce);
+    expect([cache.read, cache.partialRead, cache.replayed]).toEqual([3, 2, 2]);
+    expect(cache.partialRowsKept).toBeGreaterThan(1_000);
+    const at100 = await answers(since, NOW, cache);
+    expect(cache.partialRead).toBe(2);
+    // At a new size: no part read from the engine again, both calls still one fold.
+    const at137 = await expectOneReplay(since, NOW, cache, answersAtOnce, 137);
+    expect([cache.read, cache.partialRead, cache.replayed]).toEqual([3, 2, 8]);
+    expect(at137.grid).not.toEqual(at100.grid);
+    // A late Kalshi snapshot in the tail: its kept rows no longer hold, it is read again (the closed days are not).
+    const at = NOW - 5 * HOUR + 4_321;
+    const levels = (from: number) => Array.from({ length: 5 }, (_, i) => [((from + i) / 100).toFixed(2), "300"]);
+    const data = JSON.stringify({ asset_id: B, bids: levels(25), asks: levels(85), hash: "", tick_size: "0.01" });
+    const { writer } = await getTickStores();
+    await insertTickRows(writer, [{ timestampMs: at, receivedMs: NOW, market: B, eventType: "book", data }], recordedVenueTables.kalshi);
+    await expectOneReplay(since, NOW, cache, answersAtOnce, 174);
+    expect([cache.read, cache.partialRead]).toEqual([3, 3]);
+  }, 240_000);
+
+  it("keeps the partial days' rows within a quarter of the limit, the closed days' rows within the limit", async () => {
+    const cache = new SpreadDayCache(96, 160_000);
+    for (const since of [NOW - 4 * DAY + 5 * HOUR, NOW - 4 * DAY + 7 * HOUR, NOW - 4 * DAY + 9 * HOUR]) {
+      await expectOneReplay(since, NOW - HOUR, cache, answersAtOnce);
+      expect(cache.partialRowsKept).toBeGreaterThan(0);
+      expect(cache.partialRowsKept).toBeLessThanOrEqual(40_000);
+      expect(cache.rowsKept).toBeLessThanOrEqual(160_000);
+    }
+  }, 240_000);
+
   it("keeps no rows of a day past its limit, and reads such a day again at another size", async () => {
     const cache = new SpreadDayCache(96, 4);
     const since = NOW - 47 * HOUR;

@@ -23,8 +23,11 @@ import { processGlobals } from "@/lib/process-globals.mjs";
  * computed again, never served stale.
  *
  * A closed day's merged rows (both books, from each side's replay start to the day's end) are kept
- * too, under the same fingerprint but whatever the size and threshold: a day asked at another size
- * is replayed from them in memory, without the engine's read and parse (most of a replay's time).
+ * too, whatever the size and threshold, while what they were read from holds (each side's replay
+ * start and the count of the market's rows up to the day's end): a day asked at another size is
+ * replayed from them in memory, without the engine's read and parse (most of a replay's time). So
+ * are a window's partial days' rows (its head and tail, keyed by their exact bounds), briefly: the
+ * page's next size on the same window replays them from memory too.
  * A fold registers every day of its window before it folds any, so a request that arrives while
  * another fold (the fold ahead: ./days-ahead.ts) runs takes the days that fold has not started yet
  * and waits only for the ones it is folding.
@@ -38,8 +41,11 @@ export const KEPT_GRID_STEPS: readonly number[] = [300_000, 3_600_000];
 /** Days kept per process (each a day's episodes and at most 312 grid points). */
 const MAX_DAYS = 96;
 /**
- * Merged rows of closed days kept per process, in all (about 200 bytes each parsed: ~120 MB at
- * most); a day with more than a quarter of it is not kept as rows (it is read again at another size).
+ * Merged rows kept per process, in all (about 200 bytes each parsed: ~120 MB at most); a part with
+ * more than a quarter of it is not kept as rows (it is read again at another size). The rows of
+ * partial days (a window's head and tail) take at most a quarter of it, the oldest dropped first:
+ * they are kept briefly, for the same window at another size, and never push out more than that
+ * of the closed days' rows.
  */
 const MAX_KEPT_ROWS = 600_000;
 
@@ -184,27 +190,38 @@ async function marketRowCounts(ticks: TickReader, source: TickSource, ranges: Re
   return ranges.map((_, i) => Number(rows[0]?.[i] ?? 0));
 }
 
-/** Everything each closed day's answer depends on, as one string a day (see the module's comment); two count queries for all the days. */
-async function fingerprintsOf(ticks: TickReader, pair: ResolvedPair, inputs: readonly DayInputs[], days: readonly number[]): Promise<string[]> {
+/** What a part's answer and its merged rows were computed from (see the module's comment). */
+interface Fingerprints {
+  /** Everything the part's answer depends on: a kept day's fold is used while it holds. */
+  fold: string;
+  /** What its merged rows depend on (each side's replay start, the part's end, the rows in the tables): kept rows are used while it holds. */
+  rows: string;
+}
+
+const digest = (state: unknown) => createHash("sha256").update(JSON.stringify(state)).digest("base64url");
+
+/** Each part's fingerprints, as one string each (see the module's comment); two count queries for all the parts. */
+async function fingerprintsOf(ticks: TickReader, pair: ResolvedPair, inputs: readonly DayInputs[], parts: readonly WindowPart[]): Promise<Fingerprints[]> {
   const sides = [pair.a, pair.b];
   const counts: number[][] = [];
   // One side after the other: a request holds one engine query at a time.
-  for (const [i, side] of sides.entries()) counts.push(await marketRowCounts(ticks, side.source, days.map((day, d) => [Math.min(day, inputs[d]?.starts[i] ?? day), day + DAY_MS] as const)));
-  return days.map((_, d) => {
-    const dayInputs = inputs[d];
-    if (dayInputs === undefined) throw new Error("a closed day without its inputs");
+  for (const [i, side] of sides.entries()) counts.push(await marketRowCounts(ticks, side.source, parts.map((part, p) => [Math.min(part.since, inputs[p]?.starts[i] ?? part.since), part.until + 1] as const)));
+  return parts.map((part, p) => {
+    const partInputs = inputs[p];
+    if (partInputs === undefined) throw new Error("a part of the window without its inputs");
+    const rows = sides.map((_, i) => ({ outcome: (i === 0 ? partInputs.a : partInputs.b).outcomeId, start: partInputs.starts[i] ?? null, rows: counts[i]?.[p] }));
     const state = sides.map((side, i) => {
-      const input = i === 0 ? dayInputs.a : dayInputs.b;
+      const input = i === 0 ? partInputs.a : partInputs.b;
       return {
         outcome: input.outcomeId,
-        start: dayInputs.starts[i] ?? null,
+        start: partInputs.starts[i] ?? null,
         spans: input.spans,
         closedAt: input.closedAt ?? null,
         fee: { venue: side.venue, market: side.venueMarketId, category: side.category, versions: side.marketFees ?? null },
-        rows: counts[i]?.[d],
+        rows: counts[i]?.[p],
       };
     });
-    return createHash("sha256").update(JSON.stringify(state)).digest("base64url");
+    return { fold: digest(state), rows: digest({ until: part.until, sides: rows }) };
   });
 }
 
@@ -248,6 +265,8 @@ interface KeptRows {
   fingerprint: string;
   batches: readonly (readonly SidedRow[])[];
   count: number;
+  /** A closed day's rows (else a partial day's: see MAX_KEPT_ROWS). */
+  day: boolean;
 }
 
 /**
@@ -264,9 +283,11 @@ export class SpreadDayCache {
   readonly #max: number;
   readonly #maxRows: number;
   #keptRows = 0;
+  #partialRows = 0;
   #folded = 0;
   #replayed = 0;
   #read = 0;
+  #partialRead = 0;
 
   constructor(max = MAX_DAYS, maxRows = MAX_KEPT_ROWS) {
     this.#max = max;
@@ -293,38 +314,34 @@ export class SpreadDayCache {
 
   async #foldWindow(ticks: TickReader, pair: ResolvedPair, parts: readonly WindowPart[], size: number, threshold: number, inputsOf: (parts: readonly WindowPart[]) => Promise<DayInputs[]>): Promise<FoldedDay[]> {
     const inputs = await inputsOf(parts);
-    const dayIndexes = parts.flatMap((part, i) => (part.day ? [i] : []));
-    const fingerprints = await fingerprintsOf(
-      ticks,
-      pair,
-      dayIndexes.map((i) => inputs[i] as DayInputs),
-      dayIndexes.map((i) => (parts[i] as WindowPart).since),
-    );
+    const fingerprints = await fingerprintsOf(ticks, pair, inputs, parts);
     // Every part's task first (a kept day's, one another fold registered, or a new one), then folded.
     const tasks = parts.map((part, i) => {
       const partInputs = inputs[i] as DayInputs;
+      const fingerprint = fingerprints[i] ?? { fold: "", rows: "" };
       if (!part.day) {
+        // A partial day's fold is not kept (its window's ends move with "now"), its rows briefly are: the same window at another size replays them from memory.
         return new FoldTask(() => {
           this.#replayed += 1;
-          return foldStretch(partInputs, part, size, threshold);
+          return this.#foldPart(pair, partInputs, part, fingerprint.rows, size, threshold);
         });
       }
-      const fingerprint = fingerprints[dayIndexes.indexOf(i)] ?? "";
-      return this.#kept(pair, size, threshold, part.since, fingerprint) ?? this.#keep(pair, size, threshold, part.since, fingerprint, () => this.#foldDay(pair, partInputs, part, fingerprint, size, threshold));
+      return this.#kept(pair, size, threshold, part.since, fingerprint.fold) ?? this.#keep(pair, size, threshold, part.since, fingerprint.fold, () => this.#foldPart(pair, partInputs, part, fingerprint.rows, size, threshold));
     });
     return foldBothEnds(tasks);
   }
 
-  /** A closed day folded: from its kept rows when another size read them, else from the engine, its rows kept. */
-  async #foldDay(pair: ResolvedPair, inputs: DayInputs, part: WindowPart, fingerprint: string, size: number, threshold: number): Promise<FoldedDay> {
-    const key = this.#rowsKey(pair, part.since);
+  /** A part folded: from its kept rows when their fingerprint holds (another size read them), else from the engine, its rows kept. */
+  async #foldPart(pair: ResolvedPair, inputs: DayInputs, part: WindowPart, fingerprint: string, size: number, threshold: number): Promise<FoldedDay> {
+    const key = this.#rowsKey(pair, part);
     const kept = this.#rows.get(key);
     if (kept !== undefined && kept.fingerprint === fingerprint) {
       this.#rows.delete(key);
       this.#rows.set(key, kept);
       return foldStretch({ ...inputs, rows: keptRows(kept.batches) }, part, size, threshold);
     }
-    this.#read += 1;
+    if (part.day) this.#read += 1;
+    else this.#partialRead += 1;
     const batches: (readonly SidedRow[])[] = [];
     let count = 0;
     const limit = this.#maxRows / 4;
@@ -333,28 +350,37 @@ export class SpreadDayCache {
       if (count <= limit) batches.push(batch);
     });
     const folded = await foldStretch({ ...inputs, rows }, part, size, threshold);
-    if (count <= limit) this.#keepRows(key, { fingerprint, batches, count });
+    if (count <= limit) this.#keepRows(key, { fingerprint, batches, count, day: part.day });
     return folded;
   }
 
-  #rowsKey(pair: ResolvedPair, day: number): string {
-    return JSON.stringify([pair.a.source.table, pair.a.outcomeId, pair.b.source.table, pair.b.outcomeId, day]);
+  #rowsKey(pair: ResolvedPair, part: WindowPart): string {
+    return JSON.stringify([pair.a.source.table, pair.a.outcomeId, pair.b.source.table, pair.b.outcomeId, part.since, part.until]);
   }
 
   #keepRows(key: string, rows: KeptRows): void {
-    const before = this.#rows.get(key);
-    if (before !== undefined) {
-      this.#rows.delete(key);
-      this.#keptRows -= before.count;
-    }
+    this.#dropRows(key);
     this.#rows.set(key, rows);
     this.#keptRows += rows.count;
-    while (this.#keptRows > this.#maxRows) {
-      const oldest = this.#rows.entries().next().value;
-      if (oldest === undefined) break;
-      this.#rows.delete(oldest[0]);
-      this.#keptRows -= oldest[1].count;
+    if (!rows.day) this.#partialRows += rows.count;
+    // Partial days' rows past their quarter first, then the least recently used of any.
+    for (const [oldest, entry] of this.#rows) {
+      if (this.#partialRows <= this.#maxRows / 4) break;
+      if (!entry.day) this.#dropRows(oldest);
     }
+    while (this.#keptRows > this.#maxRows) {
+      const oldest = this.#rows.keys().next().value;
+      if (oldest === undefined) break;
+      this.#dropRows(oldest);
+    }
+  }
+
+  #dropRows(key: string): void {
+    const entry = this.#rows.get(key);
+    if (entry === undefined) return;
+    this.#rows.delete(key);
+    this.#keptRows -= entry.count;
+    if (!entry.day) this.#partialRows -= entry.count;
   }
 
   #key(pair: ResolvedPair, size: number, threshold: number, day: number): string {
@@ -395,6 +421,7 @@ export class SpreadDayCache {
     this.#days.clear();
     this.#rows.clear();
     this.#keptRows = 0;
+    this.#partialRows = 0;
   }
 
   /** Days kept now. */
@@ -417,9 +444,19 @@ export class SpreadDayCache {
     return this.#read;
   }
 
-  /** Merged rows of closed days kept now. */
+  /** Partial days (a window's head and tail) whose rows were read from the engine to fold them (the others were replayed from kept rows). */
+  get partialRead(): number {
+    return this.#partialRead;
+  }
+
+  /** Merged rows kept now (closed days' and partial days'). */
   get rowsKept(): number {
     return this.#keptRows;
+  }
+
+  /** Merged rows of partial days kept now (at most a quarter of the limit). */
+  get partialRowsKept(): number {
+    return this.#partialRows;
   }
 }
 

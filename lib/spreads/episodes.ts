@@ -37,7 +37,8 @@ export class EpisodeFolder {
   readonly #threshold: number;
   readonly #until: number;
   readonly #open = new Map<Direction, Open>();
-  readonly #days = new Map<string, EpisodeDay>();
+  /** Each UTC day of the window by its first instant (a number key: the day's ISO text is built once, not at every point). */
+  readonly #days = new Map<number, EpisodeDay>();
   /** Episodes in the order they closed (by end, then direction). */
   readonly #closed: EpisodePublic[] = [];
   readonly #since: number;
@@ -49,7 +50,7 @@ export class EpisodeFolder {
     this.#threshold = threshold;
     this.#until = until;
     for (let day = Math.floor(since / DAY_MS) * DAY_MS; day <= until; day += DAY_MS) {
-      this.#days.set(dayKey(day), { day: dayKey(day), knownMs: 0, knownAMs: 0, knownBMs: 0, episodes: 0, executableMs: 0, longestMs: 0, peak: null, sizeAtPeak: null });
+      this.#days.set(day, { day: dayKey(day), knownMs: 0, knownAMs: 0, knownBMs: 0, episodes: 0, executableMs: 0, longestMs: 0, peak: null, sizeAtPeak: null });
     }
   }
 
@@ -62,8 +63,9 @@ export class EpisodeFolder {
   #account(point: SpreadPoint, from: number, to: number): void {
     const executable = directions.some((direction) => this.#above(point, direction));
     for (let start = from; start < to; ) {
-      const end = Math.min(to, (Math.floor(start / DAY_MS) + 1) * DAY_MS);
-      const day = this.#days.get(dayKey(start));
+      const dayStart = Math.floor(start / DAY_MS) * DAY_MS;
+      const end = Math.min(to, dayStart + DAY_MS);
+      const day = this.#days.get(dayStart);
       if (day !== undefined) {
         if (point.known) day.knownMs += end - start;
         if (point.known || point.unknown?.a === null) day.knownAMs += end - start;
