@@ -100,7 +100,8 @@ export async function foldStretch(inputs: DayInputs, part: Omit<WindowPart, "day
       next.set(step, g);
     }
   };
-  for await (const points of priceSeries(inputs.a, inputs.b, inputs.rows, { since: part.since, until: part.until, size, threshold, initial: true })) {
+  // Each change's net is read here only against the threshold, whole points only on the kept grids: the walks are skipped where the gross cannot reach the threshold.
+  for await (const points of priceSeries(inputs.a, inputs.b, inputs.rows, { since: part.since, until: part.until, size, threshold, initial: true, pricedGrids: KEPT_GRID_STEPS })) {
     for (const point of points) {
       folder.add(point);
       fill(point.t);

@@ -98,7 +98,7 @@ function freshBook(rows: readonly BookRow[], assetId: string, fee: FeeSubject, c
   };
 }
 
-async function series(script: readonly ScriptRow[], size: number, closedAt: number | undefined, step?: number): Promise<SpreadPoint[]> {
+async function series(script: readonly ScriptRow[], size: number, closedAt: number | undefined, step?: number, options: { threshold?: number; pricedGrids?: readonly number[] } = {}): Promise<SpreadPoint[]> {
   const until = (script.at(-1)?.timestampMs ?? T0) + 1000;
   const rows = script.map(sided);
   // Batches of uneven sizes, as the engine's chunks come.
@@ -109,7 +109,7 @@ async function series(script: readonly ScriptRow[], size: number, closedAt: numb
   })();
   const spans = [{ start: T0 - 60_000, end: until + 60_000 }];
   const points: SpreadPoint[] = [];
-  const window = { since: T0, until, step, size, threshold: 0, initial: true };
+  const window = { since: T0, until, step, size, threshold: options.threshold ?? 0, initial: true, ...(options.pricedGrids === undefined ? {} : { pricedGrids: options.pricedGrids }) };
   const a = { outcomeId: ASSETS[0], fee: FEES[0], spans };
   const b = { outcomeId: ASSETS[1], fee: FEES[1], spans, ...(closedAt === undefined ? {} : { closedAt }) };
   for await (const batch of priceSeries(a, b, source, window)) points.push(...batch);
@@ -131,6 +131,39 @@ describe("the series' cached books and walks price every point as pricing it fro
         expect(priced).toBeGreaterThan(points.length / 2);
       });
     }
+  }
+
+  // A fold of closed days (day-cache.ts) walks a change only where its gross can reach the threshold, and every point a grid instant takes.
+  for (const [seed, threshold, leastUnwalked] of [
+    [15, 0, 0.1],
+    [16, -0.03, 0],
+    [17, 0.01, 0.1],
+  ] as const) {
+    it(`every change left unwalked only where neither net can be above the threshold, whole where a grid takes it (seed ${seed}, threshold ${threshold})`, async () => {
+      const rows = script(seed, 1500);
+      const grids = [1000, 7000];
+      const whole = await series(rows, 60, undefined, undefined, { threshold });
+      const points = await series(rows, 60, undefined, undefined, { threshold, pricedGrids: grids });
+      expect(points.length).toBe(whole.length);
+      let unwalked = 0;
+      let gridTaken = 0;
+      for (const [i, point] of points.entries()) {
+        const full = whole[i];
+        const next = points[i + 1]?.t ?? (rows.at(-1)?.timestampMs ?? T0) + 1001;
+        const taken = grids.some((step) => Math.ceil(point.t / step) * step < next);
+        if (taken) gridTaken += 1;
+        if (point.known && point.net === null && !taken) {
+          unwalked += 1;
+          for (const direction of ["aToB", "bToA"] as const) {
+            expect(point.gross?.[direction] ?? threshold).toBeLessThanOrEqual(threshold);
+            expect(full?.net?.[direction].perContract ?? threshold).toBeLessThanOrEqual(threshold);
+          }
+          expect(point).toEqual({ ...full, net: null, best: null });
+        } else expect(point).toEqual(full);
+      }
+      expect(unwalked).toBeGreaterThan(points.length * leastUnwalked);
+      expect(gridTaken).toBeGreaterThan(50);
+    });
   }
 
   it("on a grid, each instant from every row at or before it", async () => {

@@ -87,6 +87,15 @@ export interface SeriesWindow {
   threshold: number;
   /** In change mode, also a point at `since` itself (the state the window opens with). */
   initial: boolean;
+  /**
+   * In change mode, for a fold that reads each change's net only against the threshold (episodes,
+   * days) and whole points only on grids (lib/spreads/day-cache.ts): a known point whose gross is
+   * at or below the threshold both ways is not walked (`net` and `best` left null: neither
+   * direction's net can be above the threshold, since a walk's prices and the fees only take away
+   * from the gross) unless an instant of one of these grid steps falls from it to the next point,
+   * where it is priced whole before the books move on.
+   */
+  pricedGrids?: readonly number[];
 }
 
 /** Levels a side read for a point unless a walk needs more. */
@@ -285,7 +294,7 @@ interface Priced {
   point: SpreadPoint;
 }
 
-function pricePointOnce(t: number, a: Side, b: Side, window: SeriesWindow, last: { priced?: Priced; executable?: ExecutableMemo }): SpreadPoint {
+function pricePointOnce(t: number, a: Side, b: Side, window: SeriesWindow, last: { priced?: Priced; executable?: ExecutableMemo }, unwalked = false): SpreadPoint {
   const unknownA = a.unknownAt(t);
   const unknownB = b.unknownAt(t);
   const feeA = a.feeAt(t);
@@ -295,7 +304,7 @@ function pricePointOnce(t: number, a: Side, b: Side, window: SeriesWindow, last:
     return { ...priced.point, t };
   }
   last.executable ??= { aToB: {}, bToA: {} };
-  const point = pricePair(t, a, b, window.size, window.threshold, last.executable);
+  const point = pricePair(t, a, b, window.size, window.threshold, last.executable, unwalked);
   last.priced = { versionA: a.version, versionB: b.version, unknownA, unknownB, feeA, feeB, point };
   return point;
 }
@@ -330,8 +339,12 @@ function executableOf(buy: Leg, sell: Leg, size: number, memo: ExecutableMemoEnt
   return memo.value;
 }
 
-/** The point of a pair at `t`: both books' best levels, gross both ways, the executable spread for `size` after fees; unknown where either book is. */
-export function pricePair(t: number, a: PriceableBook, b: PriceableBook, size: number, threshold: number, memo?: ExecutableMemo): SpreadPoint {
+/**
+ * The point of a pair at `t`: both books' best levels, gross both ways, the executable spread for
+ * `size` after fees; unknown where either book is. `unwalked`: a known point whose gross is at or
+ * below the threshold both ways is left with `net` and `best` null (SeriesWindow.pricedGrids).
+ */
+export function pricePair(t: number, a: PriceableBook, b: PriceableBook, size: number, threshold: number, memo?: ExecutableMemo, unwalked = false): SpreadPoint {
   const unknownA = a.unknownAt(t);
   const unknownB = b.unknownAt(t);
   const quoteA = unknownA === null ? a.quote() : null;
@@ -339,17 +352,22 @@ export function pricePair(t: number, a: PriceableBook, b: PriceableBook, size: n
   if (quoteA === null || quoteB === null) {
     return { t, known: false, unknown: { a: unknownA, b: unknownB }, a: quoteA, b: quoteB, gross: null, net: null, best: null, available: null };
   }
+  const gross = { aToB: grossOf(quoteB.bid, quoteA.ask), bToA: grossOf(quoteA.bid, quoteB.ask) };
+  const aboveAToB = gross.aToB !== null && gross.aToB > threshold;
+  const aboveBToA = gross.bToA !== null && gross.bToA > threshold;
+  if (unwalked && !aboveAToB && !aboveBToA) {
+    return { t, known: true, unknown: null, a: quoteA, b: quoteB, gross, net: null, best: null, available: { aToB: 0, bToA: 0 } };
+  }
   const feeA = a.feeAt(t);
   const feeB = b.feeAt(t);
   const legsA = a.legs(size, feeA);
   const legsB = b.legs(size, feeB);
   const aToB = executableOf(legsA.buy, legsB.sell, size, memo?.aToB);
   const bToA = executableOf(legsB.buy, legsA.sell, size, memo?.bToA);
-  const gross = { aToB: grossOf(quoteB.bid, quoteA.ask), bToA: grossOf(quoteA.bid, quoteB.ask) };
   const best = aToB.perContract === null ? bToA.perContract : bToA.perContract === null ? aToB.perContract : Math.max(aToB.perContract, bToA.perContract);
   const available = {
-    aToB: gross.aToB !== null && gross.aToB > threshold ? availableBetween(a, b, feeA, feeB, threshold) : 0,
-    bToA: gross.bToA !== null && gross.bToA > threshold ? availableBetween(b, a, feeB, feeA, threshold) : 0,
+    aToB: aboveAToB ? availableBetween(a, b, feeA, feeB, threshold) : 0,
+    bToA: aboveBToA ? availableBetween(b, a, feeB, feeA, threshold) : 0,
   };
   return { t, known: true, unknown: null, a: quoteA, b: quoteB, gross, net: { aToB, bToA }, best, available };
 }
@@ -461,7 +479,25 @@ async function* walk(source: RowSource, a: Side, b: Side, window: SeriesWindow):
   // page), a change exactly at `since` is the page's first point.
   let last = window.initial ? window.since : window.since - 1;
   await source.applyThrough(last);
-  if (window.initial) points.push(pricePointOnce(window.since, a, b, window, memo));
+  const grids = window.pricedGrids;
+  const unwalked = grids !== undefined;
+  /** The last point, when it was left unwalked: priced whole (the books still as they were at it) if a grid instant in [its time, `before`) takes it. */
+  let pending: SpreadPoint | undefined;
+  const priceWhole = (before: number) => {
+    if (pending === undefined || grids === undefined) return;
+    const at = pending.t;
+    if (grids.some((step) => Math.ceil(at / step) * step < before)) {
+      const whole = pricePair(at, a, b, window.size, window.threshold, memo.executable);
+      pending.net = whole.net;
+      pending.best = whole.best;
+    }
+    pending = undefined;
+  };
+  const push = (point: SpreadPoint) => {
+    points.push(point);
+    if (unwalked && point.known && point.net === null) pending = point;
+  };
+  if (window.initial) push(pricePointOnce(window.since, a, b, window, memo, unwalked));
   for (;;) {
     let t = Number.POSITIVE_INFINITY;
     const head = source.peekTime() ?? (await source.headTime());
@@ -471,13 +507,15 @@ async function* walk(source: RowSource, a: Side, b: Side, window: SeriesWindow):
     const boundaryB = b.nextBoundary(last);
     if (boundaryB !== undefined && boundaryB < t) t = boundaryB;
     if (t === Number.POSITIVE_INFINITY || t > window.until) break;
+    priceWhole(t);
     if (!source.applyThroughNow(t)) await source.applyThrough(t);
-    points.push(pricePointOnce(t, a, b, window, memo));
+    push(pricePointOnce(t, a, b, window, memo, unwalked));
     if (points.length >= POINTS_A_BATCH) {
       yield points;
       points = [];
     }
     last = t;
   }
+  priceWhole(window.until + 1);
   if (points.length > 0) yield points;
 }
