@@ -25,8 +25,8 @@
  * average is printed either way), BENCH_ONLY=pair (only 3), BENCH_DEMO_DAYS (days of the demo pair the
  * server is seeded with: e2e/serve.ts's E2E_DEMO_DAYS, default 2), BENCH_START_SECONDS (seeding and
  * start-up allowed, default 240), BENCH_PAIR_FIRST=early (3's first view while the fold ahead runs:
- * the pair page opened right after sign-in and "last 7d" chosen as soon as it is interactive, its 24
- * hours still loading, whether the fold ahead has started yet or not (it starts 5 s after the
+ * the pair page as the sign-in's destination and "last 7d" chosen as soon as it is interactive, its
+ * 24 hours still loading, whether the fold ahead has started yet or not (it starts 5 s after the
  * server: lib/spreads/days-ahead.ts); by default the page shows its 24 hours and the choice waits
  * for the fold ahead's start, by which time the fold ahead may have ended). The output says where
  * the choice fell against the fold ahead's start and end.
@@ -142,11 +142,13 @@ async function main(): Promise<void> {
 
     // Same-run baseline: the sign-in page (framework, layout and one small form).
     const landing = await firstLoadJs(page, "/signin");
-    await page.goto(`${base}/signin`);
+    // Early (BENCH_PAIR_FIRST=early), the sign-in leads straight to the pair page (no catalog first), to ask its first view soon after the start.
+    await page.goto(`${base}/signin${pairFirstEarly ? `?callbackUrl=${encodeURIComponent(await pairPath())}` : ""}`);
     await page.getByLabel("Email").fill(ANALYST.email);
     await page.getByLabel("Password").fill(ANALYST.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Catalog" }).waitFor();
+    if (pairFirstEarly) await untilInteractive(page);
+    else await page.getByRole("heading", { name: "Catalog" }).waitFor();
     if (onlyPair) console.log(`Brier dashboard benchmark (server.mjs, embedded stores, Chromium; shared 2-core machine: figures are noisy); ${busy} spinning processes beside it; ${loadLine("now")}`);
     else {
       const catalog = await firstLoadJs(page, "/");
@@ -227,12 +229,30 @@ async function main(): Promise<void> {
 const line = (name: string, values: number[]) =>
   console.log(`  ${name.padEnd(32)}${median(values).toFixed(0).padStart(7)} /${Math.min(...values).toFixed(0).padStart(6)} /${Math.max(...values).toFixed(0).padStart(6)}`);
 
-/** 3: the pair page's 7-day window, from choosing it to both answers on screen, against its two API calls alone. */
-async function pairWeek(page: Page): Promise<void> {
+/** The SYNTHETIC demo pair's two markets and its page's path. */
+async function demoPair(): Promise<{ a: string; b: string; path: string }> {
   const { DEMO_PAIR } = await import("../../lib/demo/pair");
   const a = DEMO_PAIR.polymarket.venueMarketId;
   const b = DEMO_PAIR.kalshi.ticker;
-  const path = `/pairs/${encodeURIComponent(a)}/${encodeURIComponent(b)}`;
+  return { a, b, path: `/pairs/${encodeURIComponent(a)}/${encodeURIComponent(b)}` };
+}
+const pairPath = async () => (await demoPair()).path;
+
+/** Waits until the pair page's window box is interactive (hydrated), its first window possibly still loading. */
+async function untilInteractive(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const box = document.querySelector('[data-testid="pair-window"]');
+      return box !== null && Object.keys(box).some((key) => key.startsWith("__reactProps"));
+    },
+    undefined,
+    { timeout: 120_000, polling: "raf" },
+  );
+}
+
+/** 3: the pair page's 7-day window, from choosing it to both answers on screen, against its two API calls alone. */
+async function pairWeek(page: Page): Promise<void> {
+  const { a, b, path } = await demoPair();
   const week = 7 * 86_400_000;
   const renderTimes: number[] = [];
   const pageShownTimes: number[] = [];
@@ -296,20 +316,6 @@ async function pairWeek(page: Page): Promise<void> {
     });
     return "asked when the fold ahead's start was logged";
   };
-  /** A fresh page of the pair as soon as its window box is interactive (hydrated), its first window still loading. */
-  const interactivePage = async () => {
-    const fresh = await page.context().newPage();
-    await fresh.goto(`${base}${path}`, { waitUntil: "commit" });
-    await fresh.waitForFunction(
-      () => {
-        const box = document.querySelector('[data-testid="pair-window"]');
-        return box !== null && Object.keys(box).some((key) => key.startsWith("__reactProps"));
-      },
-      undefined,
-      { timeout: 120_000, polling: "raf" },
-    );
-    return fresh;
-  };
   /** The 7-day answers at size 100 on screen, whatever the page's `until` (read from its episodes table). */
   const weekOnScreen = (fresh: Page) =>
     fresh.waitForFunction(
@@ -336,10 +342,10 @@ async function pairWeek(page: Page): Promise<void> {
     let note: string;
     let shown: () => Promise<unknown>;
     if (pairFirstEarly) {
-      const opened = performance.now();
-      fresh = await interactivePage();
-      note = `page opened right after sign-in, chosen as soon as it was interactive (${(performance.now() - opened).toFixed(0)} ms after opening)`;
-      shown = () => weekOnScreen(fresh);
+      // The sign-in's page: the pair page, interactive (main).
+      fresh = page;
+      note = "chosen as soon as the pair page was interactive, the sign-in's destination";
+      shown = () => weekOnScreen(page);
     } else {
       const first = await freshPage();
       fresh = first.fresh;
@@ -356,7 +362,9 @@ async function pairWeek(page: Page): Promise<void> {
     const ended = foldAhead.ended;
     note += foldAhead.started === undefined ? "; the fold ahead had not started when it was on screen" : ended === undefined ? "; the fold ahead was still running when it was on screen" : ended < started ? "; but the fold ahead had ended before the click" : `; the fold ahead ended ${(ended - started).toFixed(0)} ms after the click`;
     whileAhead = { ms, note };
-    await fresh.close();
+    // The sign-in's page stays open (its context's requests are the baselines below), off the pair page.
+    if (fresh === page) await page.goto("about:blank");
+    else await fresh.close();
   }
   // Wait for the fold ahead to end: the runs below measure a view of kept days.
   for (let waited = 0; foldAhead.ended === undefined && waited < 300_000; waited += 250) await new Promise((resolve) => setTimeout(resolve, 250));
