@@ -103,6 +103,8 @@ export const envSchema = z.object({
   KALSHI_RECORDER_ENABLED: booleanFlag(true),
   /** Set to false to keep the server from running ingestion and the recorder in-process. */
   BACKGROUND_JOBS: booleanFlag(true),
+  /** Seconds after start before the first fold ahead of pairs' closed days (lib/spreads/days-ahead.ts); bench:web sets it later to time a view asked while it runs. */
+  SPREAD_DAYS_AHEAD_AFTER_SECONDS: z.coerce.number().int().nonnegative().default(5),
   /** `npm run demo` sets it: the SYNTHETIC demo venues keep ticking while the server runs (lib/demo/live.ts), and they, not a poll, price the mock venue. */
   DEMO_LIVE: booleanFlag(false),
   /** NATS server of the live fan-out (recorder -> every web instance); unset: in-process (embedded setup). */
@@ -173,6 +175,8 @@ export interface Config {
     privateKey: { pem: string } | { path: string } | undefined;
   };
   backgroundJobs: boolean;
+  /** The first fold ahead of pairs' closed days this long after start (SPREAD_DAYS_AHEAD_AFTER_SECONDS), ms. */
+  spreadDaysAheadAfterMs: number;
   /** The synthetic demo venues tick in this server (DEMO_LIVE, set by `npm run demo`). */
   demoLive: boolean;
   streams: {
@@ -266,6 +270,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
             : undefined,
     },
     backgroundJobs: e.BACKGROUND_JOBS,
+    spreadDaysAheadAfterMs: e.SPREAD_DAYS_AHEAD_AFTER_SECONDS * 1000,
     demoLive: e.DEMO_LIVE,
     streams: {
       natsUrl: e.NATS_URL,

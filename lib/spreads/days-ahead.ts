@@ -1,5 +1,6 @@
 import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
+import { config } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { errorFields, log } from "@/lib/log";
 import { processGlobals } from "@/lib/process-globals.mjs";
@@ -9,14 +10,12 @@ import { foldDaysAhead } from "./service";
 
 /** How often the latest pairs' closed days are folded ahead: a day is folded once it counts as closed. */
 const EVERY_MS = CLOSED_AFTER_MS;
-/** The first fold after start. */
-const FIRST_RUN_MS = 5_000;
 
 const globalStore = processGlobals<{ __brierSpreadDaysAhead?: { stop: () => void } }>();
 
 /**
  * Folds the latest pairs' closed days ahead of the first pair page (service.ts `foldDaysAhead`),
- * soon after start and every 15 minutes: the first 7-day view after a start otherwise replays
+ * soon after start (5 s: SPREAD_DAYS_AHEAD_AFTER_SECONDS) and every 15 minutes: the first 7-day view after a start otherwise replays
  * every closed day of its window (docs/spreads.md, "Closed days"). Started once per process.
  */
 export function startSpreadDaysAhead(): { stop: () => void } {
@@ -32,7 +31,7 @@ export function startSpreadDaysAhead(): { stop: () => void } {
   globalStore.__brierSpreadDaysAhead = handle;
   const wait = (ms: number) => sleep(ms, undefined, { signal: stopping.signal, ref: false });
   void (async () => {
-    await wait(FIRST_RUN_MS);
+    await wait(config.spreadDaysAheadAfterMs);
     for (;;) {
       const started = Date.now();
       log.info("folding closed days of pairs ahead");

@@ -28,8 +28,10 @@
  * the pair page as the sign-in's destination and "last 7d" chosen as soon as it is interactive, its
  * 24 hours still loading, whether the fold ahead has started yet or not (it starts 5 s after the
  * server: lib/spreads/days-ahead.ts); by default the page shows its 24 hours and the choice waits
- * for the fold ahead's start, by which time the fold ahead may have ended). The output says where
- * the choice fell against the fold ahead's start and end.
+ * for the fold ahead's start, by which time the fold ahead may have ended), BENCH_AHEAD_AFTER_SECONDS
+ * (the server's SPREAD_DAYS_AHEAD_AFTER_SECONDS: start the fold ahead that long after start, e.g. 60,
+ * so that by default the choice falls right at its start, the page already showing its 24 hours).
+ * The output says where the choice fell against the fold ahead's start and end.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { gzipSync } from "node:zlib";
@@ -51,10 +53,17 @@ const startSeconds = Number(process.env.BENCH_START_SECONDS ?? 240);
 const demoDays = process.env.BENCH_DEMO_DAYS;
 /** 3's first view: chosen as soon as the page is interactive (early), or once its 24 hours are on screen. */
 const pairFirstEarly = process.env.BENCH_PAIR_FIRST === "early";
+const aheadAfterSeconds = process.env.BENCH_AHEAD_AFTER_SECONDS;
 
 const server = spawn("npx", ["tsx", "--conditions=react-server", "e2e/serve.ts"], {
   // The demo pair stays trading (e2e/serve.ts closes it otherwise): the page of a pair whose books still move.
-  env: { ...process.env, E2E_PORT: String(port), E2E_DEMO_PAIR_OPEN: "1", ...(demoDays === undefined ? {} : { E2E_DEMO_DAYS: demoDays }) },
+  env: {
+    ...process.env,
+    E2E_PORT: String(port),
+    E2E_DEMO_PAIR_OPEN: "1",
+    ...(demoDays === undefined ? {} : { E2E_DEMO_DAYS: demoDays }),
+    ...(aheadAfterSeconds === undefined ? {} : { SPREAD_DAYS_AHEAD_AFTER_SECONDS: aheadAfterSeconds }),
+  },
   // stderr (the server's logs) is passed on, and read for the fold ahead's start and end (below).
   stdio: ["ignore", "ignore", "pipe"],
   // Its own process group: stopping it stops npx, tsx, serve.ts and next-server together.
