@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
@@ -17,6 +18,11 @@ export default defineConfig({
     // Each file runs in its own process: an embedded chDB data dir belongs to one process.
     pool: "forks",
     isolate: true,
+    // Vitest's default is one fork fewer than the cores: a single fork on a two-core machine, where
+    // each file spends much of its time waiting on PostgreSQL, chDB's threads, child servers and
+    // loopback fakes. Two forks there finished the suite with no failure at a load average of 6-10
+    // (README, "Development").
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     unstubEnvs: true,
