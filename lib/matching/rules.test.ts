@@ -112,6 +112,20 @@ describe("rule terms", () => {
     expect(either.trigger?.value).toBe("the act or another event");
     expect(compareRuleTerms(either, only).map((d) => d.term)).toEqual(["trigger"]);
     expect(readRuleTerms("If Ada Quill wins, or if the count is above 5, then the market resolves to Yes.", []).trigger?.value).toBe("event");
+
+  });
+
+  // Conditions that narrow the act, each against rules that state none (a conflict) and a rule that
+  // reads alike without the condition (none read).
+  it.each([
+    ["a race among a set", "If Ada Quill is the first leader among the above to leave office, then the market resolves to Yes.", "first among a set"],
+    ["an interim holder left out", 'This market will resolve to "Yes" if Ada Quill is the next Premier of Zorbia.\n\nAny interim/caretaker Premier will not count toward the resolution of this market.', "interim holder excluded"],
+  ])("reads %s as a condition", (_kind, rules, condition) => {
+    const plain = readRuleTerms('This market will resolve to "Yes" if Ada Quill ceases to be Premier of Zorbia for any length of time by December 31, 2030.', []);
+    const read = readRuleTerms(rules, []);
+    expect(read.conditions?.value).toBe(condition);
+    expect(compareSettlement(read, plain).states.conditions).toBe("conflict");
+    expect(plain.conditions).toBeUndefined();
   });
 
   it("rules that describe both rounds of a two-round election state no stage of it", () => {

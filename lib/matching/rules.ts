@@ -154,13 +154,19 @@ const observationPatterns: Array<[RegExp, string]> = [
 ];
 
 // A condition the Yes paragraph adds to the act: that it be scheduled by a date, a popular vote, a
-// signed or formal written instrument, a first time, a full approval.
+// signed or formal written instrument, a first time, a full approval, first among a set, no interim holder.
 const conditionPatterns: Array<[RegExp, string]> = [
   [/\bis\s+scheduled\s+(?:for|to)\b[^.;]{0,60}\bby\s+\p{L}+\.?\s+\d|\bmust\s+be\s+scheduled\b/iu, "scheduled by a date"],
   [/\bpopular\s+vote\b/i, "popular vote"],
   [/\bformal\s+written\s+agreement\b|\bsigned\s+by\s+(?:authorized\s+)?representatives\b/i, "signed written agreement"],
   [/\bfull\s+(?:FDA\s+)?approval\b/i, "full approval"],
   [/\b(?:issue[sd]?|sign(?:s|ed)?|through|by|via)\s+(?:an?\s+)?executive\s+(?:order|action)\b|\btakes\s+(?:an?\s+)?executive\s+action\b/i, "by executive order or action"],
+  // A race among a set: the act must come first among the listed subjects ("is the first leader among
+  // the above to leave office"), not merely happen.
+  [/\bfirst\s+(?:\w+\s+){0,3}among\b|\bfirst\s+(?:of|among)\s+(?:the\s+)?(?:above|following|listed)\b/i, "first among a set"],
+  // An interim or acting holder of the office does not count ("any interim/caretaker Prime Minister
+  // will not count"): only the next holder in full.
+  [/\b(?:interim|acting)\b[^.]{0,120}\b(?:not\s+(?:count|be\s+considered|qualify)|excluded|will\s+not)\b|\b(?:not|excluding)\b[^.]{0,40}\b(?:interim|acting)\b/i, "interim holder excluded"],
   // "If <subject> becomes President and <the act>": the subject must first take the office.
   [/\bif\s+[^.,;]{0,80}?\bbecomes?\s+(?:the\s+)?(?:President|Prime\s+Minister|Chancellor|Governor|Mayor|Speaker)\b[^.;]{0,40}?\s+and\s/i, "takes the office first"],
 ];
