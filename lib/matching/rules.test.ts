@@ -31,6 +31,13 @@ describe("rule terms", () => {
     expect(compareRuleTerms(act, readRuleTerms("This market will resolve to Yes if Ada Quill leaves office by May 31, 2031.", []))).toEqual([]);
   });
 
+  it("reads a Yes sentence that pays on the act or its announcement as counting an announcement", () => {
+    const either = readRuleTerms("If the Premier of Zorbia leaves office or announces they will leave office before Apr 1, 2031, then the market resolves to Yes.", []);
+    const act = readRuleTerms('This market will resolve to "Yes" if Ada Quill ceases to be the Premier of Zorbia by March 31, 2031.', []);
+    expect(either.trigger?.value).toBe("announcement");
+    expect(compareRuleTerms(either, act).map((d) => d.term)).toEqual(["trigger"]);
+  });
+
   it("reads what counts from any paragraph of the rules: an announcement encompassed, or one that counts only with the act", () => {
     // The widening clause stands apart from the Yes sentence, as venues' templates put it.
     const widened = readRuleTerms(

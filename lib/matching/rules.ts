@@ -83,9 +83,10 @@ function stated(text: string, re: RegExp, value: (m: RegExpExecArray) => string)
 // Yes", "announcements ... qualify"): a rule that resolves on news of the act, not on the act.
 // Also: the act is itself an announcement ("officially announces that", "a publicly announced
 // agreement", "announces <a person> as <a> pick"), or the rules encompass one ("an announcement ... is
-// also encompassed").
+// also encompassed"), or the Yes sentence pays on the act or its announcement ("leaves office or
+// announces they will leave office").
 const triggerRe =
-  /\b(?:an?|the|any)\s+(?:official\s+|public\s+)?announcement\s+(?:of|that|by)\b[^.]{0,160}?\b(?:will|shall)\s+(?:immediately\s+)?(?:resolve|count|qualify|suffice)|\bannouncements?\b[^.]{0,160}?\b(?:will|shall)\s+(?:count|qualify|suffice)|\bannouncements?\b[^.]{0,160}?\b(?:is|are)\s+(?:also\s+)?(?:encompassed|sufficient|included)|\b(?:officially|publicly|formally)\s+announces?\s+(?:that|it|they)\b|\bdefined\s+as\s+an?\s+(?:publicly|officially)\s+announced\b|\bannounces?\s+(?:\p{Lu}[\p{L}.'-]*\s+){1,4}as\s+(?:his|her|their|its|the)\s+(?:pick|choice|nominee)\b|\bannounces?\b[^.]{0,60}\bthat\s+(?:they|it|he|she)\s+(?:bought|purchased|acquired|made)\b/iu;
+  /\b(?:an?|the|any)\s+(?:official\s+|public\s+)?announcement\s+(?:of|that|by)\b[^.]{0,160}?\b(?:will|shall)\s+(?:immediately\s+)?(?:resolve|count|qualify|suffice)|\bannouncements?\b[^.]{0,160}?\b(?:will|shall)\s+(?:count|qualify|suffice)|\bannouncements?\b[^.]{0,160}?\b(?:is|are)\s+(?:also\s+)?(?:encompassed|sufficient|included)|\b(?:officially|publicly|formally)\s+announces?\s+(?:that|it|they)\b|\bdefined\s+as\s+an?\s+(?:publicly|officially)\s+announced\b|\bannounces?\s+(?:\p{Lu}[\p{L}.'-]*\s+){1,4}as\s+(?:his|her|their|its|the)\s+(?:pick|choice|nominee)\b|\bannounces?\b[^.]{0,60}\bthat\s+(?:they|it|he|she)\s+(?:bought|purchased|acquired|made)\b|\bor\s+(?:officially\s+|publicly\s+|formally\s+)?announces?\s+(?:that\s+)?(?:they|he|she|it)\s+(?:will|would|intends?)\b/iu;
 
 // The Yes sentence's act is itself announcing ("If <subject> has announced the opening of ...", "if
 // <subject> announces that ..."): the subject announces, so news of the act is what resolves. A
