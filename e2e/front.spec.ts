@@ -77,7 +77,9 @@ async function startServer(command: string[], port: number, env: Record<string, 
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${stderr}`);
     const answer = await rawGet(port, "/v0/health").catch(() => undefined);
-    if (answer !== undefined && (anyStatus || answer.status === 200)) break;
+    // Ready: 200, or with anyStatus whatever Next answers, but not the health route's 503 of a
+    // store that has not answered its first probe yet (a fresh server under load).
+    if (answer !== undefined && (answer.status === 200 || (anyStatus && answer.status !== 503))) break;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
       throw new Error(`server on ${port} not answering in 90 s: ${stderr}`);
