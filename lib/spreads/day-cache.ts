@@ -232,7 +232,7 @@ async function fingerprintsOf(ticks: TickReader, pair: ResolvedPair, inputs: rea
  * engine's read pool as the page's two calls did before they shared one fold of the window). A
  * part another fold has started is not waited for until every part this fold can start is done.
  */
-async function foldBothEnds(tasks: readonly FoldTask[]): Promise<FoldedDay[]> {
+async function foldBothEnds(tasks: readonly FoldTask[], workers: 1 | 2 = 2): Promise<FoldedDay[]> {
   let front = 0;
   let back = tasks.length - 1;
   const worker = async (fromFront: boolean) => {
@@ -242,7 +242,7 @@ async function foldBothEnds(tasks: readonly FoldTask[]): Promise<FoldedDay[]> {
       await task.start();
     }
   };
-  await Promise.all([worker(true), worker(false)]);
+  await Promise.all(workers === 1 ? [worker(true)] : [worker(true), worker(false)]);
   return Promise.all(tasks.map((task) => task.day));
 }
 
@@ -300,11 +300,19 @@ export class SpreadDayCache {
    * kept), the other parts replayed; `inputsOf` looks up each part's inputs (service.ts). A second
    * call for the same window while the first is folding it gets the first's answer.
    */
-  window(ticks: TickReader, pair: ResolvedPair, parts: readonly WindowPart[], size: number, threshold: number, inputsOf: (parts: readonly WindowPart[]) => Promise<DayInputs[]>): Promise<FoldedDay[]> {
+  window(
+    ticks: TickReader,
+    pair: ResolvedPair,
+    parts: readonly WindowPart[],
+    size: number,
+    threshold: number,
+    inputsOf: (parts: readonly WindowPart[]) => Promise<DayInputs[]>,
+    workers: 1 | 2 = 2,
+  ): Promise<FoldedDay[]> {
     const key = JSON.stringify([pair.a.source.table, pair.a.outcomeId, pair.b.source.table, pair.b.outcomeId, size, threshold, parts]);
     const running = this.#windows.get(key);
     if (running !== undefined) return running;
-    const folding = this.#foldWindow(ticks, pair, parts, size, threshold, inputsOf);
+    const folding = this.#foldWindow(ticks, pair, parts, size, threshold, inputsOf, workers);
     this.#windows.set(key, folding);
     const done = () => {
       if (this.#windows.get(key) === folding) this.#windows.delete(key);
@@ -313,7 +321,15 @@ export class SpreadDayCache {
     return folding;
   }
 
-  async #foldWindow(ticks: TickReader, pair: ResolvedPair, parts: readonly WindowPart[], size: number, threshold: number, inputsOf: (parts: readonly WindowPart[]) => Promise<DayInputs[]>): Promise<FoldedDay[]> {
+  async #foldWindow(
+    ticks: TickReader,
+    pair: ResolvedPair,
+    parts: readonly WindowPart[],
+    size: number,
+    threshold: number,
+    inputsOf: (parts: readonly WindowPart[]) => Promise<DayInputs[]>,
+    workers: 1 | 2,
+  ): Promise<FoldedDay[]> {
     const inputs = await inputsOf(parts);
     const fingerprints = await fingerprintsOf(ticks, pair, inputs, parts);
     // Every part's task first (a kept day's, one another fold registered, or a new one), then folded.
@@ -329,7 +345,7 @@ export class SpreadDayCache {
       }
       return this.#kept(pair, size, threshold, part.since, fingerprint.fold) ?? this.#keep(pair, size, threshold, part.since, fingerprint.fold, () => this.#foldPart(pair, partInputs, part, fingerprint.rows, size, threshold));
     });
-    return foldBothEnds(tasks);
+    return foldBothEnds(tasks, workers);
   }
 
   /** A part folded: from its kept rows when their fingerprint holds (another size read them), else from the engine, its rows kept. */

@@ -116,9 +116,9 @@ async function partInputs(db: Db, ticks: TickReader, pair: ResolvedPair, parts: 
  * hold, the partial days around them replayed; the pair page's two calls of one window share one
  * fold. Without a cache, every part replayed.
  */
-async function foldedParts(db: Db, ticks: TickReader, pair: ResolvedPair, parts: readonly WindowPart[], size: number, threshold: number, now: number, cache: SpreadDayCache | null): Promise<FoldedDay[]> {
+async function foldedParts(db: Db, ticks: TickReader, pair: ResolvedPair, parts: readonly WindowPart[], size: number, threshold: number, now: number, cache: SpreadDayCache | null, workers: 1 | 2 = 2): Promise<FoldedDay[]> {
   const inputsOf = (asked: readonly WindowPart[]) => partInputs(db, ticks, pair, asked, now);
-  return cache === null ? foldParts(parts, await inputsOf(parts), size, threshold) : cache.window(ticks, pair, parts, size, threshold, inputsOf);
+  return cache === null ? foldParts(parts, await inputsOf(parts), size, threshold) : cache.window(ticks, pair, parts, size, threshold, inputsOf, workers);
 }
 
 /**
@@ -185,7 +185,8 @@ export async function foldDaysAhead(db: Db, ticks: TickReader, now: number, cach
       if (isAppError(error) && error.code === "not_found") continue;
       throw error;
     }
-    await foldedParts(db, ticks, pair, parts, PAIR_PAGE_SIZE, 0, now, cache);
+    // One day at a time: one of the engine's two stream slots stays free for a page asked meanwhile (its partial days, and the days this fold has not started).
+    await foldedParts(db, ticks, pair, parts, PAIR_PAGE_SIZE, 0, now, cache, 1);
     folded.push(pair);
   }
   return folded;
