@@ -259,12 +259,19 @@ export function classifyPair(a: Features, b: Features, idf: Idf, travels?: Trave
   const ruleDifferences = rules.differences;
   const { notes: ruleNotes, differences: ruleDiffs } = namedRules(ruleDifferences, A, B);
   notes.push(...ruleNotes);
+  // A leaderboard one side's rules read the outcome from, which the other's never name: not the same question.
+  const leaderboard = rules.leaderboardOneSide;
+  if (leaderboard !== null) {
+    const diff: Difference = { attribute: "rules", state: "oneSide", label: "ranking", a: leaderboard.a === "" ? [] : [leaderboard.a], b: leaderboard.b === "" ? [] : [leaderboard.b] };
+    ruleDiffs.push(diff);
+    notes.push(describeDifference(diff, A, B));
+  }
 
   const ev = evidenceOf(c);
   const ordinalsDiffer = form.ordinals === "conflict" || form.ordinals === "oneSide";
   let identityCandidate = false;
   let found: Difference[] = [...differences, ...ruleDiffs];
-  if (cmp === "equal" && ruleDifferences.length === 0 && form.ordinals !== "conflict") {
+  if (cmp === "equal" && ruleDifferences.length === 0 && leaderboard === null && form.ordinals !== "conflict") {
     // The fitted decision: the chance this is one question, from the whole comparison vector.
     identityCandidate = true;
     const p = identityProbability(ev);
@@ -273,7 +280,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf, travels?: Trave
       cmp = "overlap";
       found = [...found, ...unsaid];
     } else if (unsaid.length > 0) notes.push(`left unsaid on one side: ${unsaidText}`);
-  } else if (cmp !== "overlap" && cmp !== "disjoint" && (unsaid.length > 0 || ruleDifferences.length > 0 || ordinalsDiffer)) {
+  } else if (cmp !== "overlap" && cmp !== "disjoint" && (unsaid.length > 0 || ruleDifferences.length > 0 || leaderboard !== null || ordinalsDiffer)) {
     notes.push(`not the same question${unsaid.length > 0 ? `: ${unsaidText}` : ""}`);
     cmp = "overlap";
     found = [...found, ...unsaid];

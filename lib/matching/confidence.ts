@@ -19,7 +19,7 @@ export const evidenceFeatures = {
   /** Name words one side states and the other does not (both directions). */
   unmatchedNames: { cap: 3, decision: true, confidence: true },
   /** Content words of one outcome's question the other's text lacks (both directions). */
-  unmatchedWords: { cap: 3, decision: true, confidence: true },
+  unmatchedWords: { cap: 5, decision: true, confidence: true },
   /** Words one side states that the other states in other words (WordNet synonyms, derived forms). */
   paraphrased: { cap: 3, decision: true, confidence: true },
   /** Names one side's question states that the other market's venue hierarchy (series, tags) or the catalog's co-occurring names supply. */

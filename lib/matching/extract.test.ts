@@ -372,3 +372,21 @@ describe("rule terms on a pair answered on another conflict", () => {
     expect(result?.reasoning).toMatch(/rules differ \(deadline time zone/);
   });
 });
+
+describe("a leaderboard one side's rules read the outcome from", () => {
+  const board = "This market will resolve to Yes if any model owned by Zorbix has the highest score on the Quillon Arena Leaderboard (https://quillon.example/) on December 31, 2030, 12:00 PM ET. Otherwise, No.";
+  const a = () => pm("Top model on December 31?", "Will Zorbix have the top model on December 31, 2030?", "Zorbix", { description: board });
+
+  it("is unknown on a side whose rules name no leaderboard: not the same question", () => {
+    const r = classifyPair(extractFeatures(a()), extractFeatures(kx("Top model at year end?", "Zorbix", "Zorbix has the top model on Dec 31, 2030")), idf);
+    expect(r?.relation ?? "none").not.toBe("identity");
+    expect(r?.reasoning ?? "").toMatch(/the leaderboard read: polymarket "a leaderboard", kalshi states none/);
+  });
+
+  it("is no difference when both rules read a leaderboard", () => {
+    const b = kx("Top model at year end?", "Zorbix", "Zorbix has the top model on the Quillon Arena Leaderboard on Dec 31, 2030");
+    const r = classifyPair(extractFeatures(a()), extractFeatures(b), idf);
+    expect(r?.reasoning ?? "").not.toMatch(/the leaderboard read/);
+    expect(r?.relation).toBe("identity");
+  });
+});

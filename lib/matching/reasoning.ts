@@ -18,6 +18,7 @@ export const ruleTermLabel: Record<string, string> = {
   bound: "bound",
   source: "settlement source",
   station: "station",
+  ranking: "the leaderboard read",
   windowStart: "start of the window",
 };
 
@@ -56,6 +57,7 @@ export function describeDifference(d: Difference, A: string, B: string): string 
     case "criteria":
       return `${d.a.length > 0 ? A : B} resolves Yes on any of several criteria, the other on one`;
     case "rules":
+      if (d.state === "oneSide") return `${ruleTermLabel[d.label ?? ""] ?? d.label ?? "a rule term"}: ${d.a.length > 0 ? `${A} "${d.a.join(" ")}", ${B}` : `${B} "${d.b.join(" ")}", ${A}`} states none (unknown, never the same)`;
       return describeRuleDifference({ term: d.label ?? "", a: d.a.join(" "), b: d.b.join(" ") }, A, B);
     case "ambiguity":
       return `one of the two markets reads the same as ${d.a[0] ?? "another"} other market(s) of the other venue, so which one is the same question is ambiguous`;

@@ -23,7 +23,7 @@
  *
  *   npm run bench:matching [-- --sets template,real,real2] [-- --no-folds] [-- --no-routes]
  *                          [-- --rows-out FILE | --rows-in FILE]   (keep, or re-score, the folds' compared pairs)
- *                          [-- --catalogs --sample 60 --seed 2025]
+ *                          [-- --catalogs --sample 60 --seed 2025 [--claims-out FILE]]   (every whole-catalog claim, to compare two engines' claims)
  *                          [-- --speed --markets 100000 --changed 1000 [--heap-snapshot FILE]]
  *                          [-- --speed --memory --markets 6000]   (where a full pass's heap goes, in process; node --expose-gc)
  *
@@ -51,6 +51,7 @@ const { values } = parseArgs({
     folds: { type: "boolean", default: true },
     routes: { type: "boolean", default: true },
     "rows-out": { type: "string" },
+    "claims-out": { type: "string" },
     "rows-in": { type: "string" },
     speed: { type: "boolean", default: false },
     explain: { type: "boolean", default: false },
@@ -560,6 +561,7 @@ async function catalogs() {
 full pass          ${(full.durationMs / 1000).toFixed(1)} s   markets=${full.marketsRead} compared=${full.pairsCompared} matches=${full.matchesFound}   peak RSS ${rssMb} MB
 identities claimed ${claims.length} (at minConfidence 0.9: ${claims.filter((c) => c.confidence >= 0.9).length})
 labelled pairs inside: identities found ${found} of ${labelledIdentities.length} (recall ${f(found / Math.max(1, labelledIdentities.length))}); claims on labelled pairs ${onLabelled.length}, of which labelled otherwise ${wrongOnLabelled}`);
+  if (values["claims-out"] !== undefined) writeFileSync(values["claims-out"], JSON.stringify(claims.map((c) => ({ polymarket: c.pm.id, kalshi: c.kx.id, confidence: c.confidence, reasoning: c.reasoning }))));
   const n = Math.min(Number(values.sample), claims.length);
   const random = seeded(Number(values.seed));
   const pool = [...claims].sort((x, y) => (x.pair < y.pair ? -1 : 1));

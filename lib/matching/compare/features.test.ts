@@ -28,7 +28,7 @@ describe("feature factory", () => {
     c.time = { filled: null, a: null, b: null, kind: "oneSide", state: "oneSide", cmp: "equal", outside: false, quantityCmp: null, loose: false };
     c.form = { negation: false, disjunctive: "a", ordinals: "oneSide", a: ["1"], b: [] };
     c.disjunctiveCounted = true;
-    c.rules = { sources: "conflict", sharedSources: [], differences: [{ term: "trigger", a: "x", b: "y" }], same: ["act"], oneSide: ["stage", "observation"], stationUnknown: false };
+    c.rules = { sources: "conflict", sharedSources: [], differences: [{ term: "trigger", a: "x", b: "y" }], same: ["act"], oneSide: ["stage", "observation"], stationUnknown: false, leaderboardOneSide: null };
     expect(evidenceOf(c)).toMatchObject({ settlementSame: 1, settlementOneSide: 2, contextOneSide: 1, optionOneSide: 1, tick: 1, dateOneSide: 1, ordinalOneSide: 1, disjunctive: 1, sourcesDiffer: 1, ruleDifferences: 1, timeDiff: 0 });
   });
 

@@ -18,6 +18,20 @@ export interface RulesComparison {
   oneSide: RuleTerm[];
   /** A measure read at a weather station (`stationMeasures`) whose station the two records do not both state alike: unknown, never the same. */
   stationUnknown: boolean;
+  /**
+   * The leaderboard one record's rules read the outcome from, when the other's name none (A's,
+   * then B's; the unnamed side ""): which leaderboard, and its settings, decide who is first, and
+   * an unnamed one is unknown, never the same. Null when both or neither name one.
+   */
+  leaderboardOneSide: { a: string; b: string } | null;
+}
+
+/** Whether a record's rules read the outcome from a leaderboard (a ranking whose first place settles it). */
+const readsLeaderboard = (f: Features) => f.ruleWords.some((w) => w === "leaderboard" || w === "leaderboards");
+
+function leaderboardOneSide(a: Features, b: Features): { a: string; b: string } | null {
+  const [x, y] = [readsLeaderboard(a), readsLeaderboard(b)];
+  return x === y ? null : { a: x ? "a leaderboard" : "", b: y ? "a leaderboard" : "" };
 }
 
 /**
@@ -34,9 +48,9 @@ export function compareRules(a: Features, b: Features, cmp: Cmp, quantityCmp: Cm
     sources = sharedSources.length > 0 ? "same" : "conflict";
   } else if (a.sources.length > 0 || b.sources.length > 0) sources = "oneSide";
   const atStation = [a, b].some((f) => (f.concepts.indicator ?? []).some((m) => stationMeasures.has(m)));
-  if (cmp === "disjoint") return { sources, sharedSources, differences: [], same: [], oneSide: [], stationUnknown: atStation };
+  if (cmp === "disjoint") return { sources, sharedSources, differences: [], same: [], oneSide: [], stationUnknown: atStation, leaderboardOneSide: null };
   const settlement = compareSettlement(a.rules ?? {}, b.rules ?? {});
   const differences = settlement.differences.filter((d) => d.term !== "bound" || quantityCmp === "equal");
   const counted = (state: TermState) => ruleTerms.filter((t) => t !== "trigger" && settlement.states[t] === state);
-  return { sources, sharedSources, differences, same: counted("same"), oneSide: counted("oneSide"), stationUnknown: atStation && settlement.states.station !== "same" };
+  return { sources, sharedSources, differences, same: counted("same"), oneSide: counted("oneSide"), stationUnknown: atStation && settlement.states.station !== "same", leaderboardOneSide: leaderboardOneSide(a, b) };
 }
