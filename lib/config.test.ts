@@ -68,6 +68,8 @@ describe("parseConfig", () => {
     [{ RECORDER_MAX_ASSETS: "-1" }, "RECORDER_MAX_ASSETS"],
     [{ POLYMARKET_WS_URL: "http://x" }, "POLYMARKET_WS_URL"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ SPREAD_DAYS_AHEAD_AFTER_SECONDS: "-1" }, "SPREAD_DAYS_AHEAD_AFTER_SECONDS"],
+    [{ SPREAD_DAYS_AHEAD_AFTER_SECONDS: "99999999" }, "SPREAD_DAYS_AHEAD_AFTER_SECONDS"],
     [{ GITHUB_ID: "only-one" }, "GITHUB_ID and GITHUB_SECRET"],
   ])("rejects %o naming the variable", (env, name) => {
     expect(() => parseConfig(env)).toThrow(name);

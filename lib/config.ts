@@ -104,7 +104,8 @@ export const envSchema = z.object({
   /** Set to false to keep the server from running ingestion and the recorder in-process. */
   BACKGROUND_JOBS: booleanFlag(true),
   /** Seconds after start before the first fold ahead of pairs' closed days (lib/spreads/days-ahead.ts); bench:web sets it later to time a view asked while it runs. */
-  SPREAD_DAYS_AHEAD_AFTER_SECONDS: z.coerce.number().int().nonnegative().default(5),
+  // At most a day: a timer past 2^31 ms would fire at once.
+  SPREAD_DAYS_AHEAD_AFTER_SECONDS: z.coerce.number().int().nonnegative().max(86_400).default(5),
   /** `npm run demo` sets it: the SYNTHETIC demo venues keep ticking while the server runs (lib/demo/live.ts), and they, not a poll, price the mock venue. */
   DEMO_LIVE: booleanFlag(false),
   /** NATS server of the live fan-out (recorder -> every web instance); unset: in-process (embedded setup). */
