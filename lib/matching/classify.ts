@@ -17,7 +17,7 @@ import { compareRules } from "./compare/rules";
 import { compareSeasons, compareTime, describeTime, describeTimeFilled } from "./compare/time";
 import { MIN_TOPIC_SIMILARITY, topicSimilarity, type Idf } from "./compare/topic";
 import { combine, type Cmp, type Difference } from "./compare/types";
-import { compareWording, plainWording } from "./compare/words";
+import { compareWording, objectsDiffer, plainWording } from "./compare/words";
 import { describeDifference, describeRuleDifference, renderReasoning, type Tail } from "./reasoning";
 import type { RuleDifference } from "./rules";
 import { type Relation } from "./relations";
@@ -252,6 +252,13 @@ export function classifyPair(a: Features, b: Features, idf: Idf, travels?: Trave
   if (time.state === "oneSide" && cmp !== "disjoint") unsaid.push({ attribute: "date", state: "oneSide", a: time.a === null ? [] : [describeTime(time.a)], b: time.b === null ? [] : [describeTime(time.b)] });
   for (const d of context.oneSide) unsaid.push({ attribute: "context", state: "oneSide", label: typeLabel[d.type], a: d.a, b: d.b });
   const unsaidText = unsaid.map((d) => describeDifference(d, A, B)).join("; ");
+  // What the act is about differs ("X banned" vs "Y banned", each word unsaid on the other side): not one question.
+  const objects = objectsDiffer(a, b, wording.words);
+  if (objects !== null) {
+    const diff: Difference = { attribute: "wording", state: "conflict", label: objects.anchor, a: [objects.a], b: [objects.b] };
+    differences.push(diff);
+    notes.push(describeDifference(diff, A, B));
+  }
 
   // Sources (informative for the confidence) and rule terms.
   const rules = (c.rules = compareRules(a, b, cmp, numCmp));
@@ -271,7 +278,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf, travels?: Trave
   const ordinalsDiffer = form.ordinals === "conflict" || form.ordinals === "oneSide";
   let identityCandidate = false;
   let found: Difference[] = [...differences, ...ruleDiffs];
-  if (cmp === "equal" && ruleDifferences.length === 0 && leaderboard === null && form.ordinals !== "conflict") {
+  if (cmp === "equal" && ruleDifferences.length === 0 && leaderboard === null && objects === null && form.ordinals !== "conflict") {
     // The fitted decision: the chance this is one question, from the whole comparison vector.
     identityCandidate = true;
     const p = identityProbability(ev);
@@ -280,7 +287,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf, travels?: Trave
       cmp = "overlap";
       found = [...found, ...unsaid];
     } else if (unsaid.length > 0) notes.push(`left unsaid on one side: ${unsaidText}`);
-  } else if (cmp !== "overlap" && cmp !== "disjoint" && (unsaid.length > 0 || ruleDifferences.length > 0 || leaderboard !== null || ordinalsDiffer)) {
+  } else if (cmp !== "overlap" && cmp !== "disjoint" && (unsaid.length > 0 || ruleDifferences.length > 0 || leaderboard !== null || objects !== null || ordinalsDiffer)) {
     notes.push(`not the same question${unsaid.length > 0 ? `: ${unsaidText}` : ""}`);
     cmp = "overlap";
     found = [...found, ...unsaid];

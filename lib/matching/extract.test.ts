@@ -390,3 +390,20 @@ describe("a leaderboard one side's rules read the outcome from", () => {
     expect(r?.relation).toBe("identity");
   });
 });
+
+describe("what the act is about differs", () => {
+  const a = () => pm("Flumo banned in 2030?", "Flumo banned in 2030?", null, { description: "This market will resolve to Yes if the Flumo app is banned in the United States by December 31, 2030. Otherwise, No." });
+
+  it("is another question when each side's word beside the shared act is unsaid on the other", () => {
+    const b = kx("Quiddle banned in the United States in 2030", "Quiddle banned in the United States in 2030", "If Quiddle pouches have been banned by the U.S. federal government by Dec 31, 2030, then the market resolves to Yes.");
+    const r = classifyPair(extractFeatures(a()), extractFeatures(b), idf);
+    expect(r?.relation ?? "none").not.toBe("identity");
+    expect(r?.reasoning ?? "").toMatch(/what "banned" is about differs: polymarket flumo vs kalshi quiddle/);
+  });
+
+  it("is no difference when both name the same thing", () => {
+    const b = kx("Flumo banned in the United States in 2030", "Flumo banned in the United States in 2030", "If the Flumo app has been banned by the U.S. federal government by Dec 31, 2030, then the market resolves to Yes.");
+    const r = classifyPair(extractFeatures(a()), extractFeatures(b), idf);
+    expect(r?.reasoning ?? "").not.toMatch(/is about differs/);
+  });
+});

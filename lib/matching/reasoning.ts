@@ -49,6 +49,7 @@ export function describeDifference(d: Difference, A: string, B: string): string 
     case "positions":
       return `positions differ (${A} ${d.a.join("/") || "none"} vs ${B} ${d.b.join("/") || "none"})`;
     case "wording":
+      if (d.state === "conflict") return `what "${d.label ?? "the act"}" is about differs: ${A} ${d.a.join(" ")} vs ${B} ${d.b.join(" ")}`;
       return `wording differs (${saidBoth(A, d.a, B, d.b)}, the other does not)`;
     case "date":
       return "a date on one side only";

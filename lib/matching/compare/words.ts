@@ -3,8 +3,9 @@
  * those it states in other words (WordNet synonyms and derived forms).
  */
 import type { Features } from "../extract";
-import { genericWords } from "../lexicon";
-import { baseForm, paraphraseIn } from "../wordnet";
+import { genericWords, stopwords } from "../lexicon";
+import { canonicalTokens } from "../text";
+import { baseForm, lemmasOf, paraphraseIn } from "../wordnet";
 import { unmatchedNames } from "./names";
 import { entitiesOf } from "../aliases";
 import { baseWords, entitiesLookup, sameStem, wordsLookup } from "./lookup";
@@ -84,4 +85,44 @@ export function compareWording(a: Features, b: Features, excused: ReadonlySet<st
     },
     paraphrased: { a: wordsA.paraphrased, b: wordsB.paraphrased },
   };
+}
+
+/** A word both questions state, beside which each states a word the other leaves unsaid. */
+export interface ObjectsDiffer {
+  /** The shared word (the act: "banned"). */
+  anchor: string;
+  a: string;
+  b: string;
+}
+
+/** A word that names a thing: WordNet knows it as no verb and no adjective (an act or a quality is worded many ways: "enter"/"visit", "largest"/"highest"). */
+const namesAThing = (w: string) => lemmasOf(w).every((l) => l.part !== "verb" && l.part !== "adj");
+
+/**
+ * What the act is about differs: both questions state one content word (the act, "banned"), and
+ * the word right beside it on the same side is, in each, a content word the other market leaves
+ * unsaid (of `unsaid`) that names a thing: "X banned" and "Y banned" ask about two things, not one
+ * question worded twice. Names are not read here (a short form of a given name against the full one
+ * is weighed by the decision). Null when no shared word has that on both sides.
+ */
+export function objectsDiffer(a: Features, b: Features, unsaid: { a: readonly string[]; b: readonly string[] }): ObjectsDiffer | null {
+  const unsaidA = new Set(unsaid.a.filter(namesAThing));
+  const unsaidB = new Set(unsaid.b.filter(namesAThing));
+  if (unsaidA.size === 0 || unsaidB.size === 0) return null;
+  const tokensA = canonicalTokens(a.question);
+  const tokensB = canonicalTokens(b.question);
+  const content = (w: string | undefined): w is string => w !== undefined && !stopwords.has(w) && !genericWords.has(w) && !/^[0-9]/.test(w);
+  for (let i = 0; i < tokensA.length; i++) {
+    const anchor = tokensA[i];
+    if (!content(anchor) || unsaidA.has(anchor)) continue;
+    for (let j = 0; j < tokensB.length; j++) {
+      if (tokensB[j] !== anchor) continue;
+      for (const step of [-1, 1]) {
+        const x = tokensA[i + step];
+        const y = tokensB[j + step];
+        if (x !== undefined && y !== undefined && x !== y && unsaidA.has(x) && unsaidB.has(y)) return { anchor, a: x, b: y };
+      }
+    }
+  }
+  return null;
 }
