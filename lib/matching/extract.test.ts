@@ -197,14 +197,6 @@ describe("identity fails closed", () => {
     if (r !== null) expect(r.reasoning).toMatch(/zorbia|xandor/);
   });
 
-  it("an organising body one side names is said by the other when it names the body's competition", () => {
-    const a = pm("2030 FIFA World Cup Winner", "Will Zorbia win the 2030 FIFA World Cup?");
-    const b = kx("2030 Men's World Cup winner?", "Will Zorbia win the 2030 World Cup?", "Zorbia wins the 2030 World Cup");
-    expect(said(a, b)?.reasoning ?? "").not.toMatch(/says fifa/);
-    const c = kx("2030 Zorbian Cup winner?", "Will Zorbia win the 2030 Zorbian Cup?", "Zorbia wins the 2030 Zorbian Cup");
-    expect(said(a, c)?.relation ?? "none").not.toBe("identity");
-  });
-
   it("a city one side states and the other leaves unsaid is weighed once, as a place on one side, not also as an unsaid name", () => {
     const r = said(pm("2030 Zorbian Cup Winner", "Will Lisbon Rovers win the 2030 Zorbian Cup?"), kx("2030 Zorbian Cup winner?", "Will Rovers win the 2030 Zorbian Cup?", "Rovers win the 2030 Zorbian Cup"));
     expect(r?.evidence).toMatchObject({ contextOneSide: 1, unmatchedNames: 0 });

@@ -33,9 +33,6 @@ export const modeWords: ReadonlySet<string> = new Set((vocabulary as { modeWords
 /** Words that name a stage of a contest or a narrower part of an event (`stageWords`): a name that narrows. */
 export const stageWords: ReadonlySet<string> = new Set((vocabulary as { stageWords: { entries: string[] } }).stageWords.entries);
 
-/** The competitions each organising body names (`organisers`, lower case): the organiser is said wherever one of them is. */
-export const organisers: ReadonlyMap<string, readonly string[]> = new Map(Object.entries((vocabulary as { organisers: { entries: Record<string, string[]> } }).organisers.entries));
-
 /** Measures read at one weather station (`stationMeasures`): the station is part of what settles them. */
 export const stationMeasures: ReadonlySet<string> = new Set((vocabulary as { stationMeasures: { entries: string[] } }).stationMeasures.entries);
 

@@ -3,23 +3,15 @@
  * that the other's text does not.
  */
 import type { Features } from "../extract";
-import { genericWords, organisers, stageWords } from "../lexicon";
-import { canonicalTokens } from "../text";
+import { genericWords, stageWords } from "../lexicon";
 import { teamCityOf } from "../names";
 import { aliasedWords } from "../aliases";
 import { entitiesLookup, namesLookup, sameStem } from "./lookup";
 
-/** Each organiser's competitions as canonical words, read once. */
-let organised: Map<string, string[][]> | undefined;
-function competitionsOf(organiser: string): string[][] {
-  organised ??= new Map([...organisers].map(([body, names]) => [body, names.map((n) => canonicalTokens(n))]));
-  return organised.get(organiser) ?? [];
-}
-
 /**
  * The names A states that B does not: every word of every name span must be found among B's
  * words (its question, label, event title and rule), as the same word, an inflection, or the
- * letters of an acronym B's text spells out, the body that organises a competition B names, or an alias of an entity B names (aliases.ts); a
+ * letters of an acronym B's text spells out, or an alias of an entity B names (aliases.ts); a
  * person's given names may be left out when the surname is there. An unknown name is a
  * difference, never noise.
  */
@@ -32,8 +24,6 @@ export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<st
     other.has(w) ||
     (w.length >= 5 && stems.some((x) => sameStem(x, w))) ||
     b.initialisms.includes(w) ||
-    // An organising body where the other side names its competition (`organisers`).
-    competitionsOf(w).some((words) => words.every((c) => other.has(c))) ||
     // A team's nickname where the other side names its city ("Owls" for "Springfield").
     teamCityOf(w).some((city) => city.every((c) => other.has(c)));
   // Given names B states for a surname: a different one there is another person ("Chris" vs "Phil").
