@@ -339,3 +339,35 @@ function stripDatesForNumbers(text: string, reference: Date): string {
     .replace(/\bq[1-4]\b/gi, " ")
     .replace(/(?<![$\d.,])\b(19|20)\d{2}\b(?!\s*%)/g, " ");
 }
+
+/**
+ * Strings equal to one already seen by `pool` replaced by that one (a pass's markets repeat the same
+ * words: one copy of each is held rather than one per market). Changes no value.
+ */
+export class StringPool {
+  private readonly seen = new Map<string, string>();
+
+  get(s: string): string {
+    const known = this.seen.get(s);
+    if (known !== undefined) return known;
+    this.seen.set(s, s);
+    return s;
+  }
+
+  /** `list`'s strings pooled, in place. */
+  list<T extends string[] | null | undefined>(list: T): T {
+    if (list != null) for (let i = 0; i < list.length; i += 1) list[i] = this.get(list[i] as string);
+    return list;
+  }
+
+  /** The words of a market's features pooled, in place (the features themselves are returned). */
+  features(f: Features): Features {
+    f.venue = this.get(f.venue);
+    f.eventId = this.get(f.eventId);
+    f.category = this.get(f.category);
+    for (const list of [f.topic, f.pick, f.seasons, f.sources, f.words, f.outcome, f.ruleNames, f.ruleWords, f.initialisms, f.keys, f.hierarchy]) this.list(list);
+    for (const list of Object.values(f.concepts)) this.list(list);
+    for (const span of f.names) this.list(span.words);
+    return f;
+  }
+}

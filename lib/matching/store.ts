@@ -130,14 +130,15 @@ export async function reconcile(db: Db, scope: string[], verdicts: Map<string, S
   const existing = await currentMatches(db, scope);
   const confirm: string[] = [];
   const close: string[] = [];
-  const open: Array<StoredVerdict & { firstSeenAt: Date }> = [];
+  // Each verdict to open with its first sighting (the verdict itself, not a copy of it).
+  const open: Array<{ v: StoredVerdict; firstSeenAt: Date }> = [];
   for (const [key, v] of verdicts) {
     const row = existing.get(key);
-    if (row === undefined) open.push({ ...v, firstSeenAt: now });
+    if (row === undefined) open.push({ v, firstSeenAt: now });
     else if (sameVerdict(row, v, engineVersion)) confirm.push(row.id);
     else {
       close.push(row.id);
-      open.push({ ...v, firstSeenAt: row.firstSeenAt });
+      open.push({ v, firstSeenAt: row.firstSeenAt });
     }
   }
   for (const [key, row] of existing) if (!verdicts.has(key)) close.push(row.id);
@@ -151,7 +152,7 @@ export async function reconcile(db: Db, scope: string[], verdicts: Map<string, S
     }
     for (const batch of chunks(open, BATCH)) {
       const json = JSON.stringify(
-        batch.map((v) => ({
+        batch.map(({ v, firstSeenAt }) => ({
           market_a: v.a,
           market_b: v.b,
           relation: v.relation,
@@ -159,7 +160,7 @@ export async function reconcile(db: Db, scope: string[], verdicts: Map<string, S
           reasoning: v.reasoning,
           differences: v.differences,
           engine_version: engineVersion,
-          first_seen_at: v.firstSeenAt.toISOString(),
+          first_seen_at: firstSeenAt.toISOString(),
           at: now.toISOString(),
         })),
       );

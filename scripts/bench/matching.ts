@@ -24,7 +24,7 @@
  *   npm run bench:matching [-- --sets template,real,real2] [-- --no-folds] [-- --no-routes]
  *                          [-- --rows-out FILE | --rows-in FILE]   (keep, or re-score, the folds' compared pairs)
  *                          [-- --catalogs --sample 60 --seed 2025 [--claims-out FILE]]   (every whole-catalog claim, to compare two engines' claims)
- *                          [-- --speed --markets 100000 --changed 1000 [--heap-snapshot FILE]]
+ *                          [-- --speed --markets 100000 --changed 1000 [--heap-snapshot FILE] [--claims-out FILE]]   (--claims-out: every current match after each pass)
  *                          [-- --speed --memory --markets 6000]   (where a full pass's heap goes, in process; node --expose-gc)
  *
  * Targets on data the engine never saw: identity precision >= 0.97 with recall >= 0.95 on
@@ -378,12 +378,20 @@ async function speed() {
     // Where a full pass's memory goes: the process's memory at every progress report, the most per
     // phase; with --heap-snapshot FILE, a V8 heap snapshot when storing starts (every market's
     // features, the candidate index and every verdict are live then).
-    const memory = new Map<string, { rss: number; heapUsed: number; external: number; arrayBuffers: number }>();
+    // With node --expose-gc (attribution runs, not timed ones), the heap still live when each phase
+    // starts, after a forced GC: what the pass holds from the phases before it.
+    const gc = (globalThis as { gc?: () => void }).gc;
+    const memory = new Map<string, { rss: number; heapUsed: number; external: number; arrayBuffers: number; live: number }>();
     let snapshotTaken = false;
     const sample = (phase: string) => {
+      let live = memory.get(phase)?.live ?? NaN;
+      if (!memory.has(phase) && gc !== undefined) {
+        gc();
+        live = process.memoryUsage().heapUsed;
+      }
       const m = process.memoryUsage();
-      const cell = memory.get(phase) ?? { rss: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
-      memory.set(phase, { rss: Math.max(cell.rss, m.rss), heapUsed: Math.max(cell.heapUsed, m.heapUsed), external: Math.max(cell.external, m.external), arrayBuffers: Math.max(cell.arrayBuffers, m.arrayBuffers) });
+      const cell = memory.get(phase) ?? { rss: 0, heapUsed: 0, external: 0, arrayBuffers: 0, live };
+      memory.set(phase, { rss: Math.max(cell.rss, m.rss), heapUsed: Math.max(cell.heapUsed, m.heapUsed), external: Math.max(cell.external, m.external), arrayBuffers: Math.max(cell.arrayBuffers, m.arrayBuffers), live });
       if (phase === "storing" && !snapshotTaken && values["heap-snapshot"] !== undefined) {
         snapshotTaken = true;
         process.stderr.write(`  heap snapshot written to ${writeHeapSnapshot(values["heap-snapshot"])}\n`);
@@ -401,6 +409,19 @@ async function speed() {
       .select({ n: sql<number>`count(*)::int` })
       .from(matchesTable)
       .where(and(eq(matchesTable.relation, "identity"), isNull(matchesTable.validTo)));
+    // With --claims-out FILE: every current match after each pass (pair, relation, confidence,
+    // reasoning, differences, in pair order), to show two engines' passes conclude the same.
+    const claimLines: string[] = [];
+    const keepClaims = async (pass: string) => {
+      if (values["claims-out"] === undefined) return;
+      const rows = await handle.db
+        .select({ a: matchesTable.marketA, b: matchesTable.marketB, relation: matchesTable.relation, confidence: matchesTable.confidence, reasoning: matchesTable.reasoning, differences: matchesTable.differences })
+        .from(matchesTable)
+        .where(isNull(matchesTable.validTo))
+        .orderBy(matchesTable.marketA, matchesTable.marketB);
+      for (const row of rows) claimLines.push(JSON.stringify({ pass, ...row }));
+    };
+    await keepClaims("full");
     // 1,000 Kalshi markets move their threshold one step: new text, new verdicts.
     const step = Math.max(1, Math.floor(perVenue / changedCount));
     const changed = new Set(Array.from({ length: Math.min(changedCount, perVenue) }, (_, i) => i * step));
@@ -411,6 +432,8 @@ async function speed() {
       onProgress: (p) => process.stderr.write(`  incremental pass ${((Date.now() - t) / 1000).toFixed(1)} s: ${p.phase} ${p.done}${p.total === undefined ? "" : `/${p.total}`}\n`),
     });
     const incrementalMs = Date.now() - t;
+    await keepClaims("incremental");
+    if (values["claims-out"] !== undefined) writeFileSync(values["claims-out"], `${claimLines.join("\n")}\n`);
     const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
     console.log(`\nSynthetic catalogs: ${perVenue.toLocaleString("en-US")} markets per venue (seeded in ${(seedMs / 1000).toFixed(1)} s, PostgreSQL)`);
     console.log(`full pass         ${(full.durationMs / 1000).toFixed(1)} s   read=${full.marketsRead} compared=${full.pairsCompared} matches=${full.matchesFound}   (target <= 600 s)`);
@@ -418,8 +441,8 @@ async function speed() {
     console.log(`incremental pass  ${(incrementalMs / 1000).toFixed(1)} s   read=${incremental.marketsRead} opened=${incremental.opened} closed=${incremental.closed} confirmed=${incremental.confirmed}   (target <= 10 s)`);
     console.log(`peak RSS          ${rssMb} MB`);
     const mb = (n: number) => String(Math.round(n / 1048576)).padStart(6);
-    console.log(`full pass memory by phase (most at any progress report, MB):\n  phase            rss  heapUsed  external  arrayBuffers`);
-    for (const [phase, m] of memory) console.log(`  ${phase.padEnd(12)} ${mb(m.rss)}    ${mb(m.heapUsed)}    ${mb(m.external)}        ${mb(m.arrayBuffers)}`);
+    console.log(`full pass memory by phase (most at any progress report, MB; live: heap after a forced GC as the phase starts, with node --expose-gc):\n  phase            rss  heapUsed  external  arrayBuffers    live`);
+    for (const [phase, m] of memory) console.log(`  ${phase.padEnd(12)} ${mb(m.rss)}    ${mb(m.heapUsed)}    ${mb(m.external)}        ${mb(m.arrayBuffers)}  ${Number.isNaN(m.live) ? "     -" : mb(m.live)}`);
   } finally {
     await handle.close();
     await admin.unsafe(`drop database if exists ${database} with (force)`);
