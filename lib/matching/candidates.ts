@@ -25,7 +25,11 @@ export class CandidateIndex {
   private readonly ids: string[] = [];
   private readonly venues: string[] = [];
   private readonly position = new Map<string, number>();
-  private readonly keysAt: string[][] = [];
+  /** Each market's keys, as the numbers `keyIds` gives them (scoring reads numbers, not strings). */
+  private readonly keysAt: Int32Array[] = [];
+  private readonly keyIds = new Map<string, number>();
+  /** A nominating market's own keys' weights by key number while it is scored (0 elsewhere). */
+  private weights = new Float64Array(0);
   /** Positions replaced by a newer version of their market (skipped when nominating). */
   private readonly dead = new Set<number>();
 
@@ -52,7 +56,16 @@ export class CandidateIndex {
     this.ids.push(m.id);
     this.venues.push(m.venue);
     this.position.set(m.id, at);
-    this.keysAt.push(m.keys);
+    const ids = new Int32Array(m.keys.length);
+    for (const [i, key] of m.keys.entries()) {
+      let id = this.keyIds.get(key);
+      if (id === undefined) {
+        id = this.keyIds.size;
+        this.keyIds.set(key, id);
+      }
+      ids[i] = id;
+    }
+    this.keysAt.push(ids);
     for (const key of new Set(m.keys)) {
       const list = this.postings.get(key);
       if (list === undefined) this.postings.set(key, [at]);
@@ -142,28 +155,35 @@ export class CandidateIndex {
       budget -= read.length;
       for (const at of read) if (this.venues[at] !== market.venue && !this.dead.has(at)) nominated.add(at);
     }
-    // Each own key's weight looked up once, not once per nominee that shares it.
-    const weight = new Map<string, number>();
-    for (const key of own) weight.set(key, this.idf(key));
+    if (limit <= 0) return [];
+    // Each own key's weight looked up once, not once per nominee that shares it (by key number:
+    // a key of no indexed market cannot be shared, and every other key weighs 0 here).
+    if (this.weights.length < this.keyIds.size) this.weights = new Float64Array(Math.max(this.keyIds.size, 2 * this.weights.length));
+    const weights = this.weights;
+    const ownIds: number[] = [];
+    for (const key of own) {
+      const id = this.keyIds.get(key);
+      if (id === undefined) continue;
+      ownIds.push(id);
+      weights[id] = this.idf(key);
+    }
     // The best `limit` by score, then id (a total order: ids are unique), kept in order as they
     // come rather than sorting every nominee to keep a dozen.
     const ids = this.ids;
-    const before = (x: [number, number], y: [number, number]) => x[1] > y[1] || (x[1] === y[1] && (ids[x[0]] ?? "") < (ids[y[0]] ?? ""));
+    const before = (at: number, score: number, y: [number, number]) => score > y[1] || (score === y[1] && (ids[at] ?? "") < (ids[y[0]] ?? ""));
     const best: Array<[number, number]> = [];
-    if (limit <= 0) return [];
     for (const at of nominated) {
+      // The same sum, in the same order, as adding the weight of each shared key (a key not shared adds 0).
       let score = 0;
-      for (const key of this.keysAt[at] ?? []) {
-        const w = weight.get(key);
-        if (w !== undefined) score += w;
-      }
-      const entry: [number, number] = [at, score];
-      if (best.length === limit && !before(entry, best[best.length - 1] as [number, number])) continue;
+      const keys = this.keysAt[at] as Int32Array;
+      for (let k = 0; k < keys.length; k += 1) score += weights[keys[k] as number] as number;
+      if (best.length === limit && !before(at, score, best[best.length - 1] as [number, number])) continue;
       let i = best.length;
-      while (i > 0 && before(entry, best[i - 1] as [number, number])) i -= 1;
-      best.splice(i, 0, entry);
+      while (i > 0 && before(at, score, best[i - 1] as [number, number])) i -= 1;
+      best.splice(i, 0, [at, score]);
       if (best.length > limit) best.pop();
     }
+    for (const id of ownIds) weights[id] = 0;
     return best.map(([at]) => ids[at] ?? "").filter((id) => id !== "");
   }
 }
