@@ -119,6 +119,8 @@ describe("rule terms", () => {
     expect(either.trigger?.value).toBe("the act or another event");
     expect(compareRuleTerms(either, only).map((d) => d.term)).toEqual(["trigger"]);
     expect(readRuleTerms("If Ada Quill wins, or if the count is above 5, then the market resolves to Yes.", []).trigger?.value).toBe("event");
+    // "after which this market resolves" says when, not a second event.
+    expect(readRuleTerms('If the Zorbian assembly holds an extraordinary session, after which this market will be resolved, the market resolves to "Yes".', []).conditions).toBeUndefined();
 
   });
 
@@ -127,6 +129,7 @@ describe("rule terms", () => {
   it.each([
     ["a race among a set", "If Ada Quill is the first leader among the above to leave office, then the market resolves to Yes.", "first among a set"],
     ["an interim holder left out", 'This market will resolve to "Yes" if Ada Quill is the next Premier of Zorbia.\n\nAny interim/caretaker Premier will not count toward the resolution of this market.', "interim holder excluded"],
+    ["a second event that must follow", 'This market will resolve to "Yes" if the Zorbian assembly holds an extraordinary session after which the widget levy is lowered by December 31, 2030.', "another event must follow"],
   ])("reads %s as a condition", (_kind, rules, condition) => {
     const plain = readRuleTerms('This market will resolve to "Yes" if Ada Quill ceases to be Premier of Zorbia for any length of time by December 31, 2030.', []);
     const read = readRuleTerms(rules, []);

@@ -155,7 +155,8 @@ const observationPatterns: Array<[RegExp, string]> = [
 ];
 
 // A condition the Yes paragraph adds to the act: that it be scheduled by a date, a popular vote, a
-// signed or formal written instrument, a first time, a full approval, first among a set, no interim holder.
+// signed or formal written instrument, a first time, a full approval, first among a set, no interim
+// holder, a second event that must follow it.
 const conditionPatterns: Array<[RegExp, string]> = [
   [/\bis\s+scheduled\s+(?:for|to)\b[^.;]{0,60}\bby\s+\p{L}+\.?\s+\d|\bmust\s+be\s+scheduled\b/iu, "scheduled by a date"],
   [/\bpopular\s+vote\b/i, "popular vote"],
@@ -170,6 +171,9 @@ const conditionPatterns: Array<[RegExp, string]> = [
   [/\b(?:interim|acting)\b[^.]{0,120}\b(?:not\s+(?:count|be\s+considered|qualify)|excluded|will\s+not)\b|\b(?:not|excluding)\b[^.]{0,40}\b(?:interim|acting)\b/i, "interim holder excluded"],
   // "If <subject> becomes President and <the act>": the subject must first take the office.
   [/\bif\s+[^.,;]{0,80}?\bbecomes?\s+(?:the\s+)?(?:President|Prime\s+Minister|Chancellor|Governor|Mayor|Speaker)\b[^.;]{0,40}?\s+and\s/i, "takes the office first"],
+  // A second event must follow the act ("holds a meeting after which the rate is lowered"): the act
+  // alone does not resolve Yes. "after which this market resolves" is when, not what, and is not read.
+  [/\bafter\s+which\s+(?!(?:this|the)\s+market\b|it\s+(?:will|shall)\s+resolve)[^.;]{0,80}?\b(?:is|are|was|were|has\s+been|have\s+been)\s+\p{L}+ed\b/iu, "another event must follow"],
 ];
 
 // A clock time with its zone; the zone is what is compared.
