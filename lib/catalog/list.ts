@@ -611,21 +611,87 @@ async function listedMarketJson(db: Db, rows: readonly VersionedRow[]): Promise<
 }
 
 /**
- * GET /v0/markets answered as text: the same JSON as `JSON.stringify(await searchMarkets(db, query))`,
- * byte for byte (lib/catalog/listing-json.test.ts), without shaping and serialising every market of
- * every page. The page's statement answers each market's id and version (`marketVersion`) in place
- * of its columns; a market whose public JSON is kept at that version is copied into the answer, the
- * others are read by id, shaped and kept (`listedMarketJson`). The JSON is kept when it is read,
- * not written by the upsert: a write costs nothing more, and a market that is never listed is
- * never shaped (docs/performance.md, "Fifth pass").
+ * Whole answers of GET /v0/markets as UTF-8 bytes, per database handle, by the page's query: each
+ * with what the bytes were made of (`pageFingerprint`). At most LISTED_PAGE_BYTES in all (the
+ * least recently answered dropped first), each used at most LISTED_JSON_MS after it was made, for
+ * the reason the kept market JSON is.
  */
-export async function marketListingJson(db: Db, query: ListQuery): Promise<string> {
+interface KeptPages {
+  pages: Map<string, { fingerprint: string; bytes: Buffer<ArrayBuffer>; at: number }>;
+  bytes: number;
+}
+const listedPages = new WeakMap<Db, KeptPages>();
+const LISTED_PAGE_BYTES = 8 * 1024 * 1024;
+
+function keptPagesOf(db: Db): KeptPages {
+  let kept = listedPages.get(db);
+  if (kept === undefined) {
+    kept = { pages: new Map(), bytes: 0 };
+    listedPages.set(db, kept);
+  }
+  return kept;
+}
+
+/** Keeps a page's answer (replacing what was kept for its query), then drops the least recently answered past the bound. */
+function keepPage(kept: KeptPages, key: string, fingerprint: string, bytes: Buffer<ArrayBuffer>, at: number): void {
+  if (bytes.byteLength > LISTED_PAGE_BYTES) return;
+  const old = kept.pages.get(key);
+  if (old !== undefined) {
+    kept.pages.delete(key);
+    kept.bytes -= old.bytes.byteLength;
+  }
+  kept.pages.set(key, { fingerprint, bytes, at });
+  kept.bytes += bytes.byteLength;
+  for (const [oldestKey, oldest] of kept.pages) {
+    if (kept.bytes <= LISTED_PAGE_BYTES) break;
+    kept.pages.delete(oldestKey);
+    kept.bytes -= oldest.bytes.byteLength;
+  }
+}
+
+/**
+ * Everything a page's answer is made of besides its query: the markets listed, in order, each with
+ * the version of its public columns (the bytes of a market at a version are fixed: its kept JSON),
+ * the next cursor and the total. Two answers of one query with the same fingerprint are the same
+ * bytes (lib/catalog/listing-json.test.ts).
+ */
+function pageFingerprint(rows: readonly VersionedRow[], nextCursor: string | null, total: ListTotal): string {
+  let text = `${nextCursor ?? ""}\n${total.total ?? ""}\n${total.totalEstimate ?? ""}`;
+  for (const row of rows) text += `\n${row.id} ${row.version}`;
+  return text;
+}
+
+/**
+ * GET /v0/markets answered as UTF-8 bytes: the same JSON as `JSON.stringify(await searchMarkets(db,
+ * query))`, byte for byte (lib/catalog/listing-json.test.ts), without shaping and serialising every
+ * market of every page. The page's statement answers each market's id and version (`marketVersion`)
+ * in place of its columns; a market whose public JSON is kept at that version is copied into the
+ * answer, the others are read by id, shaped and kept (`listedMarketJson`). The JSON is kept when it
+ * is read, not written by the upsert: a write costs nothing more, and a market that is never listed
+ * is never shaped (docs/performance.md, "Fifth pass"). A page whose statement answers what it
+ * answered last time for the same query (`pageFingerprint`) is the bytes written then: no copy of
+ * 51 markets' JSON, no UTF-8 encoding of the 67 KB answer (docs/performance.md, "Sixth pass").
+ */
+export async function marketListingJson(db: Db, query: ListQuery): Promise<Buffer<ArrayBuffer>> {
   const total = await countMatches(db, markets, query);
   const rows = await marketPageVersions(query, listingRunner(db, query, "versions"), total);
   const { rows: shown, nextCursor } = page(rows, query);
+  const kept = keptPagesOf(db);
+  const key = JSON.stringify(query);
+  const fingerprint = pageFingerprint(shown, nextCursor, total);
+  const now = Date.now();
+  const hit = kept.pages.get(key);
+  if (hit !== undefined && hit.fingerprint === fingerprint && now - hit.at < LISTED_JSON_MS) {
+    // Most recently answered last: the Map's order is the eviction order.
+    kept.pages.delete(key);
+    kept.pages.set(key, hit);
+    return hit.bytes;
+  }
   const data = await listedMarketJson(db, shown);
   const meta: ListMeta = { count: data.length, limit: query.limit, offset: query.offset, nextCursor, ...total };
-  return `{"data":[${data.join(",")}],"meta":${JSON.stringify(meta)}}`;
+  const bytes = Buffer.from(`{"data":[${data.join(",")}],"meta":${JSON.stringify(meta)}}`, "utf8");
+  keepPage(kept, key, fingerprint, bytes, now);
+  return bytes;
 }
 
 /** Markets of the given events, by 24h volume; with includeClosed=false only open ones. */

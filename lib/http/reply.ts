@@ -22,12 +22,16 @@ export interface ApiRequest {
 /** Where the front leaves a small request body it has already read (lib/http/body.ts uses it). */
 export const PRELOADED_BODY = Symbol.for("brier.preloadedBody");
 
-/** A JSON answer: status, headers (lower-case names) and the serialised body. */
+/**
+ * A JSON answer: status, headers (lower-case names) and the serialised body, as text or as its
+ * UTF-8 bytes (a listing page kept whole, lib/catalog/list.ts `marketListingJson`: written to the
+ * socket without encoding it again).
+ */
 export class JsonReply {
   readonly headers: Record<string, string>;
 
   constructor(
-    readonly text: string,
+    readonly text: string | Uint8Array<ArrayBuffer>,
     readonly status = 200,
     headers: Record<string, string> = {},
   ) {

@@ -9,8 +9,8 @@ export function json(data: unknown, init: { status?: number; headers?: Record<st
   return new JsonReply(JSON.stringify(data), init.status, init.headers);
 }
 
-/** A JSON answer already serialised (a listing page made of kept market JSON, lib/catalog/list.ts `marketListingJson`). */
-export function jsonText(text: string, init: { status?: number; headers?: Record<string, string> } = {}): JsonReply {
+/** A JSON answer already serialised, as text or UTF-8 bytes (a listing page made of kept market JSON, lib/catalog/list.ts `marketListingJson`). */
+export function jsonText(text: string | Uint8Array<ArrayBuffer>, init: { status?: number; headers?: Record<string, string> } = {}): JsonReply {
   return new JsonReply(text, init.status, init.headers);
 }
 

@@ -34,7 +34,8 @@ async function serveFront(entry, params, req, res) {
   if (reply instanceof Response) return writeResponse(reply, req, res);
   const headers = reply.headers;
   headers["cache-control"] ??= NO_STORE;
-  headers["content-length"] = String(Buffer.byteLength(reply.text));
+  // The text's UTF-8 length, or the bytes' (a kept listing page: no encoding, no length scan).
+  headers["content-length"] = String(typeof reply.text === "string" ? Buffer.byteLength(reply.text) : reply.text.byteLength);
   res.writeHead(reply.status, headers);
   res.end(req.method === "HEAD" ? undefined : reply.text);
 }
