@@ -621,7 +621,7 @@ interface KeptPages {
   bytes: number;
 }
 const listedPages = new WeakMap<Db, KeptPages>();
-const LISTED_PAGE_BYTES = 8 * 1024 * 1024;
+const LISTED_PAGE_BYTES = 4 * 1024 * 1024;
 
 function keptPagesOf(db: Db): KeptPages {
   let kept = listedPages.get(db);
