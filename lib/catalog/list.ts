@@ -670,7 +670,7 @@ function pageFingerprint(rows: readonly VersionedRow[], nextCursor: string | nul
  * is read, not written by the upsert: a write costs nothing more, and a market that is never listed
  * is never shaped (docs/performance.md, "Fifth pass"). A page whose statement answers what it
  * answered last time for the same query (`pageFingerprint`) is the bytes written then: no copy of
- * 51 markets' JSON, no UTF-8 encoding of the 67 KB answer (docs/performance.md, "Sixth pass").
+ * 51 markets' JSON, no UTF-8 encoding of the 67 KB answer (docs/performance.md, "Sixth pass: where a page's server CPU goes").
  */
 export async function marketListingJson(db: Db, query: ListQuery): Promise<Buffer<ArrayBuffer>> {
   const total = await countMatches(db, markets, query);
