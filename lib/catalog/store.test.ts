@@ -381,3 +381,26 @@ describe("a poll of several batches (written BATCH_WRITERS at a time, quotes as 
     expect(await snapshot("market_quotes")).toEqual(quotes);
   });
 });
+
+describe("a batch whose write fails", () => {
+  it("rejects the call and leaves nothing of its batch: not even the quotes its first statement updated", async () => {
+    await clearCatalog();
+    const poll = [makeEvent({ venue: "polymarket" }, [{ volume24h: 5 }, { volume24h: 6 }])];
+    await upsertCatalog(await getDb(), poll);
+    const [markets, quotes, events] = [await snapshot("markets"), await snapshot("market_quotes"), await snapshot("events")];
+    // Every price moves (the quote statement updates them), and a new market names an event that
+    // exists nowhere: its upsert, later in the same transaction, breaks the foreign key.
+    const [first] = laterPoll(poll);
+    const stray = makeEvent({ venue: "polymarket" }, [{}]).markets.map((m) => ({ ...m, eventId: "00000000-0000-4000-8000-000000000000" }));
+    const broken: NormalizedEvent[] = first === undefined ? [] : [{
+      event: first.event,
+      markets: [...first.markets.map((m) => ({ ...m, outcomes: m.outcomes.map((o) => ({ ...o, price: 1 - o.price })) })), ...stray],
+    }];
+    await expect(upsertCatalog(await getDb(), broken)).rejects.toThrow();
+    // The same row versions with the same values (a rolled-back update leaves its xmax on the row it locked).
+    const unlocked = (rows: Map<string, Stored>) => [...rows.values()].map(({ locked_by: _, ...row }) => row);
+    expect(unlocked(await snapshot("market_quotes"))).toEqual(unlocked(quotes));
+    expect(unlocked(await snapshot("markets"))).toEqual(unlocked(markets));
+    expect(unlocked(await snapshot("events"))).toEqual(unlocked(events));
+  });
+});
