@@ -22,6 +22,7 @@ import { config } from "@/lib/config";
 import { readChannel } from "@/lib/operator/channel-client";
 import { serverSettings } from "@/lib/server-settings.mjs";
 import { say } from "./lib/cli";
+import { startCommand } from "./lib/start-command";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const settings = serverSettings();
@@ -133,7 +134,8 @@ async function main(): Promise<number> {
     return 0;
   }
   // DEMO_LIVE: the synthetic venues keep ticking in the server (lib/demo/live.ts).
-  const server = spawn(process.execPath, ["--max-semi-space-size=64", "server.mjs"], { cwd: root, env: { ...process.env, DEMO_LIVE: "true" }, stdio: "inherit" });
+  const launcher = startCommand(root);
+  const server = spawn(process.execPath, [...launcher.nodeArgs, "server.mjs"], { cwd: root, env: { ...launcher.env, ...process.env, DEMO_LIVE: "true" }, stdio: "inherit" });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   const exited = new Promise<number>((resolve) => server.on("exit", (code, signal) => resolve(code ?? (signal === null ? 1 : 0))));
   const url = localUrl();

@@ -22,7 +22,7 @@ import { createBenchKey } from "./lib/keys";
 import { printLoadTable, runLoad, type LoadResult } from "./lib/load";
 import { loadLine, memoryReport, processCpuMs, processMemory, residentByMapping } from "./lib/memory";
 import { monotonicMicros, newestProfile, summarizeProfile } from "./lib/profile";
-import { startFlags, startServer } from "./lib/server";
+import { startEnv, startFlags, startServer } from "./lib/server";
 
 const { values } = parseArgs({
   options: {
@@ -122,7 +122,8 @@ async function startSidecar(): Promise<{ url: string; pid: number | undefined; s
 
 async function main(): Promise<void> {
   console.log(`bench:passthrough — ${connections} connections, ${seconds} s per case, store: ${databaseUrl ? "PostgreSQL" : "embedded PGlite"}`);
-  console.log(`server: node ${[...startFlags(), ...serverFlags].join(" ")} server.mjs; added environment: ${values["server-env"] || "none"}`);
+  const launcherEnv = Object.entries(startEnv()).map(([name, value]) => `${name}=${value} `).join("");
+  console.log(`server: ${launcherEnv}node ${[...startFlags(), ...serverFlags].join(" ")} server.mjs; added environment: ${values["server-env"] || "none"}`);
   console.log(loadLine("at start"));
   const key = await createBenchKey({ databaseUrl, dataDir });
 

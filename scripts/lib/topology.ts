@@ -17,6 +17,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { fixtureFrames, startFakeMarketChannel, type FakeMarketChannel } from "../../test/fakes/market-channel";
 import { createFakeVenues, type FakeVenues } from "../../test/fakes/venue-server";
+import { startCommand } from "./start-command";
 
 export interface TopologyOptions {
   webs: number;
@@ -189,12 +190,13 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       }
     },
   );
+  const launcher = startCommand();
   const webs = Array.from({ length: options.webs }, (_, i) => {
     const port = options.basePort + i;
     return childPart(
       `web${i + 1}`,
-      ["node", "--max-semi-space-size=64", "server.mjs"],
-      { ...common, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: path.join(options.workDir, `web${i + 1}`), BACKGROUND_JOBS: "false", RECORDER_ENABLED: "false" },
+      ["node", ...launcher.nodeArgs, "server.mjs"],
+      { ...launcher.env, ...common, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: path.join(options.workDir, `web${i + 1}`), BACKGROUND_JOBS: "false", RECORDER_ENABLED: "false" },
       path.join(options.workDir, `web${i + 1}.log`),
       (child) => waitForHttp(`http://127.0.0.1:${port}/v0/health`, 120_000, child),
       port,

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, readFileSync } from "node:fs";
+import { createWriteStream, existsSync } from "node:fs";
 import path from "node:path";
+import { startCommand } from "../../lib/start-command";
 
 export interface RunningServer {
   url: string;
@@ -11,10 +12,12 @@ export interface RunningServer {
 
 /** The node flags of package.json's `start` script (`node <flags> server.mjs`): the benches run the server as deployed. */
 export function startFlags(): string[] {
-  const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
-  const words = (scripts.start ?? "").split(/\s+/);
-  if (words[0] !== "node" || words.at(-1) !== "server.mjs") throw new Error(`unexpected start script: ${scripts.start ?? ""}`);
-  return words.slice(1, -1);
+  return startCommand().nodeArgs;
+}
+
+/** The environment package.json's `start` script sets for the server (`NAME=value node ...`). */
+export function startEnv(): Record<string, string> {
+  return startCommand().env;
 }
 
 /**
@@ -36,7 +39,7 @@ export async function startServer(options: {
     throw new Error(`No production build in ${distDir}: run \`npm run build\` first.`);
   }
   const child: ChildProcess = spawn(process.execPath, [...startFlags(), ...(options.nodeArgs ?? []), "server.mjs"], {
-    env: { ...process.env, NEXT_DIST_DIR: distDir, NODE_ENV: "production", PORT: String(options.port), HOST: "127.0.0.1", ...options.env },
+    env: { ...process.env, NEXT_DIST_DIR: distDir, NODE_ENV: "production", PORT: String(options.port), HOST: "127.0.0.1", ...startEnv(), ...options.env },
     stdio: ["ignore", options.logFile === undefined ? "ignore" : "pipe", "pipe"],
   });
   if (options.logFile !== undefined) {
