@@ -31,7 +31,9 @@ describe("startCommand (how npm start runs the server)", () => {
     expect(() => startCommand(rootWith(start))).toThrow(/unexpected start script/);
   });
 
-  it("reads this project's own start script: V8's young generation", () => {
-    expect(startCommand().nodeArgs).toContain("--max-semi-space-size=64");
+  it("reads this project's own start script: V8's young generation and glibc's trim threshold", () => {
+    const { env, nodeArgs } = startCommand();
+    expect(nodeArgs).toContain("--max-semi-space-size=64");
+    expect(env.MALLOC_TRIM_THRESHOLD_).toBe("131072");
   });
 });
