@@ -47,6 +47,7 @@ const termNames: Record<RuleDifferencePublic["term"], string> = {
   act: "The act required",
   stage: "Stage of the contest",
   conditions: "Added condition",
+  rank: "Place required",
   observation: "When the value is read",
   deadlineZone: "Deadline time zone",
   bound: "Bound",

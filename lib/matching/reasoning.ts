@@ -13,6 +13,7 @@ export const ruleTermLabel: Record<string, string> = {
   act: "the act required",
   stage: "stage of the contest",
   conditions: "added condition",
+  rank: "place required",
   observation: "when the value is read",
   deadlineZone: "deadline time zone",
   bound: "bound",

@@ -138,6 +138,27 @@ describe("rule terms", () => {
     expect(plain.conditions).toBeUndefined();
   });
 
+  it("reads the place a Yes sentence requires: a place against a bar is a conflict, the same place in other words is not", () => {
+    const most = readRuleTerms("If the Zorbian Greens win the most seats in the 2031 Zorbian assembly election, then the market resolves to Yes.", []);
+    const group = readRuleTerms('This market will resolve to "Yes" if the Zorbian Greens enter the Zorbian assembly as a parliamentary group as a result of the 2031 election.', []);
+    expect(most.rank?.value).toBe("place 1");
+    expect(group.rank).toBeUndefined();
+    expect(compareSettlement(most, group).states.rank).toBe("conflict");
+    expect(compareRuleTerms(most, group)[0]).toMatchObject({ term: "rank", a: expect.stringMatching(/most seats/), b: "(no such condition)" });
+    const anyOther = readRuleTerms("If Ada Quill receives more votes than any other candidate in the first round, then the market resolves to Yes.", []);
+    expect(compareSettlement(readRuleTerms('This market will resolve to "Yes" if Ada Quill wins the most votes in the first round.', []), anyOther).states.rank).toBe("same");
+    const second = readRuleTerms('This market will resolve to "Yes" if the Zorbian Greens win the second most seats in the assembly.', []);
+    const gets2nd = readRuleTerms("If the Zorbian Greens gets 2nd in the Zorbian assembly election in 2031, then the market resolves to Yes.", []);
+    expect(second.rank?.value).toBe("place 2");
+    expect(compareSettlement(second, gets2nd).states.rank).toBe("same");
+    expect(compareSettlement(second, most).states.rank).toBe("conflict");
+    // The question says the place when the rules name no Yes ("resolves to the party that wins ...").
+    const named = readRuleTerms("This market will resolve to the party that wins the greatest number of the seats contested.", [], "Will the Zorbian Greens win the most seats in 2031?");
+    expect(compareSettlement(named, most).states.rank).toBe("same");
+    // Against a side whose rules were not read: said on one side only (and, as compared and not weighed, not counted).
+    expect(compareSettlement(most, readRuleTerms(null, [], "Will the Zorbian Greens win the most seats?")).states.rank).toBe("oneSide");
+  });
+
   it("rules that describe both rounds of a two-round election state no stage of it", () => {
     const rounds = readRuleTerms(
       "This market will resolve to Yes if Ada Quill wins the Zorbian presidential election.\nThe first round is scheduled for May 4, with a second round on May 18 if no candidate receives a majority; this market resolves to Yes if she wins.",

@@ -45,7 +45,7 @@ export function parseSettlementFields(value: unknown): SettlementFields | undefi
 }
 
 /** What each rule term is. */
-export const ruleTerms = ["trigger", "act", "stage", "conditions", "observation", "deadlineZone", "bound", "source", "station", "windowStart"] as const;
+export const ruleTerms = ["trigger", "act", "stage", "conditions", "rank", "observation", "deadlineZone", "bound", "source", "station", "windowStart"] as const;
 export type RuleTerm = (typeof ruleTerms)[number];
 
 /** One term as a market's rules state it: a canonical value to compare and the rules' own words. */
@@ -175,6 +175,15 @@ const conditionPatterns: Array<[RegExp, string]> = [
   // alone does not resolve Yes. "after which this market resolves" is when, not what, and is not read.
   [/\bafter\s+which\s+(?!(?:this|the)\s+market\b|it\s+(?:will|shall)\s+resolve)[^.;]{0,80}?\b(?:is|are|was|were|has\s+been|have\s+been)\s+\p{L}+ed\b/iu, "another event must follow"],
 ];
+
+// The place the Yes sentence requires among a contest's parties or candidates: first ("wins the most
+// seats", "more votes than any other candidate"), or another ("the second most seats", "gets 2nd").
+// A rule that asks for a place is another question than one that asks the same party to pass a bar
+// (enter a parliament, form a group) or to take part.
+const placeWord: Record<string, string> = { first: "1", "1st": "1", second: "2", "2nd": "2", third: "3", "3rd": "3" };
+const rankRe =
+  /\b(?:(second|third|2nd|3rd)\s+)?(?:most|(?:highest|largest|greatest)\s+number\s+of(?:\s+the)?)\s+(?:seats|votes)\b|\bmore\s+(?:seats|votes)\s+than\s+any\s+other\b|\b(?:gets?|finish(?:es)?|places?|comes?\s+in|ends?\s+(?:up\s+)?in)\s+(1st|2nd|3rd|first|second|third)\b/i;
+const rankOf = (m: RegExpExecArray) => `place ${placeWord[(m[1] ?? m[2] ?? "first").toLowerCase()] ?? "1"}`;
 
 // A clock time with its zone; the zone is what is compared.
 const zoneRe = /\b\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)?\s*\(?\b(ET|EST|EDT|Eastern(?: Standard| Daylight)? Time|UTC|GMT|PT|PST|PDT|Pacific Time|CT|CST|CDT|Central Time)\b/i;
@@ -357,6 +366,10 @@ export function readRuleTerms(mainRules: string | null, sources: string[], quest
   const observation = firstOf(yes, observationPatterns);
   if (observation !== undefined) out.observation = observation;
   if (conditions !== undefined) out.conditions = conditions;
+  // The question says the place as often as the Yes sentence does (rules that resolve "to the party
+  // that wins the greatest number of seats" name no Yes).
+  const rank = stated(`${own} ${yes}`, rankRe, rankOf);
+  if (rank !== undefined) out.rank = rank;
   out.trigger = triggerOf(yes, rules) ?? { value: "event", wording: yes.slice(0, 120) + (yes.length > 120 ? "…" : "") };
   const zone = stated(rules, zoneRe, (m) => zoneOf(m[1] ?? ""));
   if (zone !== undefined) out.deadlineZone = zone;
@@ -447,9 +460,10 @@ const hasRules = (r: RuleTermsOf) => r.trigger !== undefined;
 
 /**
  * Compares two settlement records term by term. A term one side's record leaves out is stated on one
- * side only (the other's rules may only be less explicit), except a qualifying condition: a
- * condition one side's rules add to the act ("scheduled by", "popular vote") narrows it, so it is a
- * conflict when the other side's rules were read and state none.
+ * side only (the other's rules may only be less explicit), except a qualifying condition and a
+ * place: a condition one side's rules add to the act ("scheduled by", "popular vote") narrows it,
+ * and a place one side's Yes sentence requires ("the most seats") asks another question than a rule
+ * that requires none, so either is a conflict when the other side's rules were read and state none.
  */
 export function compareSettlement(a: RuleTermsOf, b: RuleTermsOf): SettlementComparison {
   const differences: RuleDifference[] = [];
@@ -474,7 +488,7 @@ export function compareSettlement(a: RuleTermsOf, b: RuleTermsOf): SettlementCom
     }
     if (x === undefined || y === undefined) {
       const other = x === undefined ? a : b;
-      if (term === "conditions" && hasRules(other)) {
+      if ((term === "conditions" || term === "rank") && hasRules(other)) {
         states[term] = "conflict";
         differences.push({ term, a: x?.wording ?? "(no such condition)", b: y?.wording ?? "(no such condition)" });
       } else states[term] = "oneSide";

@@ -13,7 +13,7 @@ export interface RulesComparison {
   sharedSources: string[];
   /** Rule terms both state differently, each side's wording (A, then B). */
   differences: RuleDifference[];
-  /** Settlement terms both records state alike, and those one states and the other leaves unsaid (the trigger, which every record read from rules has, is not counted). */
+  /** Settlement terms both records state alike, and those one states and the other leaves unsaid (the trigger, which every record read from rules has, and the place, are not counted). */
   same: RuleTerm[];
   oneSide: RuleTerm[];
   /** A measure read at a weather station (`stationMeasures`) whose station the two records do not both state alike: unknown, never the same. */
@@ -51,6 +51,7 @@ export function compareRules(a: Features, b: Features, cmp: Cmp, quantityCmp: Cm
   if (cmp === "disjoint") return { sources, sharedSources, differences: [], same: [], oneSide: [], stationUnknown: atStation, leaderboardOneSide: null };
   const settlement = compareSettlement(a.rules ?? {}, b.rules ?? {});
   const differences = settlement.differences.filter((d) => d.term !== "bound" || quantityCmp === "equal");
-  const counted = (state: TermState) => ruleTerms.filter((t) => t !== "trigger" && settlement.states[t] === state);
+  // The place is compared, not weighed: the fitted decision's counts were fitted without it.
+  const counted = (state: TermState) => ruleTerms.filter((t) => t !== "trigger" && t !== "rank" && settlement.states[t] === state);
   return { sources, sharedSources, differences, same: counted("same"), oneSide: counted("oneSide"), stationUnknown: atStation && settlement.states.station !== "same", leaderboardOneSide: leaderboardOneSide(a, b) };
 }
