@@ -176,8 +176,8 @@ const conditionPatterns: Array<[RegExp, string]> = [
   [/\bafter\s+which\s+(?!(?:this|the)\s+market\b|it\s+(?:will|shall)\s+resolve)[^.;]{0,80}?\b(?:is|are|was|were|has\s+been|have\s+been)\s+\p{L}+ed\b/iu, "another event must follow"],
 ];
 
-// The place the Yes sentence requires among a contest's parties or candidates: first ("wins the most
-// seats", "more votes than any other candidate"), or another ("the second most seats", "gets 2nd").
+// The place the Yes sentence requires among a contest's parties or candidates: first (the most seats
+// or votes, more than any other), or another (an ordinal before "most", "finishes 3rd").
 // A rule that asks for a place is another question than one that asks the same party to pass a bar
 // (enter a parliament, form a group) or to take part.
 const placeWord: Record<string, string> = { first: "1", "1st": "1", second: "2", "2nd": "2", third: "3", "3rd": "3" };
