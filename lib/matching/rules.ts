@@ -171,7 +171,7 @@ const conditionPatterns: Array<[RegExp, string]> = [
   [/\b(?:interim|acting)\b[^.]{0,120}\b(?:not\s+(?:count|be\s+considered|qualify)|excluded|will\s+not)\b|\b(?:not|excluding)\b[^.]{0,40}\b(?:interim|acting)\b/i, "interim holder excluded"],
   // "If <subject> becomes President and <the act>": the subject must first take the office.
   [/\bif\s+[^.,;]{0,80}?\bbecomes?\s+(?:the\s+)?(?:President|Prime\s+Minister|Chancellor|Governor|Mayor|Speaker)\b[^.;]{0,40}?\s+and\s/i, "takes the office first"],
-  // A second event must follow the act ("holds a meeting after which the rate is lowered"): the act
+  // A second event must follow the act ("opens a review after which the licence is revoked"): the act
   // alone does not resolve Yes. "after which this market resolves" is when, not what, and is not read.
   [/\bafter\s+which\s+(?!(?:this|the)\s+market\b|it\s+(?:will|shall)\s+resolve)[^.;]{0,80}?\b(?:is|are|was|were|has\s+been|have\s+been)\s+\p{L}+ed\b/iu, "another event must follow"],
 ];
