@@ -60,6 +60,8 @@ const { values } = parseArgs({
     "skip-writes": { type: "boolean", default: false },
     // Only the write cases (no server, no read cases): to compare write paths on a kept --database.
     "writes-only": { type: "boolean", default: false },
+    // Markets of the base catalog per settled re-poll case (read back, spread over it; 0 skips them).
+    settled: { type: "string", default: "100000" },
     // The read cases on the database only (no server, no build needed): each case's statements as the endpoint sends them.
     "database-only": { type: "boolean", default: false },
     // What each case's database time is made of, under the same closed-loop load: every statement of
@@ -75,6 +77,7 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const port = Number(values.port);
 const workers = Number(values.workers);
+const settledMarkets = Number(values.settled);
 const MARKETS_PER_EVENT = 4;
 // The offset and cursor cases sit at row 100,000 of the open markets (about 90% of all).
 if (!Number.isInteger(totalMarkets) || totalMarkets < 120_000) throw new Error("--markets must be at least 120000 (the cursor and offset cases read at row 100,000)");
@@ -408,6 +411,85 @@ async function ingest(db: Parameters<typeof upsertCatalog>[0], firstEvent: numbe
   return (count * MARKETS_PER_EVENT) / ((performance.now() - t0) / 1000);
 }
 
+/**
+ * Markets of the base catalog read back as a poll would send them: the events `bench-ev-E` for E =
+ * `offset`, `offset` + stride, ... spread evenly over the whole catalog (not the pages a run just
+ * wrote), with every market of each and the prices and volumes the database holds now. Re-sent as
+ * they are, nothing about them changed. The seed's order of events over its writers is not
+ * reproducible, so the rows come from the database, not from the generator.
+ */
+async function settledBatch(direct: postgres.Sql, events: number, markets: number, offset: number): Promise<NormalizedEvent[]> {
+  const wanted = Math.floor(markets / MARKETS_PER_EVENT);
+  const stride = Math.floor(events / wanted);
+  const names = Array.from({ length: wanted }, (_, k) => `bench-ev-${offset + k * stride}`);
+  const eventRows = await direct<
+    Array<{ id: string; venue: string; venue_event_id: string; title: string; slug: string | null; description: string | null; category: string;
+      venue_category: string | null; tags: string[]; image: string | null; url: string | null; closed: boolean; resolution_date: Date | null;
+      volume24h: number; volume: number | null }>
+  >`select e.id, e.venue, e.venue_event_id, e.title, e.slug, e.description, e.category, e.venue_category, e.tags, e.image, e.url,
+      e.closed, e.resolution_date, q.volume24h, q.volume
+    from events as e join event_quotes as q on q.id = e.id where e.venue_event_id = any(${names}::text[])`;
+  const marketRows = await direct<
+    Array<{ id: string; event_id: string; venue: string; venue_market_id: string; title: string; slug: string | null; description: string | null;
+      category: string; outcome_ids: string[]; status: string | null; closed: boolean; resolution_date: Date | null; contract_address: string | null;
+      url: string | null; image: string | null; quote: Array<{ outcomeId: string; label: string; price: number; priceChange24h: number }>;
+      volume24h: number; volume: number | null; liquidity: number | null; open_interest: number | null }>
+  >`select m.id, m.event_id, m.venue, m.venue_market_id, m.title, m.slug, m.description, m.category, m.outcome_ids, m.status, m.closed,
+      m.resolution_date, m.contract_address, m.url, m.image, q.outcomes as quote, q.volume24h, q.volume, q.liquidity, q.open_interest
+    from markets as m join market_quotes as q on q.id = m.id where m.event_id = any(${eventRows.map((e) => e.id)}::uuid[])
+    order by m.event_id, m.venue_market_id`;
+  const now = new Date();
+  const byEvent = new Map<string, NormalizedEvent["markets"]>();
+  for (const m of marketRows) {
+    const list = byEvent.get(m.event_id) ?? [];
+    list.push({
+      id: m.id,
+      eventId: m.event_id,
+      venue: m.venue,
+      venueMarketId: m.venue_market_id,
+      title: m.title,
+      slug: m.slug,
+      description: m.description,
+      category: m.category,
+      outcomes: m.quote.map((o) => ({ outcomeId: o.outcomeId, label: o.label, price: o.price, priceChange24h: o.priceChange24h })),
+      outcomeIds: m.outcome_ids,
+      volume24h: m.volume24h,
+      volume: m.volume,
+      liquidity: m.liquidity,
+      openInterest: m.open_interest,
+      status: m.status,
+      closed: m.closed,
+      resolutionDate: m.resolution_date,
+      contractAddress: m.contract_address,
+      url: m.url,
+      image: m.image,
+      lastSeenAt: now,
+    });
+    byEvent.set(m.event_id, list);
+  }
+  return eventRows.map((e) => ({
+    event: {
+      id: e.id,
+      venue: e.venue,
+      venueEventId: e.venue_event_id,
+      title: e.title,
+      slug: e.slug,
+      description: e.description,
+      category: e.category,
+      venueCategory: e.venue_category,
+      tags: e.tags,
+      image: e.image,
+      url: e.url,
+      volume24h: e.volume24h,
+      volume: e.volume,
+      closed: e.closed,
+      resolutionDate: e.resolution_date,
+      lastSeenAt: now,
+    },
+    markets: byEvent.get(e.id) ?? [],
+  }));
+}
+
 /** Re-ingests `batch` in order, one writer, and returns markets/s. */
 async function reingest(db: Parameters<typeof upsertCatalog>[0], batch: NormalizedEvent[]): Promise<number> {
   const t0 = performance.now();
@@ -495,6 +577,27 @@ async function main(): Promise<void> {
     const extraIds = again.map((e) => e.event.id ?? "");
     await direct`delete from events where id = any(${extraIds}::uuid[])`; // markets and quotes cascade
     if (extra !== 0) await direct.unsafe("vacuum analyze");
+    // A re-poll of markets that have sat in the catalog since its seed ("settled"): what a venue's
+    // next full poll sends for most of a 1M catalog, whose rows the cases above never touch (they
+    // re-poll the 100,000 they just wrote, still cached). Two disjoint samples spread over the whole
+    // catalog, both read back first: one re-sent as it is, the other with every price flipped and
+    // every total volume moved (not the 24h volume: a rank key, which repeated runs would push past
+    // its step). The catalog stays the same size; the changed sample keeps its new prices.
+    const settledRuns = extra === 0 || settledMarkets === 0 ? 0 : settledMarkets;
+    const sameSettled = settledRuns === 0 ? [] : await settledBatch(direct, events, settledRuns, 0);
+    const movedSettled = (settledRuns === 0 ? [] : await settledBatch(direct, events, settledRuns, Math.floor(events / (settledRuns / MARKETS_PER_EVENT) / 2))).map(
+      (e) => ({
+        event: e.event,
+        markets: e.markets.map((m) => ({
+          ...m,
+          volume: (m.volume ?? 0) + 1,
+          outcomes: m.outcomes.map((o) => ({ ...o, price: Math.round((1 - o.price) * 1000) / 1000 })),
+        })),
+      }),
+    );
+    const count = (batch: NormalizedEvent[]) => batch.reduce((n, e) => n + e.markets.length, 0);
+    const settledSame = settledRuns === 0 ? none : await measured(count(sameSettled), async () => void (await reingest(handle.db, sameSettled)));
+    const settledMoved = settledRuns === 0 ? none : await measured(count(movedSettled), async () => void (await reingest(handle.db, movedSettled)));
     console.log(
       `\nupsert (first inserts): ${Math.round(insertRate).toLocaleString("en")} markets/s  (100,000 new markets into ${totalMarkets.toLocaleString("en")}, ${workers} writers, batches of 1,000)`,
     );
@@ -506,8 +609,15 @@ async function main(): Promise<void> {
       `upsert (re-ingest, every rank moved): ${Math.round(rerankedRate).toLocaleString("en")} markets/s  (the same 100,000 with every 24h volume doubled: rank keys rewritten too)`,
     );
     console.log(
+      `upsert (settled re-poll, unchanged): ${Math.round(settledSame.rate).toLocaleString("en")} markets/s  (${count(sameSettled).toLocaleString("en")} markets of the base catalog, spread over it, read back and re-sent as they are, 1 writer)`,
+    );
+    console.log(
+      `upsert (settled re-poll, every price changed): ${Math.round(settledMoved.rate).toLocaleString("en")} markets/s  (${count(movedSettled).toLocaleString("en")} other markets of the base catalog with every price flipped and their total volume moved, 1 writer)`,
+    );
+    console.log(
       `bench process CPU per market (the writer's share; insert includes generating the batches): insert ${insert.clientMicros.toFixed(1)} µs, ` +
-        `unchanged ${update.clientMicros.toFixed(1)} µs, every price changed ${changed.clientMicros.toFixed(1)} µs, every rank moved ${reranked_.clientMicros.toFixed(1)} µs`,
+        `unchanged ${update.clientMicros.toFixed(1)} µs, every price changed ${changed.clientMicros.toFixed(1)} µs, every rank moved ${reranked_.clientMicros.toFixed(1)} µs, ` +
+        `settled unchanged ${settledSame.clientMicros.toFixed(1)} µs, settled changed ${settledMoved.clientMicros.toFixed(1)} µs`,
     );
     if (values["writes-only"]) {
       console.log(loadLine("at end"));
