@@ -205,7 +205,9 @@ describe("upsertCatalog's skip of rows sent exactly as before (content_hash)", (
     await clearCatalog();
     const poll = [makeEvent({ venue: "polymarket" }, [{ volume24h: 7 }])];
     await upsertCatalog(await getDb(), poll);
+    // As drizzle/0024 leaves such a row: no copies on its quote row either (a poll reads those first).
     await (await getDb()).execute(sql`update markets set content_hash = null`);
+    await (await getDb()).execute(sql`update market_quotes set content_hash = null, rank_volume24h = null, rank_abs_change24h = null, rank_liquidity = null`);
     const before = await snapshot("markets");
     await upsertCatalog(await getDb(), laterPoll(poll));
     expect(await snapshot("markets")).toEqual(before);
@@ -334,6 +336,8 @@ describe("rows whose hash an older row format wrote ('' after drizzle/0016)", ()
     const written = await snapshot("markets");
     await (await getDb()).execute(sql`update markets set content_hash = ''`);
     await (await getDb()).execute(sql`update events set content_hash = ''`);
+    // Such rows predate drizzle/0024: their quote rows carry no copies (a poll reads those first).
+    await (await getDb()).execute(sql`update market_quotes set content_hash = null, rank_volume24h = null, rank_abs_change24h = null, rank_liquidity = null`);
     await upsertCatalog(await getDb(), laterPoll(poll));
     const rewritten = await snapshot("markets");
     for (const [id, row] of rewritten) {
@@ -402,5 +406,68 @@ describe("a batch whose write fails", () => {
     expect(unlocked(await snapshot("market_quotes"))).toEqual(unlocked(quotes));
     expect(unlocked(await snapshot("markets"))).toEqual(unlocked(markets));
     expect(unlocked(await snapshot("events"))).toEqual(unlocked(events));
+  });
+});
+
+describe("market_quotes' copies of the descriptive hash and the rank keys (drizzle/0024)", () => {
+  /** Markets whose quote row's copies differ from their `markets` hash or `market_ranks` keys. */
+  const stale = async () =>
+    resultRows<{ id: string }>(
+      await (await getDb()).execute(sql`select q.id from market_quotes as q join markets as m on m.id = q.id join market_ranks as k on k.id = q.id
+        where (q.content_hash, q.rank_volume24h, q.rank_abs_change24h, q.rank_liquidity) is distinct from (m.content_hash, k.volume24h, k.abs_change24h, k.liquidity)`),
+    );
+  /** A table's rows without their row versions and first-seen times (which differ between two writes of the same polls). */
+  const rows = async (table: "markets" | "market_ranks" | "market_quotes") =>
+    [...(await snapshot(table)).values()].map((row) => {
+      const { version: _version, locked_by: _locked, first_seen_at: _first, ...rest } = row;
+      return rest;
+    });
+
+  /** Polls of every kind, in order: the first, prices moved, a rank moved, a market renamed with its rank moved, a closed market listed open again. */
+  function polls(): Array<NormalizedEvent[] | { closed: number }> {
+    const first = [makeEvent({ venue: "polymarket" }, [{ volume24h: 1000, liquidity: 40 }, { volume24h: 500 }, { volume24h: 20, liquidity: null }])];
+    const at = (hours: number, items: NormalizedEvent[], change: (m: NormalizedEvent["markets"][number], i: number) => NormalizedEvent["markets"][number]) =>
+      items.map((e) => ({
+        event: { ...e.event, lastSeenAt: new Date(Date.UTC(2026, 10, 28, hours)) },
+        markets: e.markets.map((m, i) => ({ ...change(m, i), lastSeenAt: new Date(Date.UTC(2026, 10, 28, hours)) })),
+      }));
+    const prices = at(1, first, (m) => ({ ...m, volume24h: (m.volume24h ?? 0) + 1, outcomes: m.outcomes.map((o) => ({ ...o, price: 1 - o.price })) }));
+    const ranked = at(2, prices, (m, i) => (i === 0 ? { ...m, volume24h: 5000, liquidity: 400 } : m));
+    const renamed = at(3, ranked, (m, i) => (i === 1 ? { ...m, title: "Renamed market", volume24h: 4000 } : m));
+    const reopened = at(5, renamed, (m) => ({ ...m, volume: 7000 }));
+    return [first, prices, ranked, renamed, { closed: 2 }, reopened];
+  }
+
+  /** Writes `steps` on an empty catalog, each poll after the copies were cleared when `fullPath` (as drizzle/0024 leaves every row). */
+  async function write(steps: Array<NormalizedEvent[] | { closed: number }>, fullPath: boolean, check?: () => Promise<void>) {
+    await clearCatalog();
+    const first = steps[0] as NormalizedEvent[];
+    for (const step of steps) {
+      if ("closed" in step) {
+        const market = first[0]?.markets[step.closed];
+        await markMarketsClosed(await getDb(), [{ id: market?.id ?? "", eventId: market?.eventId ?? "", status: "closed" }]);
+      } else {
+        if (fullPath) {
+          await (await getDb()).execute(sql`update market_quotes set content_hash = null, rank_volume24h = null, rank_abs_change24h = null, rank_liquidity = null`);
+        }
+        await upsertCatalog(await getDb(), step);
+      }
+      await check?.();
+    }
+    return { markets: await rows("markets"), ranks: await rows("market_ranks"), quotes: await rows("market_quotes") };
+  }
+
+  it("follow every kind of poll, and a poll that reads them writes the rows the full path writes", async () => {
+    const steps = polls();
+    const read = await write(steps, false, async () => expect(await stale()).toEqual([]));
+    // The rank move and the rename reached market_ranks; every poll's quotes reached market_quotes.
+    const ranks = new Map(read.ranks.map((row) => [row.id, row]));
+    const [ranked, renamed] = (steps[0] as NormalizedEvent[])[0]?.markets.map((m) => m.id ?? "") ?? [];
+    expect(ranks.get(ranked ?? "")?.volume24h).toBe(5000);
+    expect(ranks.get(ranked ?? "")?.liquidity).toBe(400);
+    expect(ranks.get(renamed ?? "")?.volume24h).toBe(4000);
+    expect(read.quotes.every((row) => row.volume === 7000)).toBe(true);
+    // The same polls again on an empty catalog, each read by the full path (every copy cleared first): the same rows.
+    expect(await write(steps, true)).toEqual(read);
   });
 });

@@ -5,6 +5,7 @@ import { resultRows, type Db } from "@/lib/db";
 import { events, type NewEventRow } from "@/lib/db/schema/events";
 import { marketRanks } from "@/lib/db/schema/market-ranks";
 import { markets, type NewMarketRow } from "@/lib/db/schema/markets";
+import { marketQuotes } from "@/lib/db/schema/quotes";
 import { UUID_PATTERN } from "./ids";
 import type { NormalizedEvent } from "./normalize";
 import { catalogChanged } from "./totals";
@@ -230,27 +231,23 @@ const quoteValue = (q: QuoteTable, name: string, incoming: string, current: stri
   q.kept.has(name) ? `coalesce(${incoming}.${name}, ${current}.${name})` : `${incoming}.${name}`;
 
 /**
- * The write of a batch's quotes, and the read of which rows need more, in ONE statement (a poll
- * whose markets changed only their prices and volumes is this statement and nothing else):
+ * An event batch's quotes written, and the rows that need more named, in ONE statement (a poll
+ * whose events changed only their volumes is this statement and nothing else):
  *
- * - `q`: one set-based `UPDATE ... FROM` of the quote table, only rows whose quote changed (kept
+ * - `q`: one set-based `UPDATE ... FROM` of `event_quotes`, only rows whose quote changed (kept
  *   values coalesced like the upsert's). The table has its primary key only and spare room on each
- *   page (fillfactor 50: room for a new version of every row of a page, since a poll rewrites them
- *   all), so a changed quote is a heap-only (HOT) update: no index entry.
- * - `p`: each row's stored counterpart, read once (one primary-key probe): whether it exists,
- *   whether its descriptive hash differs, whether a rank key moved by more than a step (`rankMoved`).
- * - `k`: the rank keys of rows whose descriptive hash is unchanged and whose rank moved; the only
- *   write to `markets`/`events` an ordinary poll makes, and usually none.
+ *   page (fillfactor 50), so a changed quote is a heap-only (HOT) update: no index entry.
+ * - `p`: each row's `events` row, read once (one primary-key probe): whether it exists, whether its
+ *   descriptive hash differs, whether a rank key moved by more than a step (`rankMoved`).
+ * - `k`: the rank keys of rows whose descriptive hash is unchanged and whose rank moved.
  * - the select: rows that are new or whose descriptive hash differs, for `upsertStatement`.
  *
- * The parts see the same snapshot, so `k` and the select never act on each other's rows.
+ * The parts see the same snapshot, so `k` and the select never act on each other's rows. Markets
+ * read what this reads from their quote row instead (`marketQuoteStatement`).
  */
-function quoteStatement(table: "markets" | "events", quotes: QuoteColumns): SQL {
-  const q = quoteTables[table];
+function quoteStatement(quotes: QuoteColumns): SQL {
+  const q = quoteTables.events;
   const names = Object.keys(q.columns);
-  // Where the rank keys are: a market's in `market_ranks` (k), an event's in its row (m).
-  const ranks = table === "markets" ? sql.raw(" left join market_ranks as k on k.id = r.id") : sql.raw("");
-  const keys = table === "markets" ? "k" : "m";
   return sql`with r as materialized (
       select * from ${quoteInput(q, quotes)}
     ), q as (
@@ -261,19 +258,102 @@ function quoteStatement(table: "markets" | "events", quotes: QuoteColumns): SQL 
         (${sql.raw(names.map((name) => quoteValue(q, name, "r", "q")).join(", "))})
     ), p as materialized (
       select r.id, r.volume24h, r.abs_change24h, r.liquidity, m.id is null as "new",
-        m.content_hash is distinct from r.h as pending, coalesce(${sql.raw(rankMoved("r", keys))}, false) as moved
-      from r left join ${sql.raw(table)} as m on m.id = r.id${ranks}
+        m.content_hash is distinct from r.h as pending, coalesce(${sql.raw(rankMoved("r", "m"))}, false) as moved
+      from r left join events as m on m.id = r.id
     ), k as (
-      update ${sql.raw(table === "markets" ? "market_ranks" : table)} as m set volume24h = p.volume24h, abs_change24h = p.abs_change24h, liquidity = coalesce(p.liquidity, m.liquidity)
+      update events as m set volume24h = p.volume24h, abs_change24h = p.abs_change24h, liquidity = coalesce(p.liquidity, m.liquidity)
       from p
       where m.id = p.id and p.moved and not p.pending
     )
     select p.id::text as id, p."new" from p where p.pending`;
 }
 
-/** The quotes of rows that had none (new markets or events), after their rows exist (the quote's foreign key). */
-function newQuotesStatement(table: "markets" | "events", quotes: QuoteColumns, keep: readonly number[]): SQL {
-  const q = quoteTables[table];
+/** `market_quotes`' copies of `markets.content_hash` and of the `market_ranks` rank keys (drizzle/0024), in this order. */
+const quoteCopies = ["content_hash", "rank_volume24h", "rank_abs_change24h", "rank_liquidity"] as const;
+
+/**
+ * A market batch's quotes written, and the markets that need more named, in ONE statement that
+ * reads one row per market: its quote row, which carries copies of the market's descriptive hash
+ * and rank keys as last written (`quoteCopies`). On a settled 1M catalog, reading those from
+ * `markets` and `market_ranks` instead was two random primary-key probes per market that only
+ * read, ~95 % of the statement's time (docs/performance.md, "Where a batch's time goes at 1M").
+ *
+ * - `p`: each market's quote row, read once: pending (no quote row yet, or no copies, or a
+ *   descriptive hash other than the copy), whether a rank key moved past its step from the copied
+ *   keys (`rankMoved`), whether the quote changed (kept values coalesced like the upsert's).
+ * - `q`: the `UPDATE` of the quote rows of markets that are not pending and whose quote changed or
+ *   whose rank moved (the copied keys follow a move), guarded: only while the row still carries the
+ *   copies `p` read, so a writer that changed the market in between sends it down the full path
+ *   instead of being overwritten. The table has its primary key only and fillfactor 50: a
+ *   heap-only (HOT) update, no index entry.
+ * - `k`: the rank keys of the markets `q` updated with a moved rank, in `market_ranks`: the only
+ *   write to the other tables an ordinary poll makes, and usually none.
+ * - the select: markets pending, and those `q`'s guard skipped, for the full path (`writeQuoted`:
+ *   `upsertStatement`, `ranksStatement`, then `pendingQuotesStatement`, which writes their quote
+ *   rows with fresh copies).
+ */
+function marketQuoteStatement(quotes: QuoteColumns): SQL {
+  const q = quoteTables.markets;
+  const names = Object.keys(q.columns);
+  // What `p` read of the copies, which `q` checks the row still carries.
+  const assumed = quoteCopies.map((name) => `c.${name} as assumed_${name}`).join(", ");
+  const kept = (name: string) => (name === "liquidity" ? "coalesce(p.liquidity, q.rank_liquidity)" : `p.${name}`);
+  return sql`with r as materialized (
+      select * from ${quoteInput(q, quotes)}
+    ), p as materialized (
+      select r.*, c.id is null as "new", ${sql.raw(assumed)},
+        c.id is null or c.rank_volume24h is null or c.content_hash is distinct from r.h as pending,
+        coalesce(${sql.raw(rankMoved("r", "k"))}, false) as moved,
+        (${sql.raw(names.map((name) => `c.${name}`).join(", "))}) is distinct from
+          (${sql.raw(names.map((name) => quoteValue(q, name, "r", "c")).join(", "))}) as requoted
+      from r left join market_quotes as c on c.id = r.id
+        cross join lateral (select c.rank_volume24h as volume24h, c.rank_abs_change24h as abs_change24h, c.rank_liquidity as liquidity) as k
+    ), q as (
+      update market_quotes as q set ${sql.raw(names.map((name) => `${name} = ${quoteValue(q, name, "p", "q")}`).join(", "))},
+        quoted_at = case when p.requoted then p.quoted_at else q.quoted_at end,
+        ${sql.raw(
+          ["volume24h", "abs_change24h", "liquidity"].map((name) => `rank_${name} = case when p.moved then ${kept(name)} else q.rank_${name} end`).join(", "),
+        )}
+      from p
+      where q.id = p.id and not p.pending and (p.requoted or p.moved)
+        and (${sql.raw(quoteCopies.map((name) => `q.${name}`).join(", "))}) is not distinct from (${sql.raw(quoteCopies.map((name) => `p.assumed_${name}`).join(", "))})
+      returning q.id
+    ), k as (
+      update market_ranks as m set volume24h = p.volume24h, abs_change24h = p.abs_change24h, liquidity = coalesce(p.liquidity, m.liquidity)
+      from q join p on p.id = q.id
+      where m.id = p.id and p.moved
+    )
+    select p.id::text as id, p."new" from p
+    where p.pending or ((p.requoted or p.moved) and p.id not in (select q.id from q))`;
+}
+
+/**
+ * The quote rows of a market batch's rows that went down the full path (`keep`), after their
+ * `markets` and `market_ranks` rows were written: a new market's quote, and for a known one its
+ * changed quote, with the copies (`quoteCopies`) read from the rows as they now are. `quoted_at`
+ * moves only with the quote, as in `marketQuoteStatement`. The row is written only when something
+ * differs; one statement per quote row and transaction (a second update of a row this transaction
+ * wrote would check its foreign key, locking the `markets` row).
+ */
+function pendingQuotesStatement(quotes: QuoteColumns, keep: readonly number[]): SQL {
+  const q = quoteTables.markets;
+  const names = Object.keys(q.columns);
+  const values = names.map((name) => quoteValue(q, name, "excluded", "market_quotes"));
+  const current = names.map((name) => `market_quotes.${name}`).join(", ");
+  return sql`insert into market_quotes (id, ${sql.raw(names.join(", "))}, quoted_at, ${sql.raw(quoteCopies.join(", "))})
+    select r.id, ${sql.raw(names.map((name) => `r.${name}`).join(", "))}, r.quoted_at, m.content_hash, k.volume24h, k.abs_change24h, k.liquidity
+    from ${quoteInput(q, quotes, keep)}
+      join markets as m on m.id = r.id join market_ranks as k on k.id = r.id
+    on conflict (id) do update set ${sql.raw(names.map((name, i) => `${name} = ${values[i] ?? ""}`).join(", "))},
+      quoted_at = case when (${sql.raw(current)}) is distinct from (${sql.raw(values.join(", "))}) then excluded.quoted_at else market_quotes.quoted_at end,
+      ${sql.raw(quoteCopies.map((name) => `${name} = excluded.${name}`).join(", "))}
+    where (${sql.raw(current)}, ${sql.raw(quoteCopies.map((name) => `market_quotes.${name}`).join(", "))}) is distinct from
+      (${sql.raw(values.join(", "))}, ${sql.raw(quoteCopies.map((name) => `excluded.${name}`).join(", "))})`;
+}
+
+/** The quotes of events that had none, after their rows exist (the quote's foreign key). */
+function newQuotesStatement(quotes: QuoteColumns, keep: readonly number[]): SQL {
+  const q = quoteTables.events;
   const names = [...Object.keys(q.columns), "quoted_at"];
   return sql`insert into ${sql.raw(q.quotes)} (id, ${sql.raw(names.join(", "))})
     select r.id, ${sql.raw(names.map((name) => `r.${name}`).join(", "))}
@@ -468,16 +548,23 @@ function prepareRows(
  */
 async function writeQuoted(tx: Db, batch: PreparedQuoted): Promise<void> {
   if (batch.rows.length === 0) return;
-  const pending = resultRows<{ id: string; new: boolean }>(await tx.execute(quoteStatement(batch.table, batch.quotes)));
+  const markets = batch.table === "markets";
+  const statement = markets ? marketQuoteStatement(batch.quotes) : quoteStatement(batch.quotes);
+  const pending = resultRows<{ id: string; new: boolean }>(await tx.execute(statement));
   if (pending.length === 0) return;
   const ids = new Set(pending.map((row) => row.id));
   const rows = batch.rows.filter((row) => ids.has(row.id));
   await tx.execute(upsertStatement(batch.table, batch.columns, batch.kept, `[${rows.map((row) => row.json()).join(",")}]`));
-  if (batch.table === "markets") await tx.execute(ranksStatement(batch.quotes, batch.rows.flatMap((row, i) => (ids.has(row.id) ? [i] : []))));
+  if (markets) {
+    const keep = batch.rows.flatMap((row, i) => (ids.has(row.id) ? [i] : []));
+    await tx.execute(ranksStatement(batch.quotes, keep));
+    await tx.execute(pendingQuotesStatement(batch.quotes, keep));
+    return;
+  }
   const fresh = new Set(pending.filter((row) => row.new === true).map((row) => row.id));
   if (fresh.size === 0) return;
   const keep = batch.rows.flatMap((row, i) => (fresh.has(row.id) ? [i] : []));
-  await tx.execute(newQuotesStatement(batch.table, batch.quotes, keep));
+  await tx.execute(newQuotesStatement(batch.quotes, keep));
 }
 
 /**
@@ -583,6 +670,8 @@ export async function markMarketsClosed(db: Db, closed: ReadonlyArray<{ id: stri
         .where(eq(markets.id, m.id));
     }
     await tx.update(marketRanks).set({ closed: true }).where(inArray(marketRanks.id, closed.map((m) => m.id)));
+    // Its quote row's copy of the hash too: the next poll reads that one (marketQuoteStatement).
+    await tx.update(marketQuotes).set({ contentHash: null }).where(inArray(marketQuotes.id, closed.map((m) => m.id)));
     const eventIds = [...new Set(closed.map((m) => m.eventId))];
     await tx
       .update(events)

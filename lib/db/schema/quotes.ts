@@ -1,4 +1,4 @@
-import { doublePrecision, jsonb, pgTable, timestamp, uuid } from "drizzle-orm/pg-core";
+import { doublePrecision, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { events } from "./events";
 import { markets, type StoredOutcome } from "./markets";
 
@@ -24,6 +24,18 @@ export const marketQuotes = pgTable("market_quotes", {
   openInterest: doublePrecision("open_interest"),
   /** The poll that last changed any of the above. */
   quotedAt: timestamp("quoted_at", { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * Copies of what a poll compares against, as last written: `markets.content_hash` and the rank
+   * keys of `market_ranks` (`volume24h`, `abs_change24h`, `liquidity`). A re-poll reads them here,
+   * on the row it updates anyway, instead of probing both tables for every market
+   * (lib/catalog/store.ts `quoteStatement`, docs/performance.md). In no index, so writing them
+   * keeps the update heap-only. Null (not yet copied, or `markets.content_hash` cleared) sends the
+   * market down the full path, which copies them again.
+   */
+  contentHash: text("content_hash"),
+  rankVolume24h: doublePrecision("rank_volume24h"),
+  rankAbsChange24h: doublePrecision("rank_abs_change24h"),
+  rankLiquidity: doublePrecision("rank_liquidity"),
 });
 
 export type MarketQuoteRow = typeof marketQuotes.$inferSelect;
