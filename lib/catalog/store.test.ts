@@ -470,4 +470,44 @@ describe("market_quotes' copies of the descriptive hash and the rank keys (drizz
     // The same polls again on an empty catalog, each read by the full path (every copy cleared first): the same rows.
     expect(await write(steps, true)).toEqual(read);
   });
+
+  // Two writers at once need two connections: PostgreSQL only (PGlite has one, its transactions queue).
+  it.runIf(process.env.BRIER_TEST_DATABASE === "postgres")(
+    "a quote row whose copies another writer changed while a poll waited on it goes down the full path, not overwritten",
+    async () => {
+      await clearCatalog();
+      const poll = [makeEvent({ venue: "polymarket" }, [{ volume24h: 300 }])];
+      await upsertCatalog(await getDb(), poll);
+      const id = poll[0]?.markets[0]?.id ?? "";
+      const db = await getDb();
+      let release = () => undefined as void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked = () => undefined as void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      // The other writer: changes the copies and holds the row until told to commit.
+      const other = db.transaction(async (tx) => {
+        await tx.execute(sql`update market_quotes set content_hash = 'another writer' where id = ${id}`);
+        locked();
+        await held;
+      });
+      await isLocked;
+      const next = laterPoll(poll).map((e) => ({ ...e, markets: e.markets.map((m) => ({ ...m, outcomes: m.outcomes.map((o) => ({ ...o, price: 1 - o.price })) })) }));
+      const polling = upsertCatalog(db, next);
+      // The poll read the copies before the other writer commits: wait until its update waits on the row.
+      for (let waited = 0; ; waited += 1) {
+        const [row] = resultRows<{ n: number }>(
+          await db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`),
+        );
+        if ((row?.n ?? 0) > 0) break;
+        if (waited > 200) throw new Error("the poll never waited on the row");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      release();
+      await other;
+      await polling;
+      expect(await stale()).toEqual([]);
+      const [quote] = resultRows<{ outcomes: Array<{ price: number }> }>(await db.execute(sql`select outcomes from market_quotes where id = ${id}`));
+      expect(quote?.outcomes.map((o) => o.price)).toEqual(next[0]?.markets[0]?.outcomes.map((o) => o.price));
+    },
+  );
 });
