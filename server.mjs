@@ -21,7 +21,7 @@ import { refuseMalformedRequest } from "./lib/http/malformed.mjs";
 import { requestUrl, serveRoute } from "./lib/http/serve.mjs";
 import { createTurnQueue, refuseAtCapacity } from "./lib/http/turns.mjs";
 import { requiredSettingProblems, serverSettings } from "./lib/server-settings.mjs";
-import { settleHeapAfterStartup } from "./lib/settle-heap.mjs";
+import { settleHeapAfterStartup } from "./lib/status/settle-heap.mjs";
 import { startHealthPort } from "./lib/status/health-port.mjs";
 import { BACKGROUND_JOBS_TASK, startupTask } from "./lib/status/health-state.mjs";
 
@@ -136,7 +136,7 @@ const routesLoaded = startupTask("API route modules");
 // register() after this server starts listening, and readiness must not pass in between.
 startupTask(BACKGROUND_JOBS_TASK);
 // Last: once every other start-up task is done, V8 gives back what start-up left committed (~95 MB
-// of young generation and garbage, lib/settle-heap.mjs), before readiness, so no request waits on that GC.
+// of young generation and garbage, lib/status/settle-heap.mjs), before readiness, so no request waits on that GC.
 void settleHeapAfterStartup().then((heap) => {
   if (!settings.logsInfo) return;
   const msg = heap.settled ? "V8 heap settled after start-up" : "V8 heap not settled after start-up (no memory-reducing GC in time)";

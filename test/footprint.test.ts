@@ -104,9 +104,9 @@ describe("PGlite's buffer cache", () => {
 describe("the V8 heap after start-up", () => {
   it("is given back by one memory-reducing GC: a heap grown by start-up-like allocation shrinks to its live part", () => {
     // In a process of its own, started as `npm start` starts the server (64 MB semi-spaces): start-up's
-    // allocation grows the young generation to its maximum, and nothing gives it back at idle (lib/settle-heap.mjs).
+    // allocation grows the young generation to its maximum, and nothing gives it back at idle (lib/status/settle-heap.mjs).
     const code = [
-      `import { settleHeap } from ${JSON.stringify(path.resolve("lib/settle-heap.mjs"))};`,
+      `import { settleHeap } from ${JSON.stringify(path.resolve("lib/status/settle-heap.mjs"))};`,
       "let kept = [];",
       "for (let i = 0; i < 4e6; i += 1) { kept.push({ i, list: [i] }); if (kept.length > 1e6) kept = kept.slice(5e5); }",
       "kept = null;",

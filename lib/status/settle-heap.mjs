@@ -13,7 +13,7 @@
 // server.mjs runs it.
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import v8 from "node:v8";
-import { pendingStartup, startupTask } from "./status/health-state.mjs";
+import { pendingStartup, startupTask } from "./health-state.mjs";
 
 /** The start-up task that holds readiness until the heap has settled. */
 export const HEAP_SETTLE_TASK = "V8 heap given back after start-up";
