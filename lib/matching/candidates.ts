@@ -4,6 +4,8 @@
  * share its rarest keys, scored by the inverse document frequency of what they share; never all
  * pairs.
  */
+import { Cooccurrence, type TravelsWith } from "./cooccurrence";
+
 export interface IndexedMarket {
   id: string;
   venue: string;
@@ -17,10 +19,7 @@ export interface CandidateOptions {
   budget?: number;
 }
 
-/** Markets that must carry a word before what travels with it is read from the catalog. */
-export const TRAVEL_SUPPORT = 3;
-
-export class CandidateIndex {
+export class CandidateIndex implements TravelsWith {
   private readonly postings = new Map<string, number[]>();
   private readonly ids: string[] = [];
   private readonly venues: string[] = [];
@@ -48,7 +47,7 @@ export class CandidateIndex {
       this.add(m);
     }
     this.idfCache.clear();
-    this.travelCache.clear();
+    this.cooccurrence.clear();
   }
 
   private add(m: IndexedMarket) {
@@ -83,47 +82,22 @@ export class CandidateIndex {
   }
 
   private readonly idfCache = new Map<string, number>();
-  private readonly travelCache = new Map<string, number>();
 
-  /**
-   * How often `word` travels with `given` across the catalog: of the markets carrying `given`, the
-   * share that carries `word` too (0 when fewer than `TRAVEL_SUPPORT` markets carry `given`). Read
-   * from the index itself, so it is learned again as the catalog changes (every upsert clears it).
-   */
+  /** Names that travel together across the indexed catalog (cooccurrence.ts): read from these postings. */
+  private readonly cooccurrence = new Cooccurrence({
+    list: (word) => this.postings.get(word),
+    venueAt: (at) => this.venues[at] ?? "",
+    live: (at) => !this.dead.has(at),
+  });
+
+  /** How surely `word` comes with `given` on some venue of the catalog (`Cooccurrence.travelsWith`). */
   travelsWith(given: string, word: string): number {
-    const cacheKey = `${given}\u0000${word}`;
-    let v = this.travelCache.get(cacheKey);
-    if (v === undefined) {
-      const g = this.postings.get(given) ?? [];
-      const w = this.postings.get(word) ?? [];
-      v = 0;
-      if (g.length - this.deadIn(g) >= TRAVEL_SUPPORT) {
-        // Postings are in position order: one merge counts the markets carrying both.
-        let i = 0;
-        let j = 0;
-        let both = 0;
-        while (i < g.length && j < w.length) {
-          const x = g[i] ?? 0;
-          const y = w[j] ?? 0;
-          if (x === y) {
-            if (!this.dead.has(x)) both += 1;
-            i += 1;
-            j += 1;
-          } else if (x < y) i += 1;
-          else j += 1;
-        }
-        v = both / (g.length - this.deadIn(g));
-      }
-      this.travelCache.set(cacheKey, v);
-    }
-    return v;
+    return this.cooccurrence.travelsWith(given, word);
   }
 
-  private deadIn(list: number[]): number {
-    if (this.dead.size === 0) return 0;
-    let n = 0;
-    for (const at of list) if (this.dead.has(at)) n += 1;
-    return n;
+  /** Two names never carried by one market, each by several (`Cooccurrence.apart`). */
+  apart(x: string, y: string): boolean {
+    return this.cooccurrence.apart(x, y);
   }
 
   idf(key: string): number {

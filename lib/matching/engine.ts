@@ -11,7 +11,7 @@ import { renderReasoning } from "./reasoning";
 import { currentMatches, featuresState, indexEntries, loadFeatures, pairKey, readChanged, readEventRules, reconcile, storeFeatures, type FeaturesState, type StoredVerdict } from "./store";
 
 /** Bumped whenever extraction or classification changes what it concludes. */
-export const ENGINE_VERSION = "brier-match-21";
+export const ENGINE_VERSION = "brier-match-22";
 
 export interface MatchProgress {
   phase: "reading" | "extracting" | "indexing" | "matching" | "storing" | "done";
@@ -218,7 +218,7 @@ async function compareFresh(
   progress({ phase: "indexing", done: 0 });
   const index = await candidateIndexFor(db, full, options.before, [...fresh.values()]);
   const idf = (token: string) => index.idf(token);
-  const travels = (given: string, word: string) => index.travelsWith(given, word);
+  const travels = index;
 
   const scope = [...fresh.keys()];
   const existing = full ? new Map() : await currentMatches(db, scope);

@@ -489,7 +489,7 @@ async function memoryByStructure(events: Array<{ event: { title: string; categor
       const fa = fresh.get(a);
       const fb = fresh.get(b);
       if (fa === undefined || fb === undefined || fa.venue === fb.venue) continue;
-      const r = classifyPair(fa, fb, (t) => index.idf(t), (g, w) => index.travelsWith(g, w));
+      const r = classifyPair(fa, fb, (t) => index.idf(t), index);
       if (r === null) continue;
       if (mode === "every") strong.set(key, { a, b, ...r });
       const verdict = { a, b, ...r, reasoning: "" };

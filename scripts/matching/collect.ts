@@ -66,7 +66,7 @@ async function collect(name: SetName, out: string) {
     const a = byId.get(x ?? "");
     const b = byId.get(y ?? "");
     if (a === undefined || b === undefined || a.venue === b.venue) continue;
-    const verdict = classifyPair(a.features, b.features, (t) => index.idf(t), (g, w) => index.travelsWith(g, w));
+    const verdict = classifyPair(a.features, b.features, (t) => index.idf(t), index);
     if (verdict === null) continue;
     const [pm, kx] = a.venue === "polymarket" ? [a, b] : [b, a];
     const relation = a.venue === "polymarket" ? verdict.relation : invertRelation(verdict.relation);

@@ -7,6 +7,7 @@ import { genericWords, stageWords } from "../lexicon";
 import { teamCityOf } from "../names";
 import { aliasedWords } from "../aliases";
 import { entitiesLookup, namesLookup, sameStem } from "./lookup";
+import type { TravelsWith } from "../cooccurrence";
 
 /**
  * The names A states that B does not: every word of every name span must be found among B's
@@ -47,22 +48,30 @@ export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<st
   return [...new Set(missing)];
 }
 
-/** How often a word travels with another across the catalog (`CandidateIndex.travelsWith`). */
-export type Travels = (given: string, word: string) => number;
+/** What the catalog says of names that travel together (cooccurrence.ts; the candidate index answers it). */
+export type Travels = TravelsWith;
 
-/** The share of the markets carrying a word that must carry a name for that word to imply it. */
+/** The share of one venue's markets carrying a word that must carry a name for that word to imply it. */
 export const TRAVEL_SHARE = 0.9;
 
 /**
  * Of the names `missing` that one side states and the other's text lacks, those the other market
- * implies: names that, across the whole catalog, travel with a word the other market states (its
- * question, label, event title and rule: its topic keys). An awards ceremony's name travels with
- * the award's name; a league's organiser with its competition. A stage or a narrower part of an
- * event (`stageWords`: a primary, a round, a final) is never implied: a name that narrows fails
- * closed. Learned from the index each pass, never from a list of names.
+ * implies: names that, on one venue of the catalog, travel with a word the other market states
+ * (its topic keys: question, label, event title; its option). An awards ceremony's name travels
+ * with the award's name; a league's organiser with its competition. A name that narrows fails
+ * closed: a stage or a narrower part of an event (`stageWords`: a primary, a round, a final) is
+ * never implied, nor is a name that is the alternative of one the other side states alone
+ * (`otherMissing`: two names the catalog never puts on one market, such as two competitions run
+ * by one organiser). Learned from the index each pass, never from a list of names.
  */
-export function namesImplied(missing: readonly string[], other: Features, travels: Travels | undefined): string[] {
+export function namesImplied(missing: readonly string[], other: Features, travels: Travels | undefined, otherMissing: readonly string[] = []): string[] {
   if (travels === undefined || missing.length === 0) return [];
   const given = other.keys.filter((k) => !k.includes(":") && !genericWords.has(k) && !stageWords.has(k));
-  return missing.filter((w) => !stageWords.has(w) && !genericWords.has(w) && given.some((g) => g !== w && travels(g, w) >= TRAVEL_SHARE));
+  return missing.filter(
+    (w) =>
+      !stageWords.has(w) &&
+      !genericWords.has(w) &&
+      !otherMissing.some((u) => travels.apart(w, u)) &&
+      given.some((g) => g !== w && travels.travelsWith(g, w) >= TRAVEL_SHARE),
+  );
 }
