@@ -95,6 +95,16 @@ export class CandidateIndex implements TravelsWith {
     return this.cooccurrence.travelsWith(given, word);
   }
 
+  /** The same on one venue (`Cooccurrence.travelsOn`). */
+  travelsOn(venue: string, given: string, word: string): number {
+    return this.cooccurrence.travelsOn(venue, given, word);
+  }
+
+  /** How many live markets of `venue` carry `word` (`Cooccurrence.carried`). */
+  carried(venue: string, word: string): number {
+    return this.cooccurrence.carried(venue, word);
+  }
+
   /** Two names never carried by one market, each by several (`Cooccurrence.apart`). */
   apart(x: string, y: string): boolean {
     return this.cooccurrence.apart(x, y);

@@ -233,7 +233,7 @@ export function classifyPair(a: Features, b: Features, idf: Idf, travels?: Trave
   // The options were compared as options: their words are not wording.
   const read = compareWording(a, b, excused, pickWords);
   // Names the other market's own words imply across the catalog are not unsaid (compare/names.ts).
-  const implied = { a: namesImplied(read.names.a, b, travels, read.names.b), b: namesImplied(read.names.b, a, travels, read.names.a) };
+  const implied = { a: namesImplied(read.names.a, a.venue, b, travels, read.names.b), b: namesImplied(read.names.b, b.venue, a, travels, read.names.a) };
   c.implied = implied;
   const wording = (c.wording = { ...read, names: { a: read.names.a.filter((w) => !implied.a.includes(w)), b: read.names.b.filter((w) => !implied.b.includes(w)) } });
   if (implied.a.length + implied.b.length > 0) notes.push(`implied by the other market's own names across the catalog: ${[...implied.a.map((w) => `${A} ${w}`), ...implied.b.map((w) => `${B} ${w}`)].join(", ")}`);

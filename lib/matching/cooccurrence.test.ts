@@ -81,20 +81,38 @@ describe("names implied across the catalog", () => {
 
   it("a name the other side's words imply is not unsaid", () => {
     // "Fedra" travels with "Vantor" on the first venue: the second venue's "Vantor Cup" implies it.
-    expect(namesImplied(["fedra"], get("s0"), index, [])).toEqual(["fedra"]);
+    expect(namesImplied(["fedra"], "first", get("s0"), index, [])).toEqual(["fedra"]);
   });
 
   it("a name that narrows to another competition stays a difference", () => {
-    // On the first venue every "Cup" is the Vantor Cup, so "cup" alone would imply "vantor" ...
-    expect(namesImplied(["vantor"], get("t0"), index, [])).toEqual(["vantor"]);
+    // On the first venue every "Cup" is the Vantor Cup, so "cup" alone travels with "vantor" ...
+    expect(index.travelsWith("cup", "vantor")).toBe(1);
+    expect(index.apart("vantor", "meridia")).toBe(true);
     // ... but the other side says "Meridia", which the catalog never puts on a market with "Vantor"
-    // (nor with "Fedra"): alternatives, so nothing is implied and the pair keeps its difference.
-    expect(namesImplied(["fedra", "vantor"], get("t0"), index, ["meridia"])).toEqual([]);
+    // (nor with "Fedra"): alternatives, so nothing is implied and the pair keeps its difference
+    //.
+    expect(namesImplied(["fedra", "vantor"], "first", get("t0"), index, ["meridia"])).toEqual([]);
     // A stage word is never implied, however often it travels.
-    expect(namesImplied(["final"], get("s0"), index, [])).toEqual([]);
+    expect(namesImplied(["final"], "first", get("s0"), index, [])).toEqual([]);
+  });
+
+  it("a word the two venues use for different things implies nothing", () => {
+    const teams = ["lowland", "eastmark", "norcastle", "westdale"];
+    const other = (keys: string[]) => ({ ...get("s0"), venue: "second", keys });
+    // The first venue always writes "fedra" with "cup"; on the second every "cup" goes with "harbour",
+    // a name the first venue never writes: "cup" names another contest there, and implies nothing.
+    const apartUse = new CandidateIndex([
+      ...teams.map((t, i) => market(`f${i}`, "first", ["cup", "fedra", t])),
+      ...teams.map((t, i) => market(`s${i}`, "second", ["cup", "harbour", t])),
+    ]);
+    expect(apartUse.travelsOn("first", "cup", "fedra")).toBe(1);
+    expect(namesImplied(["fedra"], "first", other(["cup", "harbour", "lowland"]), apartUse, [])).toEqual([]);
+    // Where the second venue's "cup" carries no name of its own, the first venue's convention is read.
+    const alike = new CandidateIndex([...teams.map((t, i) => market(`f${i}`, "first", ["cup", "fedra", t])), ...teams.map((t, i) => market(`s${i}`, "second", ["cup", t]))]);
+    expect(namesImplied(["fedra"], "first", other(["cup", "lowland"]), alike, [])).toEqual(["fedra"]);
   });
 
   it("without the catalog nothing is implied", () => {
-    expect(namesImplied(["fedra"], get("s0"), undefined)).toEqual([]);
+    expect(namesImplied(["fedra"], "first", get("s0"), undefined)).toEqual([]);
   });
 });

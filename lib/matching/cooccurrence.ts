@@ -37,11 +37,15 @@ export interface TravelsWith {
    * pooled over both, a name one venue always writes and the other never does would look rare.
    */
   travelsWith(given: string, word: string): number;
+  /** The same share on one venue only (0 when fewer than `TRAVEL_SUPPORT` of its markets carry `given`). */
+  travelsOn(venue: string, given: string, word: string): number;
   /**
    * Two names that are each other's alternative: each carried by at least `TRAVEL_SUPPORT`
    * markets, and never both by one market (another competition, another stage of one contest).
    */
   apart(x: string, y: string): boolean;
+  /** How many live markets of `venue` carry `word`. */
+  carried(venue: string, word: string): number;
 }
 
 export class Cooccurrence implements TravelsWith {
@@ -60,12 +64,11 @@ export class Cooccurrence implements TravelsWith {
     return value;
   }
 
-  travelsWith(given: string, word: string): number {
-    const key = `t\u0000${given}\u0000${word}`;
-    const known = this.cache.get(key);
-    if (known !== undefined) return known;
+  /** Per venue: the share of its markets carrying `given` that carry `word` (venues below the support left out). */
+  private shares(given: string, word: string): Map<string, number> {
+    const out = new Map<string, number>();
     const g = this.postings.list(given) ?? [];
-    if (g.length < TRAVEL_SUPPORT) return this.remember(key, 0);
+    if (g.length < TRAVEL_SUPPORT) return out;
     const w = this.postings.list(word) ?? [];
     // Per venue: markets carrying `given`, and those carrying both (one merge of the two lists).
     const carrying = new Map<string, number>();
@@ -78,9 +81,33 @@ export class Cooccurrence implements TravelsWith {
       while (j < w.length && (w[j] ?? 0) < at) j += 1;
       if (j < w.length && w[j] === at) both.set(venue, (both.get(venue) ?? 0) + 1);
     }
+    for (const [venue, n] of carrying) if (n >= TRAVEL_SUPPORT) out.set(venue, (both.get(venue) ?? 0) / n);
+    return out;
+  }
+
+  travelsWith(given: string, word: string): number {
+    const key = `t\u0000${given}\u0000${word}`;
+    const known = this.cache.get(key);
+    if (known !== undefined) return known;
     let best = 0;
-    for (const [venue, n] of carrying) if (n >= TRAVEL_SUPPORT) best = Math.max(best, (both.get(venue) ?? 0) / n);
+    for (const share of this.shares(given, word).values()) best = Math.max(best, share);
     return this.remember(key, best);
+  }
+
+  travelsOn(venue: string, given: string, word: string): number {
+    const key = `v\u0000${venue}\u0000${given}\u0000${word}`;
+    const known = this.cache.get(key);
+    if (known !== undefined) return known;
+    return this.remember(key, this.shares(given, word).get(venue) ?? 0);
+  }
+
+  carried(venue: string, word: string): number {
+    const key = `c\u0000${venue}\u0000${word}`;
+    const known = this.cache.get(key);
+    if (known !== undefined) return known;
+    let n = 0;
+    for (const at of this.postings.list(word) ?? []) if (this.postings.live(at) && this.postings.venueAt(at) === venue) n += 1;
+    return this.remember(key, n);
   }
 
   apart(x: string, y: string): boolean {

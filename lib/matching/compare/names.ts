@@ -56,22 +56,30 @@ export const TRAVEL_SHARE = 0.9;
 
 /**
  * Of the names `missing` that one side states and the other's text lacks, those the other market
- * implies: names that, on one venue of the catalog, travel with a word the other market states
+ * implies: names that, on the stating side's venue, travel with a word the other market states
  * (its topic keys: question, label, event title; its option). An awards ceremony's name travels
  * with the award's name; a league's organiser with its competition. A name that narrows fails
  * closed: a stage or a narrower part of an event (`stageWords`: a primary, a round, a final) is
  * never implied, nor is a name that is the alternative of one the other side states alone
  * (`otherMissing`: two names the catalog never puts on one market, such as two competitions run
- * by one organiser). Learned from the index each pass, never from a list of names.
+ * by one organiser). It is learned on the venue of the side that states the name (`venue`: that
+ * venue's convention), and only from a word the two venues use alike: not from a word the other
+ * market's venue ties to a name of its own that the first venue never writes (a "tournament" one
+ * venue always writes with a narrower contest's name and the other with the whole competition's).
+ * Learned from the index each pass, never from a list of names.
  */
-export function namesImplied(missing: readonly string[], other: Features, travels: Travels | undefined, otherMissing: readonly string[] = []): string[] {
+export function namesImplied(missing: readonly string[], venue: string, other: Features, travels: Travels | undefined, otherMissing: readonly string[] = []): string[] {
   if (travels === undefined || missing.length === 0) return [];
-  const given = other.keys.filter((k) => !k.includes(":") && !genericWords.has(k) && !stageWords.has(k));
+  const own = other.keys.filter((k) => !k.includes(":") && !genericWords.has(k) && !stageWords.has(k));
+  // A word of the other market's that its own venue ties to a name of its own which the name's venue
+  // never writes is used by the two venues for different things (one venue's tournament is another's
+  // narrower one): nothing is read from it.
+  const sharedUse = (g: string) => !own.some((u) => u !== g && travels.carried(venue, u) === 0 && travels.travelsOn(other.venue, g, u) >= TRAVEL_SHARE);
   return missing.filter(
     (w) =>
       !stageWords.has(w) &&
       !genericWords.has(w) &&
       !otherMissing.some((u) => travels.apart(w, u)) &&
-      given.some((g) => g !== w && travels.travelsWith(g, w) >= TRAVEL_SHARE),
+      own.some((g) => g !== w && travels.travelsOn(venue, g, w) >= TRAVEL_SHARE && sharedUse(g)),
   );
 }
