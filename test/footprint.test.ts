@@ -11,6 +11,7 @@ import { HEALTH_STATE, STORE_STATE } from "@/lib/status/health-state.mjs";
 import { startHealthPort } from "@/lib/status/health-port.mjs";
 import { ENGINE_MEMORY_TTL_MS, engineTrackedMb, processMemory } from "@/lib/status/process";
 import { getTickStores, tickStoresOpened } from "@/lib/ticks";
+import { startCommand } from "../scripts/lib/start-command";
 import { scratchRoot, seedMigratedDatabase } from "./helpers/scratch";
 
 /**
@@ -103,7 +104,7 @@ describe("PGlite's buffer cache", () => {
 
 describe("the V8 heap after start-up", () => {
   it("is given back by one memory-reducing GC: a heap grown by start-up-like allocation shrinks to its live part", () => {
-    // In a process of its own, started as `npm start` starts the server (64 MB semi-spaces): start-up's
+    // In a process of its own, with `npm start`'s node flags (64 MB semi-spaces, heap-growing factor 1.5): start-up's
     // allocation grows the young generation to its maximum, and nothing gives it back at idle (lib/status/settle-heap.mjs).
     const code = [
       `import { settleHeap } from ${JSON.stringify(path.resolve("lib/status/settle-heap.mjs"))};`,
@@ -112,7 +113,7 @@ describe("the V8 heap after start-up", () => {
       "kept = null;",
       "console.log(JSON.stringify(await settleHeap()));",
     ].join("\n");
-    const child = spawnSync(process.execPath, ["--max-semi-space-size=64", "--input-type=module", "-e", code], { encoding: "utf8", timeout: 20_000 });
+    const child = spawnSync(process.execPath, [...startCommand().nodeArgs, "--input-type=module", "-e", code], { encoding: "utf8", timeout: 20_000 });
     expect(child.stderr).toBe("");
     const heap = JSON.parse(child.stdout) as { settled: boolean; beforeMb: number; afterMb: number };
     expect(heap.settled).toBe(true);

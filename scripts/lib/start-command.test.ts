@@ -31,9 +31,10 @@ describe("startCommand (how npm start runs the server)", () => {
     expect(() => startCommand(rootWith(start))).toThrow(/unexpected start script/);
   });
 
-  it("reads this project's own start script: V8's young generation and glibc's trim threshold", () => {
+  it("reads this project's own start script: V8's young generation, its heap-growing factor and glibc's trim threshold", () => {
     const { env, nodeArgs } = startCommand();
     expect(nodeArgs).toContain("--max-semi-space-size=64");
+    expect(nodeArgs).toContain("--heap-growing-percent=50");
     expect(env.MALLOC_TRIM_THRESHOLD_).toBe("131072");
   });
 });
