@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
+import { config } from "@/lib/config";
 import { getDb, resultRows } from "@/lib/db";
 import { clearCatalog, makeEvent } from "@/test/helpers/catalog";
 import type { NormalizedEvent } from "./normalize";
@@ -472,7 +473,7 @@ describe("market_quotes' copies of the descriptive hash and the rank keys (drizz
   });
 
   // Two writers at once need two connections: PostgreSQL only (PGlite has one, its transactions queue).
-  it.runIf(process.env.BRIER_TEST_DATABASE === "postgres")(
+  it.skipIf(config.embeddedPostgres)(
     "a quote row whose copies another writer changed while a poll waited on it goes down the full path, not overwritten",
     async () => {
       await clearCatalog();
