@@ -186,6 +186,8 @@ test("the venue menu counts markets; a venue with nothing ingested shows its las
   const venue = page.getByLabel("Venue");
   await expect(venue.locator("option", { hasText: /^mock \(\d+\)$/ })).toHaveCount(1);
   // Limitless is polled in the e2e server with every venue call sent to a closed port (Kalshi holds the synthetic demo pair's market).
+  // Its run may still be running when the page loads (every 60 s, a few seconds of retries): the notice then says
+  // "running" and follows the run to its outcome without a reload (the status is asked again while a run runs).
   await expect
     .poll(async () => {
       const status = (await (await keyed.get("/v0/status")).json()) as { catalog: { venues: { venue: string; lastRun: unknown }[] } };

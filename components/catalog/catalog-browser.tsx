@@ -37,12 +37,17 @@ const SEARCH_DEBOUNCE_MS = 300;
 const EXPORT_MAX_ROWS = 5_000;
 const EXPORT_PAGE = 500;
 
+/** While a venue's ingestion runs, the status is asked again this often, so its outcome replaces "running" on screen. */
+const RUNNING_REFETCH_MS = 3_000;
+
 /** Per-venue ingestion health from GET /v0/status: market counts for the venue menu, the last error for an empty venue. */
 function useVenueStatus() {
   return useQuery({
     queryKey: ["status"],
     queryFn: ({ signal }) => getJson<{ catalog?: { venues?: VenueCatalogStatus[] } }>("/v0/status", signal),
     staleTime: 60_000,
+    refetchInterval: (query) =>
+      (query.state.data?.catalog?.venues ?? []).some((venue) => venue.lastRun?.outcome === "running") ? RUNNING_REFETCH_MS : false,
     select: (answer) => new Map((answer.catalog?.venues ?? []).map((venue) => [venue.venue, venue])),
   });
 }
