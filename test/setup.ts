@@ -2,9 +2,11 @@ import { randomBytes } from "node:crypto";
 import dns from "node:dns";
 import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { afterAll } from "vitest";
 import { scratchRoot, seedMigratedDatabase } from "./helpers/scratch";
+import { embeddedStoreState, usesRelationalStore } from "./helpers/store-users";
 
 /**
  * Runs before every test file, in that file's own process: fresh embedded stores in a temp
@@ -49,6 +51,7 @@ const realPromiseLookup = dns.promises.lookup.bind(dns.promises);
 
 // A migrated PGlite data dir made once per run by test/global-setup.ts.
 seedMigratedDatabase(dataDir);
+const storeAtStart = embeddedStoreState(dataDir);
 
 const adminUrl = process.env.BRIER_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 let databaseName: string | undefined;
@@ -73,7 +76,7 @@ if (process.env.BRIER_TEST_DATABASE === "postgres") {
 // file that never opened a store does not load the stores' modules just to close nothing.
 const opened = globalThis as typeof globalThis & { __brierDb?: unknown; __brierTicks?: unknown; __brierUsage?: unknown };
 
-afterAll(async () => {
+afterAll(async ({}, suite) => {
   // Write what the file's requests left in the usage buffer while its database still exists.
   if (opened.__brierUsage !== undefined && opened.__brierDb !== undefined) {
     const { flushUsage } = await import("@/lib/auth/usage");
@@ -92,5 +95,18 @@ afterAll(async () => {
     await admin.unsafe(`drop database if exists ${databaseName} with (force)`);
     await admin.end();
   }
+  // The PostgreSQL run runs only the files that can reach the relational store (test/helpers/store-users.ts):
+  // a file that opened its store on this run and that the rule leaves out fails, so it cannot drop out unseen.
+  const missed =
+    process.env.BRIER_TEST_DATABASE !== "postgres" &&
+    "filepath" in suite &&
+    embeddedStoreState(dataDir) !== storeAtStart &&
+    !usesRelationalStore(suite.filepath, fileURLToPath(new URL("..", import.meta.url)));
   rmSync(dataDir, { recursive: true, force: true });
+  if (missed) {
+    throw new Error(
+      "This file opened the relational store, but test/helpers/store-users.ts leaves it out of the PostgreSQL run " +
+        "(npm run test:pg): make what opens the store reachable through the file's imports.",
+    );
+  }
 });

@@ -1,0 +1,42 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { usesRelationalStore } from "./helpers/store-users";
+
+// The rule that picks the PostgreSQL run's files (vitest.config.mts), on a small tree of its own.
+const root = mkdtempSync(path.join(tmpdir(), "brier-store-users-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function write(file: string, source: string): string {
+  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  writeFileSync(path.join(root, file), source);
+  return file;
+}
+
+write("lib/db/client.ts", 'import { PGlite } from "@electric-sql/pglite";\nexport const getDb = () => new PGlite();\n');
+write("lib/db/index.ts", 'export { getDb } from "./client";\n');
+write("lib/catalog/store.ts", 'import { getDb } from "@/lib/db";\nexport const list = () => getDb();\n');
+write("lib/catalog/route.ts", 'import {\n  list,\n} from "./store";\nexport const handler = () => list();\n');
+write("lib/format.ts", "export const cents = (p: number) => `${p * 100}¢`;\n");
+write("lib/types.ts", 'import type { getDb } from "@/lib/db";\nexport type Opener = typeof getDb;\n');
+write("lib/spawn.mjs", 'import { spawn } from "node:child_process";\nexport const start = () => spawn("node");\n');
+
+describe("which test files the PostgreSQL run runs", () => {
+  it.each([
+    ["imports the store's client through an index", 'import { getDb } from "@/lib/db";', true],
+    ["reaches it through two modules, one import over several lines", 'import { handler } from "@/lib/catalog/route";', true],
+    ["reaches it by a relative path", 'import { list } from "../lib/catalog/store";', true],
+    ["loads it with a dynamic import", 'const { getDb } = await import("@/lib/db/client");', true],
+    ["imports postgres.js itself", 'import postgres from "postgres";', true],
+    ["imports PGlite's contrib itself", 'import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";', true],
+    ["starts a process (a child inherits DATABASE_URL)", 'import { start } from "../lib/spawn.mjs";', true],
+    ["starts a worker", 'import { Worker } from "node:worker_threads";', true],
+    ["is pure logic", 'import { cents } from "@/lib/format";', false],
+    ["imports the store's types only", 'import type { Opener } from "@/lib/types";\nimport { cents } from "@/lib/format";', false],
+    ["imports a package that is no store", 'import { z } from "zod";', false],
+  ])("a file that %s: %s", (_what, source, expected) => {
+    const file = write(`test/case-${Math.random().toString(36).slice(2)}.test.ts`, `${source}\n`);
+    expect(usesRelationalStore(file, root)).toBe(expected);
+  });
+});
