@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { describe, expect, it } from "vitest";
+import { config } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { usage } from "@/lib/db/schema";
 import { makeKey } from "@/test/helpers/keys";
@@ -119,6 +120,19 @@ describe("admitCaller: one door for every transport", () => {
     const unknown = await admitCaller(db, callOf("http", "GET", {}, generateKey().key));
     expect(unknown.refusal).toMatchObject({ code: "unauthorized" });
     expect(unknown.principal).toBeUndefined();
+  });
+
+  it("reads the policy's `alongside` in the key's own statement on PostgreSQL, and leaves it to the handler elsewhere", async () => {
+    const key = await makeKey("pro");
+    const db = await getDb();
+    const alongside = sql<string>`(select 'read under admission: ' || count(*)::text from api_keys where id = ${key.keyId})`;
+    const admitted = await admitCaller(db, callOf("http", "GET", {}, key.key), { alongside });
+    expect(admitted.refusal).toBeUndefined();
+    // The embedded store admits a known key from its cache, with no statement to read it in.
+    expect(admitted.alongside).toBe(config.embeddedPostgres ? undefined : "read under admission: 1");
+    expect((await admitCaller(db, callOf("http", "GET", {}, key.key))).alongside).toBeUndefined();
+    const refused = await admitCaller(db, callOf("http", "GET", {}, generateKey().key), { alongside });
+    expect(refused.alongside).toBeUndefined();
   });
 
   it("writes one usage row per call, whatever the transport, however often finish is called", async () => {

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { resultRows, type Db } from "@/lib/db";
 import { accounts } from "@/lib/db/schema/accounts";
@@ -45,6 +45,13 @@ export interface AdmissionPolicy {
   plan?: Plan;
   /** Code of that 403 (`sql_access_denied` on /v0/sql). */
   planErrorCode?: "forbidden" | "sql_access_denied";
+  /**
+   * A scalar SQL expression (text) the handler wants read in admission's own statement, under its
+   * snapshot, so it costs no round trip of its own: GET /v0/markets reads the catalog generation
+   * this way (lib/catalog/generation.ts). Read where admission runs a statement anyway (a key on
+   * PostgreSQL); elsewhere `AdmittedCall.alongside` is undefined and the handler reads it itself.
+   */
+  alongside?: SQL<string>;
 }
 
 export interface AdmittedCall {
@@ -54,6 +61,8 @@ export interface AdmittedCall {
   decision: RateLimitDecision | undefined;
   /** Why the call may not proceed (a domain error, mapped by the transport), or undefined. */
   refusal: unknown;
+  /** What `AdmissionPolicy.alongside` answered in admission's statement; undefined when admission ran none that read it. */
+  alongside: string | undefined;
   /** Writes the call's usage row (once, written behind) when its status is known; nothing for an unknown caller. */
   finish(status: number): void;
 }
@@ -67,8 +76,9 @@ export async function admitCaller(db: Db, call: CallerRequest, policy: Admission
   let principal: Principal | undefined;
   let decision: RateLimitDecision | undefined;
   let refusal: unknown;
+  let alongside: string | undefined;
   try {
-    ({ principal, decision } = await admitRequest(db, { token: call.token, cookieHeader: call.headers.get("cookie") }, now));
+    ({ principal, decision, alongside } = await admitRequest(db, { token: call.token, cookieHeader: call.headers.get("cookie") }, now, policy.alongside));
     if (principal.via === "session") assertSameOriginSession(call);
     if (!decision.allowed) throw new RateLimitedError(decision.limit, decision.retryAfter);
     if (policy.plan !== undefined) assertPlan(principal.plan, policy.plan, policy.planErrorCode);
@@ -80,6 +90,7 @@ export async function admitCaller(db: Db, call: CallerRequest, policy: Admission
     principal,
     decision,
     refusal,
+    alongside,
     finish(status) {
       if (finished || principal === undefined) return;
       finished = true;
@@ -100,6 +111,8 @@ export async function admitCaller(db: Db, call: CallerRequest, policy: Admission
 export interface Admission {
   principal: Principal;
   decision: RateLimitDecision;
+  /** What the `alongside` expression answered in admission's statement, when it ran one that read it. */
+  alongside?: string;
 }
 
 /** What the transport read from a request. */
@@ -115,7 +128,7 @@ export interface PresentedCredentials {
  * dashboard session; the call is counted against the caller's rate limit. Throws 401 (a domain
  * error) when neither admits it; `admitCaller` checks `decision.allowed`.
  */
-export async function admitRequest(db: Db, presented: PresentedCredentials, now: number = Date.now()): Promise<Admission> {
+export async function admitRequest(db: Db, presented: PresentedCredentials, now: number = Date.now(), alongside?: SQL<string>): Promise<Admission> {
   if (presented.token === undefined) {
     const session = await admitSession(db, presented.cookieHeader, now);
     if (session !== undefined) return session;
@@ -124,7 +137,7 @@ export async function admitRequest(db: Db, presented: PresentedCredentials, now:
   if (presented.token === null || !isWellFormedKey(presented.token)) {
     throw new UnauthorizedError("Malformed API key: expected 'Authorization: Bearer brier_live_…'.");
   }
-  const admitted = await admitKey(db, presented.token, now);
+  const admitted = await admitKey(db, presented.token, now, alongside);
   if (admitted === undefined) throw new UnauthorizedError("Invalid or revoked API key.");
   return admitted;
 }
@@ -144,8 +157,8 @@ async function admitSession(db: Db, cookieHeader: string | null, now: number): P
  * the key's rate-limit window; undefined for an unknown or revoked key. Two strategies, one
  * contract (lib/auth/admission.test.ts runs the same suite against both).
  */
-export function admitKey(db: Db, key: string, now: number = Date.now()): Promise<Admission | undefined> {
-  return config.embeddedPostgres ? admitKeyInProcess(db, key, now) : admitKeyShared(db, key, now);
+export function admitKey(db: Db, key: string, now: number = Date.now(), alongside?: SQL<string>): Promise<Admission | undefined> {
+  return config.embeddedPostgres ? admitKeyInProcess(db, key, now) : admitKeyShared(db, key, now, alongside);
 }
 
 /**
@@ -181,12 +194,12 @@ async function findPrincipalByHash(db: Db, hash: string): Promise<KeyPrincipal |
  * seen by the very next request on every instance. The key lookup and the rate-limit count are one
  * call of `brier_admit_key` (drizzle/0004_hot_path.sql, 0005) rather than a lookup followed by the rate
  * limiter's own upsert; the counters are the same `rate_limits` rows the RateLimitStore uses for
- * dashboard sessions.
+ * dashboard sessions. `alongside` is read in the same statement (`AdmissionPolicy.alongside`).
  */
-export async function admitKeyShared(db: Db, key: string, now: number): Promise<Admission | undefined> {
+export async function admitKeyShared(db: Db, key: string, now: number, alongside?: SQL<string>): Promise<Admission | undefined> {
   const { windowStart } = windowOf(now);
   const result = await db.execute(
-    sql`select key_id, account_id, email, plan, hits from brier_admit_key(${hashKey(key)}, ${new Date(windowStart).toISOString()}::timestamptz)`,
+    sql`select key_id, account_id, email, plan, hits${alongside === undefined ? sql`` : sql`, ${alongside} as alongside`} from brier_admit_key(${hashKey(key)}, ${new Date(windowStart).toISOString()}::timestamptz)`,
   );
   const rows = resultRows<{
     key_id: string;
@@ -194,6 +207,7 @@ export async function admitKeyShared(db: Db, key: string, now: number): Promise<
     email: string;
     plan: string;
     hits: number | string;
+    alongside?: string | null;
   }>(result);
   const row = rows[0];
   if (row === undefined) return undefined;
@@ -201,5 +215,6 @@ export async function admitKeyShared(db: Db, key: string, now: number): Promise<
   return {
     principal: { keyId: row.key_id, accountId: row.account_id, email: row.email, plan: row.plan, via: "key" },
     decision: decide(Number(row.hits), rateLimitFor(row.plan), now),
+    ...(typeof row.alongside === "string" ? { alongside: row.alongside } : {}),
   };
 }

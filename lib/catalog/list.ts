@@ -7,6 +7,7 @@ import { marketRanks } from "@/lib/db/schema/market-ranks";
 import { markets } from "@/lib/db/schema/markets";
 import { eventQuotes, marketQuotes } from "@/lib/db/schema/quotes";
 import { encodeCursor, type Cursor, type ListSort } from "./cursor";
+import { readCatalogGeneration } from "./generation";
 import { eventColumns, isoText, marketColumns, marketVersion, quoteOfEvent, quoteOfMarket, toEventPublic, toMarketPublic, type ListedMarketRow } from "./public";
 import { fewAccess, searchMatches, searchOf, searchTier, titleMatch, type RunStatement, type Search, type SearchTier } from "./search";
 import type { EventPublic, ListMeta, ListQuery, MarketPublic } from "./shapes";
@@ -124,12 +125,12 @@ async function indexedSearch(run: RunStatement, table: RankedTable, query: ListQ
 }
 
 /** meta.total / meta.totalEstimate of a list's filters (lib/catalog/totals.ts has the rule). */
-async function countMatches(db: Db, table: RankedTable, query: ListQuery): Promise<ListTotal> {
+async function countMatches(db: Db, table: RankedTable, query: ListQuery, generation?: string): Promise<ListTotal> {
   const cacheKey = JSON.stringify([tableName(table), query.closed, query.category ?? null, query.exchange ?? null, query.query ?? null]);
   return listTotal(db, sql`${table}`, async () => {
     const conditions = filterConditions(table, query, await indexedSearch(runOn(db), table, query));
     return conditions.length > 0 ? and(...conditions) : undefined;
-  }, cacheKey);
+  }, cacheKey, generation);
 }
 
 /**
@@ -630,7 +631,8 @@ async function listedMarketJson(db: Db, rows: readonly VersionedRow[]): Promise<
  * the reason the kept market JSON is.
  */
 interface KeptPages {
-  pages: Map<string, { fingerprint: string; bytes: Buffer<ArrayBuffer>; at: number }>;
+  /** `generation`: the catalog generation read before the statement the bytes were made from (or found unchanged by). */
+  pages: Map<string, { fingerprint: string; generation: string; bytes: Buffer<ArrayBuffer>; at: number }>;
   bytes: number;
 }
 const listedPages = new WeakMap<Db, KeptPages>();
@@ -646,14 +648,14 @@ function keptPagesOf(db: Db): KeptPages {
 }
 
 /** Keeps a page's answer (replacing what was kept for its query), then drops the least recently answered past the bound. */
-function keepPage(kept: KeptPages, key: string, fingerprint: string, bytes: Buffer<ArrayBuffer>, at: number): void {
+function keepPage(kept: KeptPages, key: string, fingerprint: string, generation: string, bytes: Buffer<ArrayBuffer>, at: number): void {
   if (bytes.byteLength > LISTED_PAGE_BYTES) return;
   const old = kept.pages.get(key);
   if (old !== undefined) {
     kept.pages.delete(key);
     kept.bytes -= old.bytes.byteLength;
   }
-  kept.pages.set(key, { fingerprint, bytes, at });
+  kept.pages.set(key, { fingerprint, generation, bytes, at });
   kept.bytes += bytes.byteLength;
   for (const [oldestKey, oldest] of kept.pages) {
     if (kept.bytes <= LISTED_PAGE_BYTES) break;
@@ -677,33 +679,46 @@ function pageFingerprint(rows: readonly VersionedRow[], nextCursor: string | nul
 /**
  * GET /v0/markets answered as UTF-8 bytes: the same JSON as `JSON.stringify(await searchMarkets(db,
  * query))`, byte for byte (lib/catalog/listing-json.test.ts), without shaping and serialising every
- * market of every page. The page's statement answers each market's id and version (`marketVersion`)
- * in place of its columns; a market whose public JSON is kept at that version is copied into the
+ * market of every page.
+ *
+ * A page kept for the same query at the same catalog generation (`generation`, read before any of
+ * this page's statements: by admission's own statement when the route asked it to, else here) is
+ * answered as those bytes with no statement at all: no catalog write committed between the read
+ * its bytes were made after and this one (lib/catalog/generation.ts; docs/performance.md, "Eighth
+ * pass"). Otherwise the page's statement answers each market's id and version (`marketVersion`) in
+ * place of its columns; a market whose public JSON is kept at that version is copied into the
  * answer, the others are read by id, shaped and kept (`listedMarketJson`). The JSON is kept when it
  * is read, not written by the upsert: a write costs nothing more, and a market that is never listed
  * is never shaped (docs/performance.md, "Fifth pass"). A page whose statement answers what it
- * answered last time for the same query (`pageFingerprint`) is the bytes written then: no copy of
- * 51 markets' JSON, no UTF-8 encoding of the 67 KB answer (docs/performance.md, "Sixth pass: where a page's server CPU goes").
+ * answered last time for the same query (`pageFingerprint`) is the bytes written then
+ * (docs/performance.md, "Sixth pass: where a page's server CPU goes").
  */
-export async function marketListingJson(db: Db, query: ListQuery): Promise<Buffer<ArrayBuffer>> {
-  const total = await countMatches(db, markets, query);
-  const rows = await marketPageVersions(query, listingRunner(db, query, "versions"), total);
-  const { rows: shown, nextCursor } = page(rows, query);
+export async function marketListingJson(db: Db, query: ListQuery, generation?: string): Promise<Buffer<ArrayBuffer>> {
+  const catalog = generation ?? (await readCatalogGeneration(db));
   const kept = keptPagesOf(db);
   const key = JSON.stringify(query);
-  const fingerprint = pageFingerprint(shown, nextCursor, total);
   const now = Date.now();
   const hit = kept.pages.get(key);
-  if (hit !== undefined && hit.fingerprint === fingerprint && now - hit.at < LISTED_JSON_MS) {
+  const fresh = hit !== undefined && now - hit.at < LISTED_JSON_MS;
+  if (fresh && hit.generation === catalog) {
     // Most recently answered last: the Map's order is the eviction order.
     kept.pages.delete(key);
     kept.pages.set(key, hit);
     return hit.bytes;
   }
+  const total = await countMatches(db, markets, query, catalog);
+  const rows = await marketPageVersions(query, listingRunner(db, query, "versions"), total);
+  const { rows: shown, nextCursor } = page(rows, query);
+  const fingerprint = pageFingerprint(shown, nextCursor, total);
+  if (fresh && hit.fingerprint === fingerprint) {
+    // The catalog moved but not this page: the same bytes, now known to hold at this generation.
+    keepPage(kept, key, fingerprint, catalog, hit.bytes, hit.at);
+    return hit.bytes;
+  }
   const data = await listedMarketJson(db, shown);
   const meta: ListMeta = { count: data.length, limit: query.limit, offset: query.offset, nextCursor, ...total };
   const bytes = Buffer.from(`{"data":[${data.join(",")}],"meta":${JSON.stringify(meta)}}`, "utf8");
-  keepPage(kept, key, fingerprint, bytes, now);
+  keepPage(kept, key, fingerprint, catalog, bytes, now);
   return bytes;
 }
 

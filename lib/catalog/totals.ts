@@ -23,7 +23,8 @@ const ESTIMATE_GATE = 100_000;
 const CACHE_MS = 15_000;
 const MAX_CACHED = 1_000;
 
-const cache = new Map<string, { at: number; value: ListTotal }>();
+/** `catalog`: the catalog generation (lib/catalog/generation.ts) read before the total was computed, when the caller knew it. */
+const cache = new Map<string, { at: number; value: ListTotal; catalog: string | undefined }>();
 /** Bumped by every write: a total computed across a write is answered but not cached. */
 let generation = 0;
 
@@ -56,15 +57,21 @@ async function computeTotal(db: Db, table: SQL, where: SQL | undefined): Promise
   return { total: null, totalEstimate: Math.max(estimate, TOTAL_EXACT_LIMIT + 1) };
 }
 
-/** The total of one filter set (`cacheKey` identifies it; `where` builds its WHERE when not cached), from the cache when fresh. */
-export async function listTotal(db: Db, table: SQL, where: () => Promise<SQL | undefined>, cacheKey: string): Promise<ListTotal> {
+/**
+ * The total of one filter set (`cacheKey` identifies it; `where` builds its WHERE when not cached),
+ * from the cache when fresh. With `catalog`, the catalog generation the caller read before asking,
+ * only a total computed after a read of that same generation is taken: a write by any process or
+ * instance since makes it stale (GET /v0/markets keeps whole pages by the generation, so a total in
+ * them must hold at it too).
+ */
+export async function listTotal(db: Db, table: SQL, where: () => Promise<SQL | undefined>, cacheKey: string, catalog?: string): Promise<ListTotal> {
   const now = Date.now();
   const hit = cache.get(cacheKey);
-  if (hit !== undefined && now - hit.at < CACHE_MS) return hit.value;
+  if (hit !== undefined && now - hit.at < CACHE_MS && (catalog === undefined || hit.catalog === catalog)) return hit.value;
   const started = generation;
   const value = await computeTotal(db, table, await where());
   if (started !== generation) return value;
   if (cache.size >= MAX_CACHED) cache.clear();
-  cache.set(cacheKey, { at: now, value });
+  cache.set(cacheKey, { at: now, value, catalog });
   return value;
 }

@@ -26,6 +26,8 @@ export interface KeyedContext<P> extends RequestContext<P> {
   db: Db;
   /** The ClickHouse reader of the request (lib/ticks/query.ts), opened at its first read. */
   ticks: TickReader;
+  /** What the wrapper's `alongside` expression answered in admission's statement; undefined when admission read none (the handler reads it itself). */
+  alongside: string | undefined;
 }
 
 /** What Next passes a route handler as its second argument. */
@@ -103,6 +105,7 @@ export function withApiKey<P = Record<string, never>>(
         token: principal.via === "key" ? (token ?? undefined) : undefined,
         db,
         ticks: requestTickReader(),
+        alongside: admission.alongside,
       });
     } catch (error) {
       // The client left first (its failure is ours to ignore: the front counts and logs the abort at info).

@@ -1,5 +1,6 @@
 import "server-only";
 import { startArchiveSchedule } from "@/lib/archive/schedule";
+import { vacuumCatalogWrites } from "@/lib/catalog/generation";
 import { startCatalogSchedule } from "@/lib/jobs/catalog-schedule";
 import { config } from "@/lib/config";
 import { getDatabase, getDb } from "@/lib/db";
@@ -81,6 +82,8 @@ async function startJobs(): Promise<void> {
     await closeLiveBus();
     await Promise.all([flushStreamUsage(), closeKeyLimits()]);
   });
+  // PGlite runs no autovacuum: the catalog generation's table is vacuumed here (lib/catalog/generation.ts).
+  if (config.embeddedPostgres) startGenerationVacuum();
   if (!config.backgroundJobs) {
     log.info("background jobs disabled (BACKGROUND_JOBS=false)");
     return;
@@ -120,6 +123,17 @@ async function startJobs(): Promise<void> {
       ),
     );
   }
+}
+
+/** Every 5 minutes, `vacuumCatalogWrites` on the embedded store (a failure is logged and retried at the next turn). */
+function startGenerationVacuum(): void {
+  const timer = setInterval(() => {
+    void getDb()
+      .then(vacuumCatalogWrites)
+      .catch((error: unknown) => log.warn("catalog generation vacuum failed", errorFields(error)));
+  }, 5 * 60_000);
+  timer.unref();
+  onShutdown(async () => clearInterval(timer));
 }
 
 /** The process's outcome sink and the REST sweeps of the recorded venues (stopped at shutdown). */

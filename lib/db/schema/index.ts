@@ -15,3 +15,4 @@ export * from "./recorder-runs";
 export * from "./limit-leases";
 export * from "./market-outcomes";
 export * from "./market-fees";
+export * from "./catalog-writes";
