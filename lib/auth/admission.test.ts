@@ -133,6 +133,11 @@ describe("admitCaller: one door for every transport", () => {
     expect((await admitCaller(db, callOf("http", "GET", {}, key.key))).alongside).toBeUndefined();
     const refused = await admitCaller(db, callOf("http", "GET", {}, generateKey().key), { alongside });
     expect(refused.alongside).toBeUndefined();
+    // An expression that binds nothing rides on the named statement (a bound one, above, is rendered every time).
+    const fixed = sql<string>`(select 'fixed, with ' || count(*)::text || ' row' from (values (1)) as one(n))`;
+    for (let i = 0; i < 3; i += 1) {
+      expect((await admitCaller(db, callOf("http", "GET", {}, key.key), { alongside: fixed })).alongside).toBe(config.embeddedPostgres ? undefined : "fixed, with 1 row");
+    }
   });
 
   it("writes one usage row per call, whatever the transport, however often finish is called", async () => {

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { resultRows, type Db } from "@/lib/db";
+import { preparedRunner, resultRows, type Db } from "@/lib/db";
 import { events } from "@/lib/db/schema/events";
 import { marketRanks } from "@/lib/db/schema/market-ranks";
 import { markets } from "@/lib/db/schema/markets";
@@ -476,8 +476,6 @@ export const marketTotal = (db: Db, query: ListQuery): Promise<ListTotal> => cou
 
 const runOn = (db: Db): RunStatement => async (statement) => resultRows(await db.execute(statement));
 
-/** postgres.js's `unsafe`, the driver under a drizzle Db on PostgreSQL (`$client`); absent on PGlite. */
-type Unsafe = (text: string, params: unknown[], options: { prepare: boolean }) => Promise<Array<Record<string, unknown>>>;
 const listDialect = new PgDialect({ casing: "snake_case" });
 
 /**
@@ -491,19 +489,18 @@ const listDialect = new PgDialect({ casing: "snake_case" });
  * offset) stay unnamed, planned per call (docs/catalog.md, "Search"). PGlite runs `db.execute`.
  */
 function listingRunner(db: Db, query: ListQuery, read: PageRead): RunStatement {
-  const client = (db as unknown as { $client?: { unsafe?: Unsafe } }).$client;
-  const unsafe = client?.unsafe;
-  if (typeof unsafe !== "function") return runOn(db);
+  const prepared = preparedRunner(db);
+  if (prepared === undefined) return runOn(db);
   if (query.query !== undefined) {
     return async (statement, options) => {
       if (options?.named !== true) return runOn(db)(statement);
       const { sql: text, params } = listDialect.sqlToQuery(statement);
-      return unsafe.call(client, text, params, { prepare: true });
+      return prepared(text, params);
     };
   }
   return async (statement) => {
     const { text, params } = listingText(query, statement, read);
-    return unsafe.call(client, text, params, { prepare: true });
+    return prepared(text, params);
   };
 }
 
