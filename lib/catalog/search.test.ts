@@ -218,6 +218,16 @@ describe("query=: the plan follows the word's frequency", () => {
     expect(await titles("query=rarity%20ha")).toEqual(["Will common thing 1207 happen rarity?", "Will common thing 7 happen rarity?"]);
   });
 
+  it.each(["common%20rarity%20common", "rarity%20common%20rarity", "common%20rarity%20w"])(
+    "several words read from the GIN index are one key each, the rarest first, whatever the order typed (query=%s)",
+    async (words) => {
+      const plan = await firstPlan(`query=${words}`);
+      // "rarity" (2 rows, not among ANALYZE's common elements) drives the scan; "common" (3,000) follows.
+      expect(plan).toMatch(/Index Cond: \(\(search_vector @@ '''rarity'''::tsquery\) AND \(search_vector @@ '''common'''::tsquery\)\)/);
+      expect(await titles(`query=${words}`)).toEqual(["Will common thing 1207 happen rarity?", "Will common thing 7 happen rarity?"]);
+    },
+  );
+
   it("several frequent words walk the list's order without the GIN index", async () => {
     // 3,000 matches: more than a search reads whole.
     expect((await list("query=common%20thi")).meta).toMatchObject({ total: 3000, totalEstimate: null });
