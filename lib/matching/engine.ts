@@ -5,13 +5,13 @@ import { CandidateIndex } from "./candidates";
 import { classifyPair, type PairResult } from "./classify";
 import { calibrated, type Evidence } from "./confidence";
 import { extractFeatures, StringPool, type Features } from "./extract";
-import { bracketOfRules, parseSettlementFields, unstatedEdges } from "./rules";
+import { parseSettlementFields } from "./rules";
 import { settleVerdicts, WeakVerdicts } from "./policy";
 import { renderReasoning } from "./reasoning";
-import { currentMatches, featuresState, indexEntries, loadFeatures, pairKey, readChanged, readEventRules, reconcile, storeFeatures, type FeaturesState, type StoredVerdict } from "./store";
+import { currentMatches, featuresState, indexEntries, loadFeatures, pairKey, readChanged, reconcile, storeFeatures, type FeaturesState, type StoredVerdict } from "./store";
 
 /** Bumped whenever extraction or classification changes what it concludes. */
-export const ENGINE_VERSION = "brier-match-22";
+export const ENGINE_VERSION = "brier-match-23";
 
 export interface MatchProgress {
   phase: "reading" | "extracting" | "indexing" | "matching" | "storing" | "done";
@@ -100,47 +100,18 @@ async function candidateIndexFor(db: Db, full: boolean, before: FeaturesState, f
 }
 
 /**
- * What each read market's event teaches, learned across the event's markets (the slots of the
- * event's rules template): the brackets the event's other markets state with their edges unsaid
- * (`bracketWithSiblings`, `rules.ts`). A full pass reads every market; an incremental one reads the
- * rules of the other markets of the events it re-reads.
- */
-async function learnFromEvents(
-  db: Db,
-  changed: Array<{ id: string; venue: string; eventId: string; description: string | null }>,
-  full: boolean,
-): Promise<Map<string, Array<[number, number]>>> {
-  const read = new Set(changed.map((r) => r.id));
-  const siblings = full ? [] : (await readEventRules(db, [...new Set(changed.map((r) => r.eventId))])).filter((r) => !read.has(r.id));
-  const brackets = new Map<string, Array<{ id: string; bracket: [number, number] }>>();
-  for (const row of [...changed, ...siblings]) {
-    const group = `${row.venue}|${row.eventId}`;
-    const bound = bracketOfRules(row.description);
-    const edges = bound === undefined ? null : unstatedEdges(bound.value);
-    if (edges === null) continue;
-    const list = brackets.get(group);
-    if (list === undefined) brackets.set(group, [{ id: row.id, bracket: edges }]);
-    else list.push({ id: row.id, bracket: edges });
-  }
-  const siblingBrackets = new Map<string, Array<[number, number]>>();
-  for (const list of brackets.values()) for (const m of list) siblingBrackets.set(m.id, list.filter((o) => o.id !== m.id).map((o) => o.bracket));
-  return siblingBrackets;
-}
-
-/**
  * Reads the markets to re-read (every market on a full pass) and extracts and stores their
  * features. The rows read are let go when it returns: a pass holds the features, not the text.
  */
 async function extractChanged(db: Db, full: boolean, now: Date, progress: (p: MatchProgress) => void): Promise<Map<string, Features>> {
   const changed = await readChanged(db, full, ENGINE_VERSION);
   progress({ phase: "extracting", done: 0, total: changed.length });
-  const siblingBrackets = await learnFromEvents(db, changed, full);
   const fresh = new Map<string, Features>();
   const toStore: Array<{ features: Features; fingerprint: string }> = [];
   // One copy of each word the markets share, for as long as the pass holds their features.
   const pool = new StringPool();
   for (const [i, row] of changed.entries()) {
-    const features = pool.features(extractFeatures({ ...row, settlement: parseSettlementFields(row.settlement), resolutionDate: row.resolutionDate === null ? null : new Date(row.resolutionDate), siblingBrackets: siblingBrackets.get(row.id) }));
+    const features = pool.features(extractFeatures({ ...row, settlement: parseSettlementFields(row.settlement), resolutionDate: row.resolutionDate === null ? null : new Date(row.resolutionDate) }));
     fresh.set(row.id, features);
     toStore.push({ features, fingerprint: row.fingerprint });
     if (i % 5000 === 4999) progress({ phase: "extracting", done: i + 1, total: changed.length });

@@ -29,8 +29,6 @@ export interface MatchInput {
   tags?: string[];
   /** The settlement terms its venue states as fields (strikes, secondary rules, named sources), read before the text. */
   settlement?: SettlementFields;
-  /** The brackets (low, high) the rules of the other markets of its event state with their edges unsaid: whether its own bracket shares an edge with another. */
-  siblingBrackets?: Array<[number, number]>;
 }
 
 export interface Features {
@@ -327,7 +325,7 @@ export function extractFeatures(input: MatchInput): Features {
     keys: [...keys],
     resolution,
     hierarchy: [...new Set(canonicalTokens((input.tags ?? []).join(" . ")))],
-    rules: readRuleTerms(input.description, sources, question, input.settlement, input.siblingBrackets),
+    rules: readRuleTerms(input.description, sources, question, input.settlement),
   };
 }
 

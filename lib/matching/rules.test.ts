@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractFeatures } from "./extract";
-import { boundFromFields, bracketWithSiblings, compareRuleTerms, compareSettlement, readRuleTerms } from "./rules";
+import { boundFromFields, compareRuleTerms, compareSettlement, readRuleTerms } from "./rules";
 
 describe("rule terms", () => {
   it("reads what counts, the deadline's zone, the bound, the station and the window's start", () => {
@@ -216,15 +216,83 @@ describe("rule terms", () => {
     expect(compareSettlement(readRuleTerms(null, [], "", { strikeType: "between", floorStrike: 25, capStrike: 30 }), unsaid).states.bound).toBe("conflict");
   });
 
-  it("reads an unsaid bracket with its event's other brackets: tiled brackets include both ends, a shared edge stays unsaid", () => {
-    const rules = "If the high temperature is between 45-46°, then the market resolves to Yes.";
-    const tiled = readRuleTerms(rules, [], "", undefined, [[43, 44], [47, 48]]);
-    expect(tiled.bound?.value).toBe("≥ 45 ≤ 46");
-    expect(compareSettlement(tiled, readRuleTerms(null, [], "", { strikeType: "between", floorStrike: 45, capStrike: 46 })).states.bound).toBe("same");
-    expect(readRuleTerms(rules, [], "", undefined, [[44, 45], [46, 47]]).bound?.value).toBe("45..46 edges unstated");
-    expect(readRuleTerms(rules, [], "", undefined, []).bound?.value).toBe("45..46 edges unstated");
-    expect(bracketWithSiblings({ value: "25..30 edges unstated", wording: "25% to 30%" }, [[20, 25]]).value).toBe("25..30 edges unstated");
-    expect(bracketWithSiblings({ value: "≥ 25", wording: "at least 25" }, [[20, 25]]).value).toBe("≥ 25");
+  it("holds one strict bracket-edge policy: the venue's fields, then the rules' words, then their rule for a value on an edge; never the event's other brackets", () => {
+    // An unsaid edge stays unsaid whatever the event's other brackets are: against a side that says both, a conflict.
+    const unsaid = readRuleTerms("If the high temperature is between 45-46°, then the market resolves to Yes.", []);
+    expect(unsaid.bound?.value).toBe("45..46 edges unstated");
+    expect(compareSettlement(unsaid, readRuleTerms(null, [], "", { strikeType: "between", floorStrike: 45, capStrike: 46 })).states.bound).toBe("conflict");
+    // A value exactly on an edge sent to the higher bracket: a lower edge included, an upper one excluded.
+    const higher = readRuleTerms(
+      "This market will resolve according to the Zorbian Review Index score for the film as of Mar 3, 2031 at 10:00AM ET.\n\nIf the reported value falls exactly between two brackets, then this market will resolve to the higher range bracket.",
+      [],
+      "Will the film's Zorbian Review Index score be greater than 70?",
+    );
+    expect(higher.bound?.value).toBe("≥ 70");
+    expect(higher.bound?.wording).toMatch(/higher range bracket/);
+    const strict = readRuleTerms("If the film has a Zorbian Review Index score of above 70 on Mar 3, 2031 at 10:00AM ET, then the market resolves to Yes.", []);
+    expect(strict.bound?.value).toBe("> 70");
+    expect(compareSettlement(higher, strict).states.bound).toBe("conflict");
+    expect(compareSettlement(higher, readRuleTerms("If the film's score is 70 or above on Mar 3, 2031, then the market resolves to Yes.", [])).states.bound).toBe("same");
+    // The edge rule settles an unsaid bracket's edges; sent to the lower bracket, the reverse.
+    expect(readRuleTerms("If the score is between 60 and 70, then the market resolves to Yes. If the value is exactly on the boundary of two brackets, the market resolves to the lower bracket.", []).bound?.value).toBe("> 60 ≤ 70");
+    // Without the edge rule, the question's bound is not read (the rules say what they count).
+    expect(readRuleTerms("This market will resolve according to the index as of Mar 3, 2031.", [], "Will the index be greater than 70?").bound).toBeUndefined();
+  });
+
+  it("reads a deadline from any paragraph, fallback ones included: another deadline conflicts, the same day in other words does not, one side's is unsaid", () => {
+    const fallback = readRuleTerms(
+      'This market will resolve to "Yes" if Ada Quill receives fewer than 40 YEA votes in the first roll-call vote on her confirmation.\n\nIf no vote occurs before December 31, 2031, 11:59 PM ET, this market will resolve to "Yes".',
+      [],
+    );
+    const early = readRuleTerms("If below 40 Senators vote in favor of confirming Ada Quill before Aug 1, 2031, then the market resolves to Yes.", []);
+    expect(fallback.deadline?.value).toBe("2031-12-31");
+    expect(early.deadline?.value).toBe("2031-08-01");
+    const conflict = compareSettlement(fallback, early);
+    expect(conflict.states.deadline).toBe("conflict");
+    expect(conflict.differences.find((d) => d.term === "deadline")).toMatchObject({ a: expect.stringMatching(/no vote occurs before December 31/), b: expect.stringMatching(/before Aug 1, 2031/) });
+    // "by" a day ends as it ends; "before" the next day, a window's closing day: the same deadline.
+    const byDay = readRuleTerms('This market will resolve to "Yes" if Ada Quill visits Zorbia by December 31, 2031, 11:59 PM ET.', []);
+    const window = readRuleTerms('This market will resolve to "Yes" if Ada Quill visits Zorbia between January 1 and December 31, 2031.', []);
+    const before = readRuleTerms("If Ada Quill visits Zorbia before Jan 1, 2032, then the market resolves to Yes.", []);
+    expect(byDay.deadline?.value).toBe("2032-01-01");
+    expect(compareSettlement(byDay, before).states.deadline).toBe("same");
+    expect(compareSettlement(window, before).states.deadline).toBe("same");
+    // The latest deadline the rules state is the one compared; none stated is one side only, never the same.
+    expect(readRuleTerms("If Ada Quill visits Zorbia by March 31, 2031, this market resolves to Yes. If the visit is postponed, a visit by June 30, 2031 also counts.", []).deadline?.value).toBe("2031-07-01");
+    expect(compareSettlement(before, readRuleTerms("If Ada Quill visits Zorbia, then the market resolves to Yes.", [])).states.deadline).toBe("oneSide");
+  });
+
+  it("a seat count is not a majority claim; a majority of the votes cast is not one of seats", () => {
+    const count = readRuleTerms('This market will resolve to "Yes" if the Zorbian Party wins a majority of seats (180 or more) in the Assembly as a result of the next election.', [], "Zorbian Party wins majority in the election?");
+    const majority = readRuleTerms("If the Zorbian Party majority make up the next elected government of Zorbia, then the market resolves to Yes.", [], "Will a Zorbian Party majority make up the next government of Zorbia?");
+    expect(count.seats?.value).toBe("≥ 180 seats");
+    expect(majority.seats?.value).toBe("majority");
+    expect(compareSettlement(count, majority).states.seats).toBe("conflict");
+    expect(compareSettlement(majority, readRuleTerms("If the Zorbian Party wins control of the Assembly in the next election, then the market resolves to Yes.", [])).states.seats).toBe("same");
+    expect(compareSettlement(count, readRuleTerms("If the Zorbian Party wins at least 180 seats in the Assembly, then the market resolves to Yes.", [])).states.seats).toBe("same");
+    expect(readRuleTerms("If Ada Quill is confirmed by a majority vote of the Senate, then the market resolves to Yes.", []).seats).toBeUndefined();
+  });
+
+  it("compares a coalition's member list, in brackets after its name or as the subject that forms the government", () => {
+    const listed = readRuleTerms("This market will resolve to the first ruling coalition that forms after the next Zorbian election.", [], "Will Blue Party, Greens, and Reds form the next Zorbian government?");
+    const named = readRuleTerms("If the Harbour Coalition (Blue Party, Greens, Yellows) make up the next elected government of Zorbia, then the market resolves to Yes.", [], "Will Harbour Coalition (Blue Party, Greens, Yellows) make up the next government of Zorbia?");
+    expect(listed.members?.value).toBe("blue party | greens | reds");
+    expect(named.members?.value).toBe("blue party | greens | yellows");
+    expect(compareSettlement(listed, named).states.members).toBe("conflict");
+    const same = readRuleTerms("If Greens, Reds and Blue Party make up the next elected government of Zorbia, then the market resolves to Yes.", [], "");
+    expect(compareSettlement(listed, same).states.members).toBe("same");
+    // A list outside a coalition or a government is not read as its members.
+    expect(readRuleTerms("If Blue, Green and Red win medals, then the market resolves to Yes.", []).members).toBeUndefined();
+  });
+
+  it("reads a report of the act as another trigger than the act or the subject's announcement, and a definition the act must meet as an added condition", () => {
+    const reported = readRuleTerms("If Ada Quill is reported to have visited the Quill Estate before Jan 1, 2032, then the market resolves to Yes.", []);
+    expect(reported.trigger?.value).toBe("report");
+    expect(compareSettlement(reported, readRuleTerms('This market will resolve to "Yes" if Ada Quill visits Zorbia by December 31, 2031.', [])).states.trigger).toBe("conflict");
+    expect(compareSettlement(reported, readRuleTerms('This market will resolve to "Yes" if Ada Quill announces that she will resign by December 31, 2031.', [])).states.trigger).toBe("conflict");
+    const defined = readRuleTerms('This market will resolve to "Yes" if Zorbia conducts elections for a new national government by June 30, 2031.\n\nQualifying elections must allow for voting across a majority of the territory.', []);
+    expect(defined.conditions?.value).toBe("a definition the act must meet");
+    expect(compareSettlement(defined, readRuleTerms("If Zorbia holds elections for national office before Jul 1, 2031, then the market resolves to Yes.", [])).states.conditions).toBe("conflict");
   });
 
   it("reads the secondary rules with the main ones, and the sources the venue names before the text's", () => {

@@ -45,8 +45,15 @@ export function parseSettlementFields(value: unknown): SettlementFields | undefi
 }
 
 /** What each rule term is. */
-export const ruleTerms = ["trigger", "act", "stage", "conditions", "rank", "observation", "deadlineZone", "bound", "source", "station", "windowStart"] as const;
+export const ruleTerms = ["trigger", "act", "stage", "conditions", "rank", "observation", "deadline", "deadlineZone", "bound", "seats", "members", "source", "station", "windowStart"] as const;
 export type RuleTerm = (typeof ruleTerms)[number];
+
+/**
+ * Terms compared but not weighed: every record read from rules states its trigger, and the fitted
+ * decision's counts of terms alike and said on one side were fitted without the others. A conflict
+ * on any of them still caps the pair at overlap.
+ */
+export const comparedOnly: ReadonlySet<RuleTerm> = new Set<RuleTerm>(["trigger", "rank", "deadline", "seats", "members"]);
 
 /** One term as a market's rules state it: a canonical value to compare and the rules' own words. */
 export interface StatedTerm {
@@ -102,6 +109,10 @@ const onlyWithRe = /^\s*(?:for\s+(?:a|the)\s+\W?yes\W?\s+resolution\s+)?(?:only\
 // <date>, then ..."): an alternative clause whose subject is the act's own, by pronoun.
 const alternativeRe = /\bif\s+(?:[^.]|\.(?=\S)){0,200}?,\s+or\s+(?:if\s+)?(?:he|she|they|it)\s+(?:\p{L}+\s+){0,2}?\p{L}+(?:s|ed)\b[^.]{0,80}?,\s+(?:before|by|then|on|in)\b/iu;
 
+// The Yes sentence pays on a report of the act ("If <subject> is reported to have visited ..."): news of
+// it by others resolves, neither the act itself nor the subject's own announcement.
+const reportedRe = /\b(?:is|are|be|been)\s+(?:credibly\s+|publicly\s+)?reported\s+(?:to\s+(?:have\s+)?|as\s+having\s+)\p{L}+/iu;
+
 /**
  * What counts: an announcement of the act, or the act itself. The Yes paragraphs are read first;
  * then every other paragraph of the rules, where venues write the clauses that widen what counts
@@ -118,7 +129,7 @@ function triggerOf(yes: string, rules: string): StatedTerm | undefined {
       return { value: "announcement", wording };
     }
   }
-  return stated(yes, announcesRe, () => "announcement") ?? stated(yes, alternativeRe, () => "the act or another event");
+  return stated(yes, announcesRe, () => "announcement") ?? stated(yes, reportedRe, () => "report") ?? stated(yes, alternativeRe, () => "the act or another event");
 }
 
 // The act that fills an office: a nomination, a Senate confirmation, or an appointment by any means
@@ -173,6 +184,9 @@ const conditionPatterns: Array<[RegExp, string]> = [
   [/\bif\s+[^.,;]{0,80}?\bbecomes?\s+(?:the\s+)?(?:President|Prime\s+Minister|Chancellor|Governor|Mayor|Speaker)\b[^.;]{0,40}?\s+and\s/i, "takes the office first"],
   // A second event must follow the act ("opens a review after which the licence is revoked"): the act
   // alone does not resolve Yes. "after which this market resolves" is when, not what, and is not read.
+  // A definition the act must meet ("Qualifying elections must allow voting across ..."): only acts
+  // of that kind count.
+  [/\bqualifying\s+\p{L}+\s+must\b/iu, "a definition the act must meet"],
   [/\bafter\s+which\s+(?!(?:this|the)\s+market\b|it\s+(?:will|shall)\s+resolve)[^.;]{0,80}?\b(?:is|are|was|were|has\s+been|have\s+been)\s+\p{L}+ed\b/iu, "another event must follow"],
 ];
 
@@ -234,33 +248,31 @@ export function bracketOf(text: string): StatedTerm | undefined {
   return { value: `${num(lo)}..${num(hi)} edges unstated`, wording: around(text, m.index, m[0].length) };
 }
 
-/** The bracket the rules' Yes paragraphs state, as `bracketOf` reads it (none without rules). */
-export function bracketOfRules(description: string | null): StatedTerm | undefined {
-  if (description === null || description.trim() === "") return undefined;
-  return bracketOf(yesParagraphs(description));
-}
-
 /** The two numbers of a bracket whose rules say nothing of its edges (`25..30 edges unstated`), else null. */
 export function unstatedEdges(value: string): [number, number] | null {
   const m = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?) edges unstated$/.exec(value);
   return m === null ? null : [Number(m[1]), Number(m[2])];
 }
 
+// The venue's rule for a value exactly on a bracket's edge, in any paragraph: "if the reported value
+// falls exactly between two brackets, this market will resolve to the higher range bracket".
+const edgeRuleRe = /\b(?:falls?|lands?|is)\s+(?:exactly\s+)?(?:between\s+two\s+brackets|on\s+(?:a|the)\s+(?:boundary|edge|border)\b[^.]{0,40}?)[^.]{0,80}?\b(higher|upper|lower)\b/i;
+
 /**
- * A bracket whose rules leave its edges unsaid, read with the brackets of the other markets of its
- * event (learned from the catalog, `templates.ts`): when no other bracket of the event starts or
- * ends on one of its numbers (70-71, 72-73: the brackets tile the reported values), no value can
- * fall on an edge it shares, and both ends are included; when one does (25-30, 30-35), a value on
- * the shared edge may fall to either side, and the edges stay unsaid. Without the event's other
- * brackets nothing is known and the edges stay unsaid.
+ * A bound with the rules' edge rule applied: a value on the edge goes to the higher bracket, so a
+ * lower edge is included and an upper one excluded ("greater than 80" reads "≥ 80"); to the lower
+ * bracket, the reverse. A bound whose edges the rules leave unsaid takes the rule's edges.
  */
-export function bracketWithSiblings(bound: StatedTerm, siblings: Array<[number, number]> | undefined): StatedTerm {
-  const own = unstatedEdges(bound.value);
-  if (own === null || siblings === undefined || siblings.length === 0) return bound;
-  const [lo, hi] = own;
-  const shared = siblings.some(([x, y]) => y === lo || x === hi || (x < hi && y > lo && !(x === lo && y === hi)));
-  if (shared) return bound;
-  return { value: `≥ ${lo} ≤ ${hi}`, wording: `${bound.wording} (the event's other brackets share no edge with it)` };
+function withEdgeRule(bound: StatedTerm, rules: string): StatedTerm {
+  const m = edgeRuleRe.exec(rules);
+  if (m === null) return bound;
+  const higher = (m[1] ?? "").toLowerCase() !== "lower";
+  const edges = unstatedEdges(bound.value);
+  const value =
+    edges !== null
+      ? `${higher ? "≥" : ">"} ${edges[0]} ${higher ? "<" : "≤"} ${edges[1]}`
+      : bound.value.replace(/(^|\s)[>≥](?=\s)/, `$1${higher ? "≥" : ">"}`).replace(/(^|\s)[<≤](?=\s)/, `$1${higher ? "<" : "≤"}`);
+  return value === bound.value ? bound : { value, wording: `${bound.wording} (${around(rules, m.index, m[0].length)})` };
 }
 
 function boundOf(text: string): StatedTerm | undefined {
@@ -278,6 +290,86 @@ const stationRe = /((?:\b\p{Lu}[\p{L}.'-]*\s+){1,4})(?:International\s+)?(Airpor
 // A window that opens when the market is listed, against one that opens on a stated date.
 const fromListingRe = /\bbetween\s+(?:the\s+)?(?:this\s+)?market(?:'s)?\s+(?:creation|listing|launch|opening)\b|\b(?:since|after|from)\s+(?:the\s+)?(?:time\s+(?:of\s+)?)?(?:this\s+market\s+(?:was\s+)?|market\s+)?(?:listing|listed|launch|created|creation|opened|open)\b|\b(?:this|the)\s+market\s+(?:was\s+)?(?:listed|created|opened|launched)\b/i;
 const fromDateRe = /\b(?:between|from|starting(?: on)?|beginning(?: on)?|after)\s+(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+\d{1,2}\b/i;
+
+// A deadline with its date: "before Aug 1, 2031", "by December 31, 2030, 11:59 PM ET", "no later
+// than June 30, 2031", "between January 1 and December 31, 2030". "before" a day ends the window as
+// that day starts; "by", "through", "no later than" and a window's closing day end it as the day ends.
+const monthNumber: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+const monthWord = String.raw`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?`;
+const deadlineRe = new RegExp(String.raw`\b(before|prior\s+to|by|through|no\s+later\s+than|between\s+[^.;]{1,40}?\s+and)\s+${monthWord}\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d{2})\b`, "giu");
+const dayMs = 86_400_000;
+
+/**
+ * The latest deadline any paragraph of the rules states (the Yes sentence, or a fallback: "if no
+ * vote occurs before ..., this market will resolve to Yes"), as the day the window closes at its
+ * start (`2031-08-01`): the last instant the act, or its result, can still count.
+ */
+function deadlineOf(rules: string): StatedTerm | undefined {
+  let latest: { at: number; wording: string } | undefined;
+  for (const m of rules.matchAll(deadlineRe)) {
+    const month = monthNumber[(m[2] ?? "").slice(0, 3).toLowerCase()];
+    const day = Number(m[3]);
+    if (month === undefined || day < 1 || day > 31) continue;
+    const endOfDay = !/^(?:before|prior)/i.test(m[1] ?? "");
+    const at = Date.UTC(Number(m[4]), month - 1, day) + (endOfDay ? dayMs : 0);
+    if (latest === undefined || at > latest.at) latest = { at, wording: around(rules, m.index, m[0].length) };
+  }
+  return latest === undefined ? undefined : { value: new Date(latest.at).toISOString().slice(0, 10), wording: latest.wording };
+}
+
+/** Two deadlines a day or less apart (a zone, or "11:59 PM" against the next day's start) are the same. */
+const sameDeadline = (x: string, y: string) => Math.abs(Date.parse(x) - Date.parse(y)) <= dayMs;
+
+// A bar on seats, against a majority or control of a chamber. A count ("170 or more", "at least 170
+// seats") is not a majority claim: a majority depends on the chamber's size, and a majority
+// government on forming one.
+const seatCountRe = /\b(?:at\s+least|no\s+(?:less|fewer)\s+than)\s+(\d{2,4})\b|\b(\d{2,4})\s+(?:seats\s+)?or\s+more\b|\b(\d{2,4})\+/i;
+const chamber = String.raw`(?:House|Senate|Commons|parliament|chamber|legislature|Bundestag|Congress|Assembly)`;
+const majorityRe = new RegExp(String.raw`\bmajority\b(?!\s+(?:vote|of\s+(?:the\s+)?(?:votes?|senators|members\s+present|territory|population)))|\bcontrols?\s+(?:of\s+)?(?:the\s+)?${chamber}\b`, "i");
+const chamberRe = new RegExp(String.raw`\b(?:seats?|government|${chamber})\b`, "i");
+
+/** The seats a Yes sentence or the question requires: a count, else a majority or control of a chamber. */
+function seatsOf(text: string): StatedTerm | undefined {
+  for (const sentence of text.split(/(?<=[.?!])\s+/)) {
+    if (!chamberRe.test(sentence)) continue;
+    const count = /\bseats?\b/i.test(sentence) ? stated(sentence, seatCountRe, (m) => `≥ ${m[1] ?? m[2] ?? m[3]} seats`) : undefined;
+    if (count !== undefined) return count;
+  }
+  for (const sentence of text.split(/(?<=[.?!])\s+/)) {
+    if (!chamberRe.test(sentence)) continue;
+    const majority = stated(sentence, majorityRe, () => "majority");
+    if (majority !== undefined) return majority;
+  }
+  return undefined;
+}
+
+// A coalition's member list: in brackets after its name ("the Harbour Coalition (Blue, Green,
+// Red)"), or the subject of forming or making up a government ("Will Blue, Green, and Red form the
+// next government?"). Each member a capitalised name of up to four words.
+const memberName = String.raw`\p{Lu}[\p{L}\p{N}/.'’-]*(?:\s+\p{Lu}[\p{L}\p{N}/.'’-]*){0,3}`;
+const memberListRe = new RegExp(String.raw`(${memberName}(?:\s*,\s*${memberName})*,?\s*(?:and|&|\+)\s*${memberName})\s+(?:form|forms|make\s+up|makes\s+up|govern|make|makes)\b`, "u");
+const bracketedMembersRe = /\bcoalition\s*\(([^()]{3,160})\)/iu;
+
+/** A list's members, normalised ("Blue, Green, and Red" -> blue|green|red), or none under two. */
+function membersOf(list: string): string[] {
+  const members = list
+    .replace(/^(?:will|would|can|could|do|does|did|if|whether|that)\s+/i, "")
+    .split(/\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*[&+]\s*/i)
+    .map((m) => m.replace(/^the\s+/i, "").trim().toLowerCase())
+    .filter((m) => m !== "");
+  return members.length < 2 ? [] : [...new Set(members)].sort();
+}
+
+/** The members of the coalition the question or Yes sentence names, when it lists them. */
+function coalitionMembersOf(text: string): StatedTerm | undefined {
+  if (!/\b(?:coalition|government)\b/i.test(text)) return undefined;
+  for (const re of [bracketedMembersRe, memberListRe]) {
+    const m = re.exec(text);
+    const members = m === null ? [] : membersOf(m[1] ?? "");
+    if (m !== null && members.length >= 2) return { value: members.join(" | "), wording: around(text, m.index, m[0].length) };
+  }
+  return undefined;
+}
 
 /** The paragraph of the rules that says when the market resolves Yes (else their first paragraph). */
 export function yesParagraph(description: string | null): string | null {
@@ -333,7 +425,7 @@ export function rulesWithSecondary(description: string | null, fields: Settlemen
  * named settlement sources (the caller passes those, canonical, as `sources` when there are any),
  * the secondary rules with the main ones.
  */
-export function readRuleTerms(mainRules: string | null, sources: string[], question = "", fields?: SettlementFields, siblingBrackets?: Array<[number, number]>): RuleTermsOf {
+export function readRuleTerms(mainRules: string | null, sources: string[], question = "", fields?: SettlementFields): RuleTermsOf {
   const out: RuleTermsOf = {};
   const fieldBound = boundFromFields(fields);
   if (fieldBound !== undefined) out.bound = fieldBound;
@@ -373,9 +465,18 @@ export function readRuleTerms(mainRules: string | null, sources: string[], quest
   out.trigger = triggerOf(yes, rules) ?? { value: "event", wording: yes.slice(0, 120) + (yes.length > 120 ? "…" : "") };
   const zone = stated(rules, zoneRe, (m) => zoneOf(m[1] ?? ""));
   if (zone !== undefined) out.deadlineZone = zone;
-  const textBound = boundOf(yes);
-  const bound = fieldBound ?? (textBound === undefined ? undefined : bracketWithSiblings(textBound, siblingBrackets));
+  // The bound from the venue's fields, else the Yes paragraphs', else (when the rules state the
+  // venue's rule for a value on an edge, which says the rules are about the question's bound) the
+  // question's; the edge rule then decides which edge is included.
+  const textBound = boundOf(yes) ?? (edgeRuleRe.test(rules) ? boundOf(own) : undefined);
+  const bound = fieldBound ?? (textBound === undefined ? undefined : withEdgeRule(textBound, rules));
   if (bound !== undefined) out.bound = bound;
+  const deadline = deadlineOf(rules);
+  if (deadline !== undefined) out.deadline = deadline;
+  const seats = seatsOf(`${own} ${yes}`);
+  if (seats !== undefined) out.seats = seats;
+  const members = coalitionMembersOf(own) ?? coalitionMembersOf(yes);
+  if (members !== undefined) out.members = members;
   // Two price feeds of one asset settle one question (the venues' own convention): only the
   // agencies and services that call a result are compared as sources.
   const callers = sources.filter((x) => !priceFeeds.has(x));
@@ -503,6 +604,7 @@ export function compareSettlement(a: RuleTermsOf, b: RuleTermsOf): SettlementCom
     const same =
       x.value === y.value ||
       (term === "bound" && !boundsConflict(x.value, y.value)) || // another number: the interval comparison's concern
+      (term === "deadline" && sameDeadline(x.value, y.value)) ||
       (term === "source" && x.value.split(", ").some((v) => y.value.split(", ").includes(v)));
     states[term] = same ? "same" : "conflict";
     if (!same) differences.push({ term, a: x.wording, b: y.wording });

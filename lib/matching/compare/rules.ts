@@ -4,7 +4,7 @@
  */
 import type { Features } from "../extract";
 import { stationMeasures } from "../lexicon";
-import { compareSettlement, ruleTerms, type RuleDifference, type RuleTerm, type TermState } from "../rules";
+import { compareSettlement, comparedOnly, ruleTerms, type RuleDifference, type RuleTerm, type TermState } from "../rules";
 import type { AttributeState, Cmp } from "./types";
 
 export interface RulesComparison {
@@ -13,7 +13,7 @@ export interface RulesComparison {
   sharedSources: string[];
   /** Rule terms both state differently, each side's wording (A, then B). */
   differences: RuleDifference[];
-  /** Settlement terms both records state alike, and those one states and the other leaves unsaid (the trigger, which every record read from rules has, and the place, are not counted). */
+  /** Settlement terms both records state alike, and those one states and the other leaves unsaid (the terms of `comparedOnly` are not counted). */
   same: RuleTerm[];
   oneSide: RuleTerm[];
   /** A measure read at a weather station (`stationMeasures`) whose station the two records do not both state alike: unknown, never the same. */
@@ -51,7 +51,7 @@ export function compareRules(a: Features, b: Features, cmp: Cmp, quantityCmp: Cm
   if (cmp === "disjoint") return { sources, sharedSources, differences: [], same: [], oneSide: [], stationUnknown: atStation, leaderboardOneSide: null };
   const settlement = compareSettlement(a.rules ?? {}, b.rules ?? {});
   const differences = settlement.differences.filter((d) => d.term !== "bound" || quantityCmp === "equal");
-  // The place is compared, not weighed: the fitted decision's counts were fitted without it.
-  const counted = (state: TermState) => ruleTerms.filter((t) => t !== "trigger" && t !== "rank" && settlement.states[t] === state);
+  // The place, the deadline, the seats and the members are compared, not weighed (`comparedOnly`).
+  const counted = (state: TermState) => ruleTerms.filter((t) => !comparedOnly.has(t) && settlement.states[t] === state);
   return { sources, sharedSources, differences, same: counted("same"), oneSide: counted("oneSide"), stationUnknown: atStation && settlement.states.station !== "same", leaderboardOneSide: leaderboardOneSide(a, b) };
 }
