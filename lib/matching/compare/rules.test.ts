@@ -16,6 +16,17 @@ describe("rules comparator", () => {
     expect(r.differences[0]?.a).toMatch(/announcement of her resignation/);
   });
 
+  it("names a deadline conflict as a difference and weighs the compared-only terms in no count", () => {
+    const late = pm("Quill out", question, { description: "This market will resolve to Yes if Ada Quill leaves office.\n\nIf she has not left office by December 31, 2030, this market will resolve to No." });
+    const early = kx("Quill out", question, "Ada Quill leaves office before Aug 1, 2030");
+    const r = compareRules(late, early, "equal", "equal");
+    expect(r.differences.map((d) => d.term)).toEqual(["deadline"]);
+    // Stated alike on both sides, the deadline is still neither a term alike nor one said on one side in the fitted counts.
+    const alike = compareRules(act, kx("Quill out", question, "Ada Quill leaves office before Jan 1, 2031"), "equal", "equal");
+    expect(alike.differences).toEqual([]);
+    expect([...alike.same, ...alike.oneSide]).not.toContain("deadline");
+  });
+
   it("compares no rule terms of a pair that cannot both be Yes", () => {
     expect(compareRules(news, act, "disjoint", "equal").differences).toEqual([]);
   });
