@@ -262,26 +262,26 @@ describe("rule terms", () => {
     expect(compareSettlement(before, readRuleTerms("If Ada Quill visits Zorbia, then the market resolves to Yes.", [])).states.deadline).toBe("oneSide");
   });
 
-  it("a seat count is not a majority claim; a majority of the votes cast is not one of seats", () => {
-    const count = readRuleTerms('This market will resolve to "Yes" if the Zorbian Party wins a majority of seats (180 or more) in the Assembly as a result of the next election.', [], "Zorbian Party wins majority in the election?");
-    const majority = readRuleTerms("If the Zorbian Party majority make up the next elected government of Zorbia, then the market resolves to Yes.", [], "Will a Zorbian Party majority make up the next government of Zorbia?");
-    expect(count.seats?.value).toBe("≥ 180 seats");
-    expect(majority.seats?.value).toBe("majority");
-    expect(compareSettlement(count, majority).states.seats).toBe("conflict");
-    expect(compareSettlement(majority, readRuleTerms("If the Zorbian Party wins control of the Assembly in the next election, then the market resolves to Yes.", [])).states.seats).toBe("same");
-    expect(compareSettlement(count, readRuleTerms("If the Zorbian Party wins at least 180 seats in the Assembly, then the market resolves to Yes.", [])).states.seats).toBe("same");
-    expect(readRuleTerms("If Ada Quill is confirmed by a majority vote of the Senate, then the market resolves to Yes.", []).seats).toBeUndefined();
+  // Each row: a term, what the row shows, two markets' rules and questions, the values read, and how they compare.
+  const majorityRules = "If the Zorbian Party majority make up the next elected government of Zorbia, then the market resolves to Yes.";
+  const firstCoalition = "This market will resolve to the first ruling coalition that forms after the next Zorbian election.";
+  const listedQuestion = "Will Blue Party, Greens, and Reds form the next Zorbian government?";
+  const twoSided: Array<[term: "seats" | "members", what: string, a: [string, string], b: [string, string], values: [string, string], state: string]> = [
+    ["seats", "a seat count is not a majority claim", ['This market will resolve to "Yes" if the Zorbian Party wins a majority of seats (180 or more) in the Assembly as a result of the next election.', "Zorbian Party wins majority in the election?"], [majorityRules, "Will a Zorbian Party majority make up the next government of Zorbia?"], ["≥ 180 seats", "majority"], "conflict"],
+    ["seats", "a majority and control of the chamber are one claim", [majorityRules, ""], ["If the Zorbian Party wins control of the Assembly in the next election, then the market resolves to Yes.", ""], ["majority", "majority"], "same"],
+    ["seats", "the same count in other words", ['This market will resolve to "Yes" if the Zorbian Party wins a majority of seats (180 or more) in the Assembly.', ""], ["If the Zorbian Party wins at least 180 seats in the Assembly, then the market resolves to Yes.", ""], ["≥ 180 seats", "≥ 180 seats"], "same"],
+    ["members", "a list in brackets after the coalition's name against the list that forms the government", [firstCoalition, listedQuestion], ["If the Harbour Coalition (Blue Party, Greens, Yellows) make up the next elected government of Zorbia, then the market resolves to Yes.", "Will Harbour Coalition (Blue Party, Greens, Yellows) make up the next government of Zorbia?"], ["blue party | greens | reds", "blue party | greens | yellows"], "conflict"],
+    ["members", "the same members in another order", [firstCoalition, listedQuestion], ["If Greens, Reds and Blue Party make up the next elected government of Zorbia, then the market resolves to Yes.", ""], ["blue party | greens | reds", "blue party | greens | reds"], "same"],
+  ];
+  it.each(twoSided)("reads %s on both sides: %s", (term, _what, a, b, values, state) => {
+    const x = readRuleTerms(a[0], [], a[1]);
+    const y = readRuleTerms(b[0], [], b[1]);
+    expect([x[term]?.value, y[term]?.value]).toEqual(values);
+    expect(compareSettlement(x, y).states[term]).toBe(state);
   });
 
-  it("compares a coalition's member list, in brackets after its name or as the subject that forms the government", () => {
-    const listed = readRuleTerms("This market will resolve to the first ruling coalition that forms after the next Zorbian election.", [], "Will Blue Party, Greens, and Reds form the next Zorbian government?");
-    const named = readRuleTerms("If the Harbour Coalition (Blue Party, Greens, Yellows) make up the next elected government of Zorbia, then the market resolves to Yes.", [], "Will Harbour Coalition (Blue Party, Greens, Yellows) make up the next government of Zorbia?");
-    expect(listed.members?.value).toBe("blue party | greens | reds");
-    expect(named.members?.value).toBe("blue party | greens | yellows");
-    expect(compareSettlement(listed, named).states.members).toBe("conflict");
-    const same = readRuleTerms("If Greens, Reds and Blue Party make up the next elected government of Zorbia, then the market resolves to Yes.", [], "");
-    expect(compareSettlement(listed, same).states.members).toBe("same");
-    // A list outside a coalition or a government is not read as its members.
+  it("reads no seats from a majority vote of a body, and no members from a list outside a coalition or a government", () => {
+    expect(readRuleTerms("If Ada Quill is confirmed by a majority vote of the Senate, then the market resolves to Yes.", []).seats).toBeUndefined();
     expect(readRuleTerms("If Blue, Green and Red win medals, then the market resolves to Yes.", []).members).toBeUndefined();
   });
 
