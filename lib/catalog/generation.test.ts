@@ -77,6 +77,16 @@ describe("the catalog generation", () => {
     expect(await generation()).toBe(before + 1n);
   });
 
+  it("moves when an event's deletion removes its markets by cascade (the foreign key's own statement on markets)", async () => {
+    const doomed = [makeEvent({ venue: "kalshi", category: "Sports" }, [{ volume24h: 5 }])];
+    await seedCatalog(doomed);
+    const before = await generation();
+    await writeElsewhere(`delete from events where id = '${doomed[0]?.event.id ?? ""}'`);
+    expect(await generation()).toBeGreaterThan(before);
+    const [row] = resultRows<{ n: number }>(await (await getDb()).execute(sql`select count(*)::int as n from markets where id = ${doomed[0]?.markets[0]?.id ?? ""}`));
+    expect(row?.n).toBe(0);
+  });
+
   it("stays exact and small through its fold: n write statements add exactly n, in a few dozen rows", async () => {
     const before = await generation();
     for (let i = 0; i < 150; i += 1) await writeElsewhere(`update market_quotes set volume = ${i} where id = '${marketId}'`);
