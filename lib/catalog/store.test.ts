@@ -387,6 +387,53 @@ describe("a poll of several batches (written BATCH_WRITERS at a time, quotes as 
   });
 });
 
+describe("each row's poll time (quoted_at, last_seen_at)", () => {
+  it("is the row's own instant, however the rows of one poll repeat or alternate their instants, and the call's time without one", async () => {
+    await clearCatalog();
+    const [a, b] = [new Date(Date.UTC(2026, 10, 28, 1)), new Date(Date.UTC(2026, 10, 28, 2))];
+    // Instants as a poll may stamp them: repeated, alternating, an equal instant in another Date, none.
+    const stamps = [a, a, b, a, new Date(b.getTime()), undefined, b];
+    const poll = [makeEvent({ venue: "polymarket" }, stamps.map((_, i) => ({ volume24h: 100 + i })))].map((e) => ({
+      ...e,
+      markets: e.markets.map((m, i) => ({ ...m, lastSeenAt: stamps[i] })),
+    }));
+    const sent = poll[0]?.markets ?? [];
+    const started = Date.now();
+    // A timestamp column as the driver answers it (a Date, or text from PGlite's raw rows).
+    const instant = (value: unknown) => new Date(value as string | Date).getTime();
+    await upsertCatalog(await getDb(), poll);
+    const expectStamps = async (prices: number[]) => {
+      const quotes = await snapshot("market_quotes");
+      const rows = await snapshot("markets");
+      sent.forEach((m, i) => {
+        const quote = quotes.get(m.id ?? "");
+        const stamp = stamps[i];
+        const quotedAt = instant(quote?.quoted_at);
+        if (stamp === undefined) expect(quotedAt).toBeGreaterThanOrEqual(started - 1000);
+        else expect(quotedAt).toBe(stamp.getTime());
+        expect((quote?.outcomes as Array<{ price: number }>)[0]?.price).toBe(prices[i]);
+        if (stamp !== undefined) expect(instant(rows.get(m.id ?? "")?.last_seen_at)).toBe(stamp.getTime());
+      });
+    };
+    await expectStamps(sent.map((m) => m.outcomes[0]?.price ?? -1));
+    // A re-poll moving every price (the quote statement alone) stamps each quote with its own instant again.
+    const [c, d] = [new Date(Date.UTC(2026, 10, 28, 3)), new Date(Date.UTC(2026, 10, 28, 4))];
+    stamps.splice(0, stamps.length, d, c, c, d, new Date(c.getTime()), undefined, c);
+    const moved = poll.map((e) => ({
+      ...e,
+      markets: e.markets.map((m, i) => ({ ...m, lastSeenAt: stamps[i], outcomes: m.outcomes.map((o) => ({ ...o, price: 1 - o.price })) })),
+    }));
+    await upsertCatalog(await getDb(), moved);
+    const quotes = await snapshot("market_quotes");
+    sent.forEach((m, i) => {
+      const stamp = stamps[i];
+      const quotedAt = instant(quotes.get(m.id ?? "")?.quoted_at);
+      if (stamp === undefined) expect(quotedAt).toBeGreaterThanOrEqual(started - 1000);
+      else expect(quotedAt).toBe(stamp.getTime());
+    });
+  });
+});
+
 describe("a batch whose write fails", () => {
   it("rejects the call and leaves nothing of its batch: not even the quotes its first statement updated", async () => {
     await clearCatalog();

@@ -390,6 +390,27 @@ function ranksStatement(quotes: QuoteColumns, keep: readonly number[]): SQL {
 
 const iso = (d: Date | null | undefined) => (d instanceof Date ? d.toISOString() : null);
 
+/**
+ * Each row's poll time as ISO text. A poll stamps its rows with one or a few instants, so the text
+ * of the previous row's instant is reused while the instant repeats (`toISOString` per row was
+ * ~1 µs of the writer's ~30 µs a market: docs/performance.md, "The writer's own CPU").
+ */
+function pollTimes(rows: ReadonlyArray<{ lastSeenAt?: Date | null }>): string[] {
+  const pollTime = new Date().toISOString();
+  let lastMs = Number.NaN;
+  let lastText = pollTime;
+  return rows.map((r) => {
+    const at = r.lastSeenAt;
+    if (!(at instanceof Date)) return pollTime;
+    const ms = at.getTime();
+    if (ms !== lastMs) {
+      lastText = at.toISOString();
+      lastMs = ms;
+    }
+    return lastText;
+  });
+}
+
 /** The largest absolute 24-hour price change among outcomes (what `sort=change24h` ranks by). */
 function largestMove(outcomes: ReadonlyArray<{ priceChange24h: number }>): number {
   let largest = 0;
@@ -428,8 +449,7 @@ function quoteColumns(
 }
 
 function prepareEventRows(incoming: readonly NewEventRow[]): PreparedQuoted {
-  const pollTime = new Date().toISOString();
-  const quotedAt = incoming.map((r) => iso(r.lastSeenAt) ?? pollTime);
+  const quotedAt = pollTimes(incoming);
   // What describes the event: hashed, and written only when it changed.
   const rows = incoming.map((r) => ({
     id: r.id,
@@ -453,8 +473,7 @@ function prepareEventRows(incoming: readonly NewEventRow[]): PreparedQuoted {
 }
 
 function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedQuoted {
-  const pollTime = new Date().toISOString();
-  const quotedAt = incoming.map((r) => iso(r.lastSeenAt) ?? pollTime);
+  const quotedAt = pollTimes(incoming);
   // What describes the market: hashed, and written only when it changed.
   const rows = incoming.map((r) => ({
     id: r.id,
@@ -505,9 +524,11 @@ interface PreparedBatch {
 }
 
 /**
- * Serialises each row once, for its hash and for the upsert. The hash covers the row as sent,
- * every column but last_seen_at and `unhashed`'s (`content_hash`, see writeChanged); those join
- * the row's JSON after hashing.
+ * Hashes each row: the MD5 of its JSON, which covers the row as sent, every column but
+ * last_seen_at and `unhashed`'s (`content_hash`, see writeChanged); those join the row's JSON in
+ * `json()`. The JSON is made again there, for the few rows that go on to the upsert, rather than
+ * kept from hashing: kept, every row's text lived until its batch's statements answered, and on a
+ * re-poll that is nearly all of them for nothing (docs/performance.md, "The writer's own CPU").
  */
 function prepareRows(
   table: PreparedBatch["table"],
@@ -523,13 +544,12 @@ function prepareRows(
     columns,
     kept,
     rows: rows.map((row, i) => {
-      const content = JSON.stringify(row);
-      const hash = digest("md5", content);
-      // The row's JSON with its poll time, hash and unhashed columns in front: `content` is an object literal `{...}`.
+      const hash = digest("md5", JSON.stringify(row));
+      // The row's JSON with its poll time, hash and unhashed columns in front (the row's own JSON is an object literal `{...}`).
       const json = () => {
         const extra = unhashed?.[i];
         const front = extra === undefined ? "" : `${JSON.stringify(extra).slice(1, -1)},`;
-        return `{"last_seen_at":${JSON.stringify(seenAt[i] ?? pollTime)},"content_hash":"${hash}",${front}${content.slice(1)}`;
+        return `{"last_seen_at":${JSON.stringify(seenAt[i] ?? pollTime)},"content_hash":"${hash}",${front}${JSON.stringify(row).slice(1)}`;
       };
       return { id: String(row.id), hash, json };
     }),
