@@ -271,6 +271,7 @@ describe("rule terms", () => {
     ["seats", "a majority and control of the chamber are one claim", [majorityRules, ""], ["If the Zorbian Party wins control of the Assembly in the next election, then the market resolves to Yes.", ""], ["majority", "majority"], "same"],
     ["seats", "the same count in other words", ['This market will resolve to "Yes" if the Zorbian Party wins a majority of seats (180 or more) in the Assembly.', ""], ["If the Zorbian Party wins at least 180 seats in the Assembly, then the market resolves to Yes.", ""], ["≥ 180 seats", "≥ 180 seats"], "same"],
     ["members", "a list in brackets after the coalition's name against the list that forms the government", [firstCoalition, listedQuestion], ["If the Harbour Coalition (Blue Party, Greens, Yellows) make up the next elected government of Zorbia, then the market resolves to Yes.", "Will Harbour Coalition (Blue Party, Greens, Yellows) make up the next government of Zorbia?"], ["blue party | greens | reds", "blue party | greens | yellows"], "conflict"],
+    ["members", "a list in brackets after a nickname", [firstCoalition, listedQuestion], ["If the Kite (Blue Party and Greens) make up the next elected government of Zorbia, then the market resolves to Yes.", ""], ["blue party | greens | reds", "blue party | greens"], "conflict"],
     ["members", "the same members in another order", [firstCoalition, listedQuestion], ["If Greens, Reds and Blue Party make up the next elected government of Zorbia, then the market resolves to Yes.", ""], ["blue party | greens | reds", "blue party | greens | reds"], "same"],
   ];
   it.each(twoSided)("reads %s on both sides: %s", (term, _what, a, b, values, state) => {
@@ -282,6 +283,7 @@ describe("rule terms", () => {
 
   it("reads no seats from a majority vote of a body, and no members from a list outside a coalition or a government", () => {
     expect(readRuleTerms("If Ada Quill is confirmed by a majority vote of the Senate, then the market resolves to Yes.", []).seats).toBeUndefined();
+    expect(readRuleTerms('This market will resolve to "Yes" if a government ban prohibits the use of the app by the majority of residents of Zorbia.', []).seats).toBeUndefined();
     expect(readRuleTerms("If Blue, Green and Red win medals, then the market resolves to Yes.", []).members).toBeUndefined();
   });
 

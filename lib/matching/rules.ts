@@ -325,7 +325,12 @@ const sameDeadline = (x: string, y: string) => Math.abs(Date.parse(x) - Date.par
 // government on forming one.
 const seatCountRe = /\b(?:at\s+least|no\s+(?:less|fewer)\s+than)\s+(\d{2,4})\b|\b(\d{2,4})\s+(?:seats\s+)?or\s+more\b|\b(\d{2,4})\+/i;
 const chamber = String.raw`(?:House|Senate|Commons|parliament|chamber|legislature|Bundestag|Congress|Assembly)`;
-const majorityRe = new RegExp(String.raw`\bmajority\b(?!\s+(?:vote|of\s+(?:the\s+)?(?:votes?|senators|members\s+present|territory|population)))|\bcontrols?\s+(?:of\s+)?(?:the\s+)?${chamber}\b`, "i");
+// A majority of seats or of a chamber, or a party's majority ("a Zorbian Party majority"): not a
+// majority of anything else ("the majority of voters", "a majority vote").
+const majorityRe = new RegExp(
+  String.raw`\bmajority\s+(?:of\s+(?:the\s+)?seats|government|in\s+(?:the\s+)?${chamber})\b|\b(?:an?|outright|absolute|\p{Lu}[\p{L}/-]*)\s+majority\b(?!\s+(?:of|vote))|\bcontrols?\s+(?:of\s+)?(?:the\s+)?${chamber}\b`,
+  "iu",
+);
 const chamberRe = new RegExp(String.raw`\b(?:seats?|government|${chamber})\b`, "i");
 
 /** The seats a Yes sentence or the question requires: a count, else a majority or control of a chamber. */
@@ -348,7 +353,7 @@ function seatsOf(text: string): StatedTerm | undefined {
 // next government?"). Each member a capitalised name of up to four words.
 const memberName = String.raw`\p{Lu}[\p{L}\p{N}/.'’-]*(?:\s+\p{Lu}[\p{L}\p{N}/.'’-]*){0,3}`;
 const memberListRe = new RegExp(String.raw`(${memberName}(?:\s*,\s*${memberName})*,?\s*(?:and|&|\+)\s*${memberName})\s+(?:form|forms|make\s+up|makes\s+up|govern|make|makes)\b`, "u");
-const bracketedMembersRe = /\bcoalition\s*\(([^()]{3,160})\)/iu;
+const bracketedMembersRe = /\bcoalition\s*\(([^()]{3,160})\)|\(([^()]{3,160})\)\s+(?:form|forms|make\s+up|makes\s+up)\b/iu;
 
 /** A list's members, normalised ("Blue, Green, and Red" -> blue|green|red), or none under two. */
 function membersOf(list: string): string[] {
@@ -365,7 +370,7 @@ function coalitionMembersOf(text: string): StatedTerm | undefined {
   if (!/\b(?:coalition|government)\b/i.test(text)) return undefined;
   for (const re of [bracketedMembersRe, memberListRe]) {
     const m = re.exec(text);
-    const members = m === null ? [] : membersOf(m[1] ?? "");
+    const members = m === null ? [] : membersOf(m[1] ?? m[2] ?? "");
     if (m !== null && members.length >= 2) return { value: members.join(" | "), wording: around(text, m.index, m[0].length) };
   }
   return undefined;
