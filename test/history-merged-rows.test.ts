@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { AssetBook, applyBookData, applyChangeData, BookStore } from "@/lib/books/book-state";
+import { AssetBook, applyReplayRow, BookStore } from "@/lib/books/book-state";
 import { bookRows, mergedBookRows, type MergedBookRow } from "@/lib/history/ticks";
 import type { TickRow } from "@/lib/recorder/rows";
 import { insertTickRows } from "@/lib/recorder/writer";
-import { getTickStores, requestTickReader } from "@/lib/ticks";
+import { getTickStores, requestTickReader, type TickReader } from "@/lib/ticks";
 import { recordedVenueTables } from "@/lib/ticks/published";
 
 /**
@@ -45,6 +45,15 @@ const script = [
   change({ side: "BUY", price: "0.4612345678901234567890123", size: "1", ...stated("0.4612345678901234567890123", "0.6") }),
   change({ side: "BUY", price: "0.47", size: "2", ...stated(0.47, { p: "0.6" }) }),
   change({ side: "SELL", price: "0.01", size: "5", ...stated("0.47", "0.6") }),
+  // Texts the engine reads as numbers (trailing zeros, -0) and texts it leaves to Node.
+  change({ side: "SELL", price: "0.7500", size: "10.00", ...stated("1.0", "0.70") }),
+  change({ side: "SELL", price: "-0.0", size: "1", ...stated(1, null) }),
+  change({ side: "SELL", price: "0.71", size: "Infinity", ...stated("1", "0.7") }),
+  change({ side: "SELL", price: "inf", size: "1", ...stated("1", "nan") }),
+  change({ side: "SELL", price: "0.72", size: "+1", ...stated("1.", "0.7") }),
+  change({ side: "SELL", price: "0.73", size: "0x10", ...stated("1", "0.7e0") }),
+  change({ side: "SELL", price: "0.77", size: "3", best_bid: "1" }),
+  change({ side: "SELL", price: "0.7", size: "0", ...stated("0.99", "0.71") }),
   book({ asks: [["0.7", "1"]] }),
   change({ side: "SELL", price: "0.7", size: "0", ...stated("0", "1") }),
   book({ bids: "x", asks: [["0.7", "2"], [0.8, "1"], ["0.9"]] }),
@@ -53,9 +62,67 @@ const script = [
   change({ side: "BUY", price: "1", size: "1", ...stated("1", "0.7") }),
 ];
 
+/**
+ * A seeded random script of a second asset: snapshots every 40 rows, changes drawn from exact and
+ * inexact texts; most changes state the best prices a plain model of the book holds (written
+ * several ways), so the book stays in sync for stretches and a wrong stated best shows.
+ */
+const RANDOM_ASSET = `${ASSET.slice(0, -1)}2`;
+const TEXTS = ["0.5", "0.50", "0.500", "0.05", "1", "0", "-0", "0.4200", "12.5", "100", "0.1", "0.3", "1e-1", " 0.5", "0.5 ", "+0.5", ".5", "5.", "abc", "", "inf", "NaN", "0.30000000000000004", "0.1234567890123456789", "007"];
+function randomScript(seed: number, length: number) {
+  let state = seed;
+  const next = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+  const pick = <T,>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  const price = () => (next() < 0.85 ? `0.${String(1 + Math.floor(next() * 98)).padStart(2, "0")}${next() < 0.2 ? "00" : ""}` : pick(TEXTS));
+  const odd = () => pick<unknown>([null, 0.5, undefined, ["0.5"], ...TEXTS]);
+  const model = { bids: new Map<number, number>(), asks: new Map<number, number>() };
+  const set = (side: Map<number, number>, p: unknown, q: unknown) => {
+    if (typeof p !== "string" || typeof q !== "string" || p.trim() === "" || q.trim() === "") return;
+    const [pn, qn] = [Number(p), Number(q)];
+    if (!Number.isFinite(pn) || !Number.isFinite(qn)) return;
+    if (qn > 0) side.set(pn, qn);
+    else side.delete(pn);
+  };
+  const best = (side: Map<number, number>, pickOf: (...values: number[]) => number, empty: string) => {
+    const value = side.size === 0 ? undefined : pickOf(...side.keys());
+    if (value === undefined) return empty;
+    return next() < 0.5 ? String(value) : value.toFixed(4);
+  };
+  return Array.from({ length }, (_, i) => {
+    if (i % 40 === 0) {
+      const levels = () => Array.from({ length: 1 + Math.floor(next() * 6) }, () => [price(), pick(["1", "10.00", "0", "2.5"])]);
+      const [bids, asks] = [levels(), levels()];
+      model.bids.clear();
+      model.asks.clear();
+      for (const [p, q] of bids) set(model.bids, p, q);
+      for (const [p, q] of asks) set(model.asks, p, q);
+      return { event: "book" as const, data: { asset_id: RANDOM_ASSET, bids, asks } };
+    }
+    const side = next() < 0.97 ? pick(["BUY", "SELL"]) : pick<unknown>(["buy", 1, null]);
+    const p = next() < 0.95 ? price() : odd();
+    const q = next() < 0.95 ? pick(["0", "1", "10", "2.50", "100.0"]) : odd();
+    if (side === "BUY") set(model.bids, p, q);
+    if (side === "SELL") set(model.asks, p, q);
+    const honest = next() < 0.9;
+    const bid = honest ? best(model.bids, Math.max, "0") : next() < 0.5 ? price() : odd();
+    const ask = honest ? best(model.asks, Math.min, "1") : next() < 0.5 ? price() : odd();
+    return { event: "price_change" as const, data: { asset_id: RANDOM_ASSET, side, price: p, size: q, best_bid: bid, best_ask: ask } };
+  });
+}
+const RANDOM_SEEDS = [1, 7, 42];
+const RANDOM_ROWS = 400;
+
 beforeAll(async () => {
   const rows: TickRow[] = script.map((row, i) => ({ timestampMs: T0 + i * 1000, receivedMs: T0 + i * 1000, market: CONDITION, eventType: row.event, data: JSON.stringify(row.data) }));
   await insertTickRows((await getTickStores()).writer, rows, recordedVenueTables.polymarket);
+  for (const [index, seed] of RANDOM_SEEDS.entries()) {
+    const start = T0 + (index + 1) * 3_600_000;
+    const random: TickRow[] = randomScript(seed, RANDOM_ROWS).map((row, i) => ({ timestampMs: start + i * 1000, receivedMs: start + i * 1000, market: CONDITION, eventType: row.event, data: JSON.stringify(row.data) }));
+    await insertTickRows((await getTickStores()).writer, random, recordedVenueTables.polymarket);
+  }
 });
 
 const stateOf = (book: AssetBook | undefined) => {
@@ -76,15 +143,59 @@ describe("merged replay rows (lib/history/ticks.ts)", () => {
     for await (const batch of mergedBookRows(ticks, [{ source, assetId: ASSET, fromMs: T0 }], T0 + script.length * 1000)) merged.push(...batch);
     const replayed = new AssetBook(ASSET, "");
     const actual = merged.map((row) => {
-      if (row[2] === 1) applyBookData(replayed, row[0], row[3], row[4]);
-      else applyChangeData(replayed, row[0], row[3], row[4], row[5], row[6], row[7]);
+      applyReplayRow(replayed, row);
       return stateOf(replayed);
     });
+    // Both ways a change comes: read as numbers by the engine, and left as texts.
+    expect(merged.filter((row) => row[2] === 2).length).toBeGreaterThan(10);
+    expect(merged.filter((row) => row[2] === 0).length).toBeGreaterThan(10);
     expect(merged).toHaveLength(script.length);
     expect(actual).toEqual(expected);
     // The script reaches the cases it is about: a desync and its snapshot, levels at 0 and 1, a huge size.
     expect(expected.map((state) => state.inSync)).toContain(false);
     expect(expected.at(-1)).toMatchObject({ inSync: true, bids: [{ price: 1, size: 1 }, { price: 0, size: 4 }] });
     expect(expected[1]?.asks).toContainEqual({ price: 1, size: 123456789012345678901234567890 });
+  });
+
+  it.each(RANDOM_SEEDS.map((seed, index) => [seed, index]))("rebuild the same book on a random script (seed %i), across the engine's chunks", async (_seed, index) => {
+    const ticks = requestTickReader();
+    const from = T0 + (index + 1) * 3_600_000;
+    const to = from + RANDOM_ROWS * 1000;
+    const expected: ReturnType<typeof stateOf>[] = [];
+    const store = new BookStore();
+    for await (const row of bookRows(ticks, source, RANDOM_ASSET, from, to)) {
+      store.apply(row);
+      expected.push(stateOf(store.get(RANDOM_ASSET)));
+    }
+    const replayed = new AssetBook(RANDOM_ASSET, "");
+    const actual: ReturnType<typeof stateOf>[] = [];
+    const kinds = new Set<number>();
+    // The engine's stream cut into pieces of 1 to 60 bytes: rows and their texts split across chunks.
+    let cut = index;
+    const pieces: TickReader = {
+      ...ticks,
+      streamQuery: async function* (query, format, signal) {
+        for await (const chunk of ticks.streamQuery(query, format, signal)) {
+          for (let at = 0; at < chunk.length; ) {
+            cut = (cut * 31 + 17) % 60;
+            yield chunk.subarray(at, at + 1 + cut);
+            at += 1 + cut;
+          }
+        }
+      },
+    };
+    for await (const batch of mergedBookRows(pieces, [{ source, assetId: RANDOM_ASSET, fromMs: from }], to)) {
+      for (const row of batch) {
+        kinds.add(row[2]);
+        applyReplayRow(replayed, row);
+        actual.push(stateOf(replayed));
+      }
+    }
+    expect(kinds).toEqual(new Set([0, 1, 2]));
+    expect(actual).toHaveLength(RANDOM_ROWS);
+    expect(actual).toEqual(expected);
+    // In sync for stretches and out of sync after a wrong stated best.
+    expect(expected.filter((state) => state.inSync === false).length).toBeGreaterThan(10);
+    expect(expected.filter((state) => state.inSync === true).length).toBeGreaterThan(RANDOM_ROWS / 10);
   });
 });

@@ -6,6 +6,7 @@ import { POST } from "@/app/v0/sql/route";
 import { KalshiNormalizer } from "@/lib/recorder/kalshi/normalize";
 import { insertTickRows } from "@/lib/recorder/writer";
 import { getTickStores, type TickStores } from "@/lib/ticks";
+import { replayColumns } from "@/lib/ticks/ddl/0007_replay_columns";
 import { describeKeyedRoute } from "./helpers/auth-suite";
 import { makeKey } from "./helpers/keys";
 import { callRoute } from "./helpers/routes";
@@ -237,7 +238,11 @@ describe("POST /v0/sql", () => {
   it("answers DESCRIBE, SHOW TABLES and EXPLAIN of the tick table", async () => {
     const describe = await sql("DESCRIBE TABLE polymarket_orderbook_rust");
     expect(describe.status).toBe(200);
-    expect((describe.body as SqlBody).data.map((row) => row.name)).toEqual(["timestamp", "timestamp_received", "market", "event_type", "data"]);
+    // The five stored columns, then the replay columns the engine derives from `data` at insert (MATERIALIZED: not in SELECT *).
+    expect((describe.body as SqlBody).data.map((row) => row.name)).toEqual(["timestamp", "timestamp_received", "market", "event_type", "data", ...replayColumns]);
+    expect((describe.body as SqlBody).data.map((row) => row.default_type)).toEqual([...Array<string>(5).fill(""), ...replayColumns.map(() => "MATERIALIZED")]);
+    const star = await sql(`SELECT * FROM polymarket_orderbook_rust WHERE market = '${ids.M1.cond}' LIMIT 1`);
+    expect((star.body as SqlBody).meta.columns.map((column) => column.name)).toEqual(["timestamp", "timestamp_received", "market", "event_type", "data"]);
     const show = await sql("SHOW TABLES");
     expect((show.body as SqlBody).data).toEqual([{ name: "kalshi_orderbook" }, { name: "market_outcomes" }, { name: "polymarket_orderbook_rust" }]);
     const explain = await sql(`EXPLAIN SELECT count() FROM polymarket_orderbook_rust WHERE market = '${ids.M1.cond}'`);

@@ -114,10 +114,13 @@ class Side {
   }
 }
 
-/** Does the venue's stated best price agree with ours? An empty side may be stated as 0 or 1. */
-function agrees(stated: string | undefined, ours: number | undefined, emptyValues: readonly number[]): boolean {
-  if (stated === undefined) return true;
-  const value = parseNumber(stated);
+/** A stated best price as a number (undefined: it states nothing: missing or not a number). */
+function statedNumber(stated: string | undefined): number | undefined {
+  return stated === undefined ? undefined : parseNumber(stated);
+}
+
+/** Does the venue's stated best price (undefined: none) agree with ours? An empty side may be stated as 0 or 1. */
+function agrees(value: number | undefined, ours: number | undefined, emptyValues: readonly number[]): boolean {
   if (value === undefined) return true;
   if (ours === undefined) return emptyValues.includes(value);
   return Math.abs(value - ours) < 1e-9;
@@ -175,12 +178,21 @@ export class AssetBook {
 
   /** Sets one level (a `price_change` entry); checks the venue's stated best prices after it. */
   applyChange(side: BookSide, price: string, size: string, timestampMs: number, stated: StatedBest = {}, hash?: string | null): void {
-    this.#set(side === "BUY" ? this.#bids : this.#asks, price, size);
+    this.applyChangeNumbers(side, parseNumber(price), parseNumber(size), timestampMs, statedNumber(stated.bestBid), statedNumber(stated.bestAsk), hash);
+  }
+
+  /**
+   * `applyChange` of texts already read as `Number` reads them (undefined: not a number; the level
+   * is not set, the stated best not checked), for a reader whose engine parsed them
+   * (lib/history/ticks.ts, `mergedBookRows`).
+   */
+  applyChangeNumbers(side: BookSide, price: number | undefined, size: number | undefined, timestampMs: number, bestBid?: number, bestAsk?: number, hash?: string | null): void {
+    if (price !== undefined && size !== undefined) (side === "BUY" ? this.#bids : this.#asks).set(price, size);
     if (timestampMs > this.#timestamp) this.#timestamp = timestampMs;
     if (hash) this.#hash = hash;
     if (!this.#hasSnapshot) return;
-    const bidOk = agrees(stated.bestBid, this.#bids.best(), [0]);
-    const askOk = agrees(stated.bestAsk, this.#asks.best(), [0, 1]);
+    const bidOk = agrees(bestBid, this.#bids.best(), [0]);
+    const askOk = agrees(bestAsk, this.#asks.best(), [0, 1]);
     if (!bidOk || !askOk) {
       if (this.#inSync) this.desyncs += 1;
       this.#inSync = false;
@@ -331,6 +343,41 @@ export function applyChangeData(book: AssetBook, timestampMs: number, side: unkn
   if ((side !== "BUY" && side !== "SELL") || priceText === undefined || sizeText === undefined) return false;
   book.applyChange(side, priceText, sizeText, timestampMs, { bestBid: text(bestBid), bestAsk: text(bestAsk) }, text(hash));
   return true;
+}
+
+/**
+ * Applies a change whose fields the engine read as numbers (lib/history/ticks.ts, `mergedBookRows`:
+ * a change written as decimal texts `Number` reads exactly), as `applyChangeData` applies their
+ * texts; a stated best of NaN states nothing.
+ */
+export function applyChangeNumbers(book: AssetBook, timestampMs: number, side: BookSide, price: number, size: number, bestBid: number, bestAsk: number): void {
+  book.applyChangeNumbers(side, price, size, timestampMs, Number.isNaN(bestBid) ? undefined : bestBid, Number.isNaN(bestAsk) ? undefined : bestAsk);
+}
+
+/**
+ * A book row as a replay reads it, positional (lib/history/ticks.ts, `mergedBookRows`; lib/spreads
+ * replays them): a snapshot `[ts, side, 1, bids, asks]` and a change `[ts, side, 0, bookSide,
+ * price, size, best_bid, best_ask]` carry the fields as the document held them (null where it
+ * lacks one), read as `BookStore.apply` reads the document; a change the engine read exactly is
+ * `[ts, side, 2, bookSide, price, size, best_bid, best_ask]` with numbers (`applyChangeNumbers`).
+ * `side` tells the books of a merged replay apart.
+ */
+export type ReplayRow =
+  | readonly [timestampMs: number, side: number, kind: 1, bids: unknown, asks: unknown]
+  | readonly [timestampMs: number, side: number, kind: 0, bookSide: unknown, price: unknown, size: unknown, bestBid: unknown, bestAsk: unknown]
+  | readonly [timestampMs: number, side: number, kind: 2, bookSide: BookSide, price: number, size: number, bestBid: number, bestAsk: number];
+
+/** Applies a replayed row to its book, as `BookStore.apply` applies the row's document; false when nothing was applied. */
+export function applyReplayRow(book: AssetBook, row: ReplayRow): boolean {
+  if (row[2] === 1) {
+    applyBookData(book, row[0], row[3], row[4]);
+    return true;
+  }
+  if (row[2] === 2) {
+    applyChangeNumbers(book, row[0], row[3], row[4], row[5], row[6], row[7]);
+    return true;
+  }
+  return applyChangeData(book, row[0], row[3], row[4], row[5], row[6], row[7]);
 }
 
 /**

@@ -1,5 +1,5 @@
 import "server-only";
-import type { BookRow } from "@/lib/books/book-state";
+import type { BookRow, ReplayRow } from "@/lib/books/book-state";
 import { AppError } from "@/lib/errors";
 import { bind, tickRows, tickRowStream, tickStream, type Bind, type Binds, type TickReader } from "@/lib/ticks";
 import { venueOfTable } from "@/lib/recorder/registry";
@@ -102,8 +102,8 @@ async function* replayRows(ticks: TickReader, source: TickSource, from: string, 
   }
 }
 
-/** Text of the merged stream parsed at a time (a few thousand rows). */
-const BATCH_CHARS = 512 * 1024;
+/** Rows of the merged stream handed over at a time. */
+const BATCH_ROWS = 8192;
 
 /** One side of a merged replay: an asset of a market, its rows from `fromMs`. */
 export interface ReplaySide {
@@ -114,16 +114,11 @@ export interface ReplaySide {
   side?: number;
 }
 
-/**
- * A row of a merged replay, as the engine wrote it: positional, only the fields of `data` a book
- * replay reads, each as the document held it (null where it lacks one). A snapshot
- * `[ts, side, 1, bids, asks]`; a change `[ts, side, 0, bookSide, price, size, best_bid, best_ask]`.
- * lib/books reads them as it reads the document (`BookStore.apply`: a field that is not a string is
- * not used).
- */
-export type MergedBookRow =
-  | readonly [timestampMs: number, side: number, kind: 1, bids: unknown, asks: unknown]
-  | readonly [timestampMs: number, side: number, kind: 0, bookSide: unknown, price: unknown, size: unknown, bestBid: unknown, bestAsk: unknown];
+/** A row of a merged replay (lib/books `ReplayRow`: a change the engine read exactly comes with numbers). */
+export type MergedBookRow = ReplayRow;
+
+/** Bytes of a merged row before its text: ts Int64, side, is-book and replay_side UInt8, four Float64. */
+const FIXED_BYTES = 8 + 3 + 32;
 
 /**
  * The book rows of several assets (each from its own start, up to `toMs`) as one stream merged
@@ -131,11 +126,10 @@ export type MergedBookRow =
  * replays (lib/spreads: a day of a busy book is a million rows), a batch at a time. Within a
  * side the order is `bookRows`'s (time, `book` before `price_change`, then cityHash64(data)).
  *
- * The engine writes each row as one short JSON array (`MergedBookRow`: the fields a replay reads,
- * read from `data` in one pass, not the whole document with its hash and asset id), so
- * TabSeparatedRaw's lines are JSON arrays and a raw newline can only end a row: up to
- * BATCH_CHARS of complete lines are parsed by one `JSON.parse` as one array, and the arrays are
- * the rows (no object built per row). It runs on the
+ * The engine reads the typed replay columns written at insert (lib/ticks/ddl/0007_replay_columns.ts),
+ * never `data`: no JSON is extracted per row at read. The rows come as RowBinary (a fixed layout
+ * read with a DataView, no text decoded), and only a snapshot's levels and a change the engine
+ * could not read exactly are JSON, parsed here from the raw fields the column kept. It runs on the
  * engine's streaming query (TickStores.streamQuery: chDB's queryStream, or the server's HTTP
  * stream), which hands over chunks as the engine produces them: the buffered client query held
  * the whole result (measured: 320 MB of Node heap for a day of two 1M-row books), and one merged
@@ -145,38 +139,63 @@ export type MergedBookRow =
 export async function* mergedBookRows(ticks: TickReader, sides: readonly ReplaySide[], toMs: number): AsyncGenerator<MergedBookRow[]> {
   const { query, binds } = mergedBookQuery(sides, toMs);
   const decoder = new TextDecoder();
-  let carry = "";
+  const limit = sides.length * MAX_REPLAY_ROWS;
   let count = 0;
-  const parse = (lines: string): MergedBookRow[] => {
-    const parsed = JSON.parse(`[${lines.replaceAll("\n", ",")}]`) as MergedBookRow[];
-    count += parsed.length;
-    if (count > sides.length * MAX_REPLAY_ROWS) {
-      throw new AppError("query_error", `More than ${MAX_REPLAY_ROWS} recorded events a book between the last snapshot and the requested time; ask for a shorter span.`);
+  let carry: Uint8Array | undefined;
+  let batch: MergedBookRow[] = [];
+  for await (const chunk of tickStream(ticks, query, binds, "RowBinary")) {
+    let bytes = chunk;
+    if (carry !== undefined) {
+      bytes = new Uint8Array(carry.length + chunk.length);
+      bytes.set(carry);
+      bytes.set(chunk, carry.length);
+      carry = undefined;
     }
-    return parsed;
-  };
-  for await (const chunk of tickStream(ticks, query, binds, "TabSeparatedRaw")) {
-    const text = carry + decoder.decode(chunk, { stream: true });
-    // At most BATCH_CHARS of the chunk parsed at a time, cut at a row's end: an engine chunk can
-    // hold tens of thousands of rows, and only one batch of them is held parsed.
-    let start = 0;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let at = 0;
     for (;;) {
-      let end = text.lastIndexOf("\n", start + BATCH_CHARS);
-      // A row longer than a batch: up to its own end.
-      if (end < start) end = text.indexOf("\n", start);
-      if (end < 0) break;
-      if (end > start) yield parse(text.slice(start, end));
-      start = end + 1;
+      if (bytes.length - at <= FIXED_BYTES) break;
+      // The text's length: unsigned LEB128.
+      let length = 0;
+      let shift = 0;
+      let textAt = at + FIXED_BYTES;
+      let byte = 0x80;
+      while (byte & 0x80 && textAt < bytes.length) {
+        byte = bytes[textAt] ?? 0;
+        length += (byte & 0x7f) * 2 ** shift;
+        shift += 7;
+        textAt += 1;
+      }
+      if (byte & 0x80 || textAt + length > bytes.length) break;
+      const ts = view.getUint32(at, true) + view.getInt32(at + 4, true) * 2 ** 32;
+      const side = bytes[at + 8] ?? 0;
+      const bookSide = bytes[at + 10];
+      if (bookSide === 1 || bookSide === 2) {
+        batch.push([ts, side, 2, bookSide === 1 ? "BUY" : "SELL", view.getFloat64(at + 11, true), view.getFloat64(at + 19, true), view.getFloat64(at + 27, true), view.getFloat64(at + 35, true)]);
+      } else {
+        const isBook = bytes[at + 9] === 1;
+        const fields = JSON.parse(`[${decoder.decode(bytes.subarray(textAt, textAt + length))}]`) as unknown[];
+        batch.push(isBook ? [ts, side, 1, fields[0], fields[1]] : [ts, side, 0, fields[0], fields[1], fields[2], fields[3], fields[4]]);
+      }
+      at = textAt + length;
+      count += 1;
+      if (count > limit) {
+        throw new AppError("query_error", `More than ${MAX_REPLAY_ROWS} recorded events a book between the last snapshot and the requested time; ask for a shorter span.`);
+      }
+      if (batch.length >= BATCH_ROWS) {
+        yield batch;
+        batch = [];
+      }
     }
-    carry = text.slice(start);
+    if (at < bytes.length) carry = bytes.slice(at);
   }
-  carry += decoder.decode();
-  if (carry !== "") yield parse(carry);
+  if (carry !== undefined) throw new AppError("query_error", "The engine's replay stream ended inside a row.");
+  if (batch.length > 0) yield batch;
 }
 
 /**
- * `mergedBookRows`' statement and binds, its rows as TabSeparatedRaw lines of JSON arrays: for
- * the bench, which times the engine's part of a replay alone (scripts/bench/spread.ts, `--stages`).
+ * `mergedBookRows`' statement and binds, its rows in RowBinary: for the bench, which times the
+ * engine's part of a replay alone (scripts/bench/spread.ts, `--stages`).
  */
 export function mergedBookQuery(sides: readonly ReplaySide[], toMs: number): { query: string; binds: Record<string, Bind> } {
   const binds: Record<string, Bind> = { to: bind.time(Math.floor(toMs)), limit: bind.uint32(sides.length * MAX_REPLAY_ROWS + 1) };
@@ -186,18 +205,12 @@ export function mergedBookQuery(sides: readonly ReplaySide[], toMs: number): { q
     binds[`market${index}`] = bind.string(source.conditionId);
     binds[`asset${index}`] = bind.string(assetId);
     binds[`from${index}`] = bind.time(Math.floor(fromMs));
-    return `SELECT timestamp, ${Math.trunc(side ?? index)} AS side, event_type, data FROM ${table}
+    return `SELECT timestamp, ${Math.trunc(side ?? index)} AS side, event_type, replay_hash, replay_side, replay_price, replay_size, replay_best_bid, replay_best_ask, replay_text FROM ${table}
       WHERE market = {market${index}:String} AND timestamp >= {from${index}:DateTime64(3)} AND timestamp <= {to:DateTime64(3)}
-        AND event_type IN ('book', 'price_change') AND JSONExtractString(data, 'asset_id') = {asset${index}:String}`;
+        AND event_type IN ('book', 'price_change') AND replay_asset = {asset${index}:String}`;
   });
-  // One parse of each row's document: its fields as raw JSON (a string keeps its quotes), so
-  // what the engine writes is what the document held, and "null" for a field it lacks.
-  const field = (name: string) => `if(mapContains(m, '${name}'), m['${name}'], 'null')`;
-  const head = `'[', toString(toUnixTimestamp64Milli(timestamp)), ',', toString(side)`;
-  const query = `SELECT if(event_type = 'book',
-        concat(${head}, ',1,', ${field("bids")}, ',', ${field("asks")}, ']'),
-        concat(${head}, ',0,', ${field("side")}, ',', ${field("price")}, ',', ${field("size")}, ',', ${field("best_bid")}, ',', ${field("best_ask")}, ']'))
-    FROM (SELECT timestamp, side, event_type, data, CAST(JSONExtractKeysAndValuesRaw(data), 'Map(String, String)') AS m FROM (${parts.join(" UNION ALL ")}))
-    ORDER BY timestamp, side, event_type, cityHash64(data) LIMIT {limit:UInt32}`;
+  const query = `SELECT toUnixTimestamp64Milli(timestamp), toUInt8(side), toUInt8(event_type = 'book'), replay_side, replay_price, replay_size, replay_best_bid, replay_best_ask, replay_text
+    FROM (${parts.join(" UNION ALL ")})
+    ORDER BY timestamp, side, event_type, replay_hash LIMIT {limit:UInt32}`;
   return { query, binds };
 }

@@ -1,4 +1,4 @@
-import { AssetBook, applyBookData, applyChangeData, type BookLevel } from "@/lib/books/book-state";
+import { AssetBook, applyReplayRow, type BookLevel, type ReplayRow } from "@/lib/books/book-state";
 import type { Span } from "@/lib/history/coverage-model";
 import { marketFeeAt, scheduleChanges, type FeeSubject, type MarketFee } from "./fees";
 import type { SpreadPoint, UnknownReason } from "./shapes";
@@ -64,14 +64,8 @@ export interface SideInput {
   closedAt?: number;
 }
 
-/**
- * A row of both books' merged stream (lib/history/ticks.ts, `mergedBookRows`), positional: a
- * snapshot `[ts, side, 1, bids, asks]` or a change `[ts, side, 0, bookSide, price, size,
- * best_bid, best_ask]`, `side` 0 for A and 1 for B, each field as the row's document held it.
- */
-export type SidedRow =
-  | readonly [timestampMs: number, side: number, kind: 1, bids: unknown, asks: unknown]
-  | readonly [timestampMs: number, side: number, kind: 0, bookSide: unknown, price: unknown, size: unknown, bestBid: unknown, bestAsk: unknown];
+/** A row of both books' merged stream (lib/history/ticks.ts, `mergedBookRows`), `side` 0 for A and 1 for B. */
+export type SidedRow = ReplayRow;
 
 /** Both books' rows in replay order (venue time, then each side's own order), a batch at a time. */
 export type SeriesRows = AsyncIterable<readonly SidedRow[]>;
@@ -168,16 +162,15 @@ class Side implements PriceableBook {
 
   /** Applies one of this side's rows (in replay order), as `BookStore.apply` applies a row of the asset. */
   apply(row: SidedRow): void {
+    if (!applyReplayRow(this.#state, row)) return;
     if (row[2] === 1) {
-      applyBookData(this.#state, row[0], row[3], row[4]);
       this.#lastSnapshot = row[0];
       this.#buy = undefined;
       this.#sell = undefined;
       this.#legs = undefined;
     } else {
-      const [timestampMs, , , side, price, size, bestBid, bestAsk] = row;
-      if (!applyChangeData(this.#state, timestampMs, side, price, size, bestBid, bestAsk)) return;
-      const at = Number(price);
+      const side = row[3];
+      const at = Number(row[4]);
       // Bids walked by the sell leg (best first, descending), asks by the buy leg (ascending).
       if (side === "BUY" && !walkHolds(this.#sell, this.#size, at, -1)) {
         this.#sell = undefined;

@@ -22,6 +22,17 @@ describe("clusterStatements", () => {
     expect(distributed).toContain("ENGINE = Distributed(brier, ticks, kalshi_orderbook_local, cityHash64(market))");
   });
 
+  it("adds the books' replay columns on every node's local table and on the Distributed one", () => {
+    const replay = clusterStatements("brier", "ticks").filter((statement) => statement.startsWith("ALTER"));
+    expect(replay.map((statement) => statement.slice(0, statement.indexOf(" ADD COLUMN")))).toEqual([
+      "ALTER TABLE ticks.polymarket_orderbook_rust_local ON CLUSTER brier",
+      "ALTER TABLE ticks.polymarket_orderbook_rust ON CLUSTER brier",
+      "ALTER TABLE ticks.kalshi_orderbook_local ON CLUSTER brier",
+      "ALTER TABLE ticks.kalshi_orderbook ON CLUSTER brier",
+    ]);
+    for (const statement of replay) expect(statement).toContain("ADD COLUMN IF NOT EXISTS replay_asset String MATERIALIZED JSONExtractString(data, 'asset_id')");
+  });
+
   it("gives market_outcomes a replicated MergeTree (nothing collapses) sharded by market", () => {
     const [, , , , local, distributed] = clusterStatements("brier", "ticks");
     expect(local).toContain("CREATE TABLE IF NOT EXISTS ticks.market_outcomes_local ON CLUSTER brier");

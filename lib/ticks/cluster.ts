@@ -1,3 +1,4 @@
+import { addReplayColumns, replayTables } from "./ddl/0007_replay_columns";
 import { publishedTableDdl } from "./published";
 
 /**
@@ -7,7 +8,7 @@ import { publishedTableDdl } from "./published";
  * rows live on one shard (dedup on merge and force_primary_key keep working).
  */
 export function clusterStatements(cluster: string, database: string): string[] {
-  return publishedTableDdl.flatMap(({ table, statements }) => {
+  const tables = publishedTableDdl.flatMap(({ table, statements }) => {
     const [single] = statements;
     if (single === undefined) throw new Error(`${table} DDL missing`);
     const local = `${table}_local`;
@@ -23,4 +24,11 @@ export function clusterStatements(cluster: string, database: string): string[] {
   ENGINE = Distributed(${cluster}, ${database}, ${local}, cityHash64(market))`;
     return [localDdl, distributed];
   });
+  // The books' replay columns (./ddl/0007_replay_columns.ts) on each node's local table, and on the
+  // Distributed table that reads them from the shards.
+  const replay = replayTables.flatMap((table) => [
+    `ALTER TABLE ${database}.${table}_local ON CLUSTER ${cluster} ${addReplayColumns}`,
+    `ALTER TABLE ${database}.${table} ON CLUSTER ${cluster} ${addReplayColumns}`,
+  ]);
+  return [...tables, ...replay];
 }

@@ -10,6 +10,7 @@ import * as catalogPriceHourly from "./0003_catalog_price_hourly";
 import * as kalshiOrderbook from "./0004_kalshi_orderbook";
 import * as archiveFiles from "./0005_archive_files";
 import * as marketOutcomes from "./0006_market_outcomes";
+import * as replayColumns from "./0007_replay_columns";
 import type { TickDdlDatabases } from "./databases";
 
 export type { TickDdlDatabases } from "./databases";
@@ -19,4 +20,4 @@ export interface TickDdlMigration {
   statements: string[] | ((databases: TickDdlDatabases) => string[]);
 }
 
-export const tickDdl: TickDdlMigration[] = [polymarketOrderbook, catalogPriceSnapshots, catalogPriceHourly, kalshiOrderbook, archiveFiles, marketOutcomes];
+export const tickDdl: TickDdlMigration[] = [polymarketOrderbook, catalogPriceSnapshots, catalogPriceHourly, kalshiOrderbook, archiveFiles, marketOutcomes, replayColumns];
