@@ -93,7 +93,9 @@ function randomScript(seed: number, length: number) {
   };
   return Array.from({ length }, (_, i) => {
     if (i % 40 === 0) {
-      const levels = () => Array.from({ length: 1 + Math.floor(next() * 6) }, () => [price(), pick(["1", "10.00", "0", "2.5"])]);
+      // One snapshot of thousands of levels: a row longer than the head a cut row is completed from (lib/history/ticks.ts).
+      const depth = i === 200 ? 4000 : 1 + Math.floor(next() * 6);
+      const levels = () => Array.from({ length: depth }, () => [price(), pick(["1", "10.00", "0", "2.5"])]);
       const [bids, asks] = [levels(), levels()];
       model.bids.clear();
       model.asks.clear();
@@ -170,7 +172,8 @@ describe("merged replay rows (lib/history/ticks.ts)", () => {
     const replayed = new AssetBook(RANDOM_ASSET, "");
     const actual: ReturnType<typeof stateOf>[] = [];
     const kinds = new Set<number>();
-    // The engine's stream cut into pieces of 1 to 60 bytes: rows and their texts split across chunks.
+    // The engine's stream cut into pieces of 1 to 60 bytes and, one in five, of 70 kB: rows and
+    // their texts split across chunks, a long row across a long chunk.
     let cut = index;
     const pieces: TickReader = {
       ...ticks,
@@ -178,8 +181,9 @@ describe("merged replay rows (lib/history/ticks.ts)", () => {
         for await (const chunk of ticks.streamQuery(query, format, signal)) {
           for (let at = 0; at < chunk.length; ) {
             cut = (cut * 31 + 17) % 60;
-            yield chunk.subarray(at, at + 1 + cut);
-            at += 1 + cut;
+            const size = cut % 5 === 0 ? 70_000 : 1 + cut;
+            yield chunk.subarray(at, at + size);
+            at += size;
           }
         }
       },
