@@ -228,6 +228,17 @@ describe("query=: the plan follows the word's frequency", () => {
     },
   );
 
+  it("the search GIN indexes keep a pending list of 64 kB at most (every search reads all of it: drizzle/0027)", async () => {
+    const rows = resultRows<{ relname: string; options: string | null }>(
+      await (await getDb()).execute(sql`select relname, array_to_string(reloptions, ',') as options from pg_class
+        where relname in ('markets_search_vector_idx', 'events_search_vector_idx') order by relname`),
+    );
+    expect(rows).toEqual([
+      { relname: "events_search_vector_idx", options: "gin_pending_list_limit=64" },
+      { relname: "markets_search_vector_idx", options: "gin_pending_list_limit=64" },
+    ]);
+  });
+
   it("several frequent words walk the list's order without the GIN index", async () => {
     // 3,000 matches: more than a search reads whole.
     expect((await list("query=common%20thi")).meta).toMatchObject({ total: 3000, totalEstimate: null });
