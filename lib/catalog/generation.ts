@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { resultRows, type Db } from "@/lib/db";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { pgliteRunner, preparedRunner, resultRows, type Db } from "@/lib/db";
 import { catalogWrites } from "@/lib/db/schema/catalog-writes";
 
 /**
@@ -18,9 +19,18 @@ import { catalogWrites } from "@/lib/db/schema/catalog-writes";
  */
 export const catalogGeneration = sql<string>`(select coalesce(sum(${catalogWrites.n}), 0)::text from ${catalogWrites})`;
 
-/** The catalog's generation read on its own (a caller whose admission did not read it: a session, the embedded store). */
+const generationRead = sql`select ${catalogGeneration} as generation`;
+/** The read's text, rendered once (it binds nothing). */
+const generationText = new PgDialect().sqlToQuery(generationRead).sql;
+
+/**
+ * The catalog's generation read on its own (a caller whose admission did not read it: a session,
+ * the embedded store), its fixed text sent by the driver itself (`preparedRunner`, `pgliteRunner`).
+ */
 export async function readCatalogGeneration(db: Db): Promise<string> {
-  const [row] = resultRows<{ generation: string }>(await db.execute(sql`select ${catalogGeneration} as generation`));
+  const run = preparedRunner(db) ?? pgliteRunner(db);
+  const rows = run === undefined ? resultRows(await db.execute(generationRead)) : await run(generationText, []);
+  const [row] = rows as Array<{ generation: string }>;
   if (row === undefined) throw new Error("the catalog generation answered no row");
   return String(row.generation);
 }

@@ -5,4 +5,4 @@ export type { Db, DatabaseHandle, DatabaseTarget } from "./client";
 export function resultRows<T = Record<string, unknown>>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
-export { preparedRunner, type RunPrepared } from "./prepared";
+export { pgliteRunner, preparedRunner, type RunPrepared } from "./prepared";
