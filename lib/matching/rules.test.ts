@@ -294,6 +294,9 @@ describe("rule terms", () => {
     expect(compareSettlement(reported, readRuleTerms('This market will resolve to "Yes" if Ada Quill announces that she will resign by December 31, 2031.', [])).states.trigger).toBe("conflict");
     const defined = readRuleTerms('This market will resolve to "Yes" if Zorbia conducts elections for a new national government by June 30, 2031.\n\nQualifying elections must allow for voting across a majority of the territory.', []);
     expect(defined.conditions?.value).toBe("a definition the act must meet");
+    const leftOut = readRuleTerms("This market will resolve to the first ruling coalition that forms after the next Zorbian election.\n\nIf a party wins fewer than 5% of the seats it will not be counted as part of the coalition.", [], listedQuestion);
+    expect(leftOut.conditions?.value).toBe("a member left out of the count");
+    expect(compareSettlement(leftOut, readRuleTerms("If Greens, Reds and Blue Party make up the next elected government of Zorbia, then the market resolves to Yes.", [])).states.conditions).toBe("conflict");
     expect(compareSettlement(defined, readRuleTerms("If Zorbia holds elections for national office before Jul 1, 2031, then the market resolves to Yes.", [])).states.conditions).toBe("conflict");
   });
 

@@ -187,6 +187,9 @@ const conditionPatterns: Array<[RegExp, string]> = [
   // A definition the act must meet ("Qualifying elections must allow voting across ..."): only acts
   // of that kind count.
   [/\bqualifying\s+\p{L}+\s+must\b/iu, "a definition the act must meet"],
+  // A member the rules leave out of the count ("a party below the threshold will not be counted as
+  // part of the coalition"): the act is counted on the others only.
+  [/\b(?:will|shall)\s+not\s+be\s+counted\s+as\s+(?:part\s+of|an?|one\s+of)\b/i, "a member left out of the count"],
   [/\bafter\s+which\s+(?!(?:this|the)\s+market\b|it\s+(?:will|shall)\s+resolve)[^.;]{0,80}?\b(?:is|are|was|were|has\s+been|have\s+been)\s+\p{L}+ed\b/iu, "another event must follow"],
 ];
 
