@@ -228,7 +228,7 @@ describe("query=: the plan follows the word's frequency", () => {
     },
   );
 
-  it("the search GIN indexes keep a pending list of 64 kB at most (every search reads all of it: drizzle/0027)", async () => {
+  it("the search GIN indexes keep a pending list of 64 kB at most (every search reads all of it: drizzle/0026)", async () => {
     const rows = resultRows<{ relname: string; options: string | null }>(
       await (await getDb()).execute(sql`select relname, array_to_string(reloptions, ',') as options from pg_class
         where relname in ('markets_search_vector_idx', 'events_search_vector_idx') order by relname`),

@@ -74,7 +74,7 @@ export const events = pgTable(
       .where(sql`closed = false`),
     index("events_newest_rank_idx").on(t.firstSeenAt.desc(), t.id.desc()).where(sql`closed = false`),
     index("events_slug_idx").on(t.slug),
-    // A pending list of 64 kB at most (drizzle/0027), as markets_search_vector_idx.
+    // A pending list of 64 kB at most (drizzle/0026), as markets_search_vector_idx.
     index("events_search_vector_idx").using("gin", t.searchVector).with({ gin_pending_list_limit: 64 }),
   ],
 );

@@ -73,7 +73,7 @@ export const markets = pgTable(
     index("markets_slug_idx").on(t.slug),
     index("markets_contract_address_idx").on(t.contractAddress),
     index("markets_outcome_ids_idx").using("gin", t.outcomeIds),
-    // A pending list of 64 kB at most (drizzle/0027): every GIN search reads the whole list, 4 MB by default (docs/catalog.md, "Search").
+    // A pending list of 64 kB at most (drizzle/0026): every GIN search reads the whole list, 4 MB by default (docs/catalog.md, "Search").
     index("markets_search_vector_idx").using("gin", t.searchVector).with({ gin_pending_list_limit: 64 }),
   ],
 );
