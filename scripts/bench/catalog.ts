@@ -31,7 +31,7 @@ import { parseQuery } from "@/lib/input";
 import { upsertCatalog } from "@/lib/catalog/store";
 import { openDatabase, type Db } from "@/lib/db";
 import { percentile, printTable } from "./lib/harness";
-import { loadLine, memoryReport, processCpuMs } from "./lib/memory";
+import { loadLine, memoryReport, processCpuMs, processCpuTimesMs } from "./lib/memory";
 import { monotonicMicros, newestProfile, summarizeProfile } from "./lib/profile";
 import { startServer } from "./lib/server";
 
@@ -269,19 +269,47 @@ async function printPlan(db: Db, direct: postgres.Sql, name: string, qs: string)
   console.log(`\nplan of ${name} (${explained.length} statement${explained.length === 1 ? "" : "s"}):\n${explained.join("\n--\n")}`);
 }
 
-/** A write case's rate and this process's CPU per market (generating the batches of `ingest` included; the database's CPU is not). */
+/**
+ * A write case's rate, this process's CPU per market (generating the batches of `ingest` included)
+ * and the database's: the CPU of this database's backends (PostgreSQL on this machine, read from
+ * /proc; the shared server's WAL writer, checkpointer and other databases' backends not included).
+ * Unlike the rate, the two CPU figures barely move with the load others put on the machine, and
+ * their sum bounds what two cores can write: 2 cores / (writer + database) markets/s.
+ */
 interface WriteRate {
   rate: number;
   clientMicros: number;
+  databaseMicros: number;
+  /** Of `databaseMicros`, the kernel's share (system time: reads and writes of pages between shared buffers and the OS, the WAL). */
+  databaseSystemMicros: number;
 }
 
-/** Runs `write` (which writes `markets` markets) and measures its rate and this process's CPU per market. */
-async function measured(markets: number, write: () => Promise<void>): Promise<WriteRate> {
+/** This database's backends by pid, each with its user and system CPU so far in ms (a backend gone since is not counted). */
+async function databaseCpu(direct: postgres.Sql): Promise<Map<number, { user: number; system: number }>> {
+  const pids = await direct<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database()`;
+  const out = new Map<number, { user: number; system: number }>();
+  for (const { pid } of pids) {
+    const times = processCpuTimesMs(pid);
+    if (times !== undefined) out.set(pid, times);
+  }
+  return out;
+}
+
+/** Runs `write` (which writes `markets` markets) and measures its rate and this process's and the database's CPU per market. */
+async function measured(direct: postgres.Sql, markets: number, write: () => Promise<void>): Promise<WriteRate> {
+  const before = await databaseCpu(direct);
   const cpu = process.cpuUsage();
   const t0 = performance.now();
   await write();
   const used = process.cpuUsage(cpu);
-  return { rate: markets / ((performance.now() - t0) / 1000), clientMicros: (used.user + used.system) / markets };
+  const rate = markets / ((performance.now() - t0) / 1000);
+  let [user, system] = [0, 0];
+  // A backend that started during the write started at ~0 ms.
+  for (const [pid, times] of await databaseCpu(direct)) {
+    user += times.user - (before.get(pid)?.user ?? 0);
+    system += times.system - (before.get(pid)?.system ?? 0);
+  }
+  return { rate, clientMicros: (used.user + used.system) / markets, databaseMicros: ((user + system) * 1000) / markets, databaseSystemMicros: (system * 1000) / markets };
 }
 
 /**
@@ -544,17 +572,17 @@ async function main(): Promise<void> {
     }
 
     const extra = values["skip-writes"] ? 0 : 25_000;
-    const none: WriteRate = { rate: Number.NaN, clientMicros: Number.NaN };
+    const none: WriteRate = { rate: Number.NaN, clientMicros: Number.NaN, databaseMicros: Number.NaN, databaseSystemMicros: Number.NaN };
     // The inserts and the re-polls below draw the same numbers (venues among them, which make the
     // ids): without this reset, after a seed in the same run, the re-polls named other events, so
     // "unchanged" measured inserts and the final delete left the inserted markets behind.
     seed = 0x5eed;
-    const insert = extra === 0 ? none : await measured(extra * MARKETS_PER_EVENT, async () => void (await ingest(handle.db, events, extra, false)));
+    const insert = extra === 0 ? none : await measured(direct, extra * MARKETS_PER_EVENT, async () => void (await ingest(handle.db, events, extra, false)));
     // Re-ingestion of the same 100,000 markets, as the next poll of unchanged venues sends them
     // (same data, a later poll time): unchanged rows are skipped, not rewritten.
     seed = 0x5eed;
     const again = makeBatch(events, extra);
-    const update = extra === 0 ? none : await measured(extra * MARKETS_PER_EVENT, async () => void (await reingest(handle.db, again)));
+    const update = extra === 0 ? none : await measured(direct, extra * MARKETS_PER_EVENT, async () => void (await reingest(handle.db, again)));
     // The same markets with every 24h volume and price moved (a busy poll: every quote rewritten).
     const moved = again.map((e) => ({
       event: e.event,
@@ -564,7 +592,7 @@ async function main(): Promise<void> {
         outcomes: m.outcomes.map((o) => ({ ...o, price: Math.round((1 - o.price) * 1000) / 1000 })),
       })),
     }));
-    const changed = extra === 0 ? none : await measured(extra * MARKETS_PER_EVENT, async () => void (await reingest(handle.db, moved)));
+    const changed = extra === 0 ? none : await measured(direct, extra * MARKETS_PER_EVENT, async () => void (await reingest(handle.db, moved)));
     // The same markets again with every 24h volume doubled: past the rank step
     // (lib/catalog/store.ts RANK_STEP), so every market's rank keys, its row and its indexes are
     // rewritten too. The worst poll, for the record: a real poll moves few ranks that far.
@@ -572,7 +600,7 @@ async function main(): Promise<void> {
       event: e.event,
       markets: e.markets.map((m) => ({ ...m, volume24h: (m.volume24h ?? 0) * 2 + 20 })),
     }));
-    const reranked_ = extra === 0 ? none : await measured(extra * MARKETS_PER_EVENT, async () => void (await reingest(handle.db, reranked)));
+    const reranked_ = extra === 0 ? none : await measured(direct, extra * MARKETS_PER_EVENT, async () => void (await reingest(handle.db, reranked)));
     const [insertRate, updateRate, changedRate, rerankedRate] = [insert.rate, update.rate, changed.rate, reranked_.rate];
     const extraIds = again.map((e) => e.event.id ?? "");
     await direct`delete from events where id = any(${extraIds}::uuid[])`; // markets and quotes cascade
@@ -596,8 +624,8 @@ async function main(): Promise<void> {
       }),
     );
     const count = (batch: NormalizedEvent[]) => batch.reduce((n, e) => n + e.markets.length, 0);
-    const settledSame = settledRuns === 0 ? none : await measured(count(sameSettled), async () => void (await reingest(handle.db, sameSettled)));
-    const settledMoved = settledRuns === 0 ? none : await measured(count(movedSettled), async () => void (await reingest(handle.db, movedSettled)));
+    const settledSame = settledRuns === 0 ? none : await measured(direct, count(sameSettled), async () => void (await reingest(handle.db, sameSettled)));
+    const settledMoved = settledRuns === 0 ? none : await measured(direct, count(movedSettled), async () => void (await reingest(handle.db, movedSettled)));
     console.log(
       `\nupsert (first inserts): ${Math.round(insertRate).toLocaleString("en")} markets/s  (100,000 new markets into ${totalMarkets.toLocaleString("en")}, ${workers} writers, batches of 1,000)`,
     );
@@ -618,6 +646,16 @@ async function main(): Promise<void> {
       `bench process CPU per market (the writer's share; insert includes generating the batches): insert ${insert.clientMicros.toFixed(1)} µs, ` +
         `unchanged ${update.clientMicros.toFixed(1)} µs, every price changed ${changed.clientMicros.toFixed(1)} µs, every rank moved ${reranked_.clientMicros.toFixed(1)} µs, ` +
         `settled unchanged ${settledSame.clientMicros.toFixed(1)} µs, settled changed ${settledMoved.clientMicros.toFixed(1)} µs`,
+    );
+    const dbCpu = (r: WriteRate) => `${r.databaseMicros.toFixed(1)} µs (system ${r.databaseSystemMicros.toFixed(1)})`;
+    console.log(
+      `database CPU per market (this database's backends; of it the kernel's): insert ${dbCpu(insert)}, unchanged ${dbCpu(update)}, ` +
+        `every price changed ${dbCpu(changed)}, every rank moved ${dbCpu(reranked_)}, settled unchanged ${dbCpu(settledSame)}, settled changed ${dbCpu(settledMoved)}`,
+    );
+    const bound = (r: WriteRate) => Math.round(2e6 / (r.clientMicros + r.databaseMicros)).toLocaleString("en");
+    console.log(
+      `two cores' bound, 2 / (writer + database CPU): insert ${bound(insert)}/s, unchanged ${bound(update)}/s, every price changed ${bound(changed)}/s, ` +
+        `every rank moved ${bound(reranked_)}/s, settled unchanged ${bound(settledSame)}/s, settled changed ${bound(settledMoved)}/s`,
     );
     if (values["writes-only"]) {
       console.log(loadLine("at end"));

@@ -44,6 +44,12 @@ export function loadLine(when: string): string {
  * moves when other work loads the machine, so it compares two servers fairly on a shared machine.
  */
 export function processCpuMs(pid: number | undefined): number | undefined {
+  const times = processCpuTimesMs(pid);
+  return times === undefined ? undefined : times.user + times.system;
+}
+
+/** `processCpuMs` split: user and system (kernel: syscalls, page faults) time in ms. */
+export function processCpuTimesMs(pid: number | undefined): { user: number; system: number } | undefined {
   if (pid === undefined) return undefined;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -52,7 +58,7 @@ export function processCpuMs(pid: number | undefined): number | undefined {
     const utime = Number(fields[11]);
     const stime = Number(fields[12]);
     if (!Number.isFinite(utime) || !Number.isFinite(stime)) return undefined;
-    return ((utime + stime) * 1000) / CLOCK_TICKS_PER_SECOND;
+    return { user: (utime * 1000) / CLOCK_TICKS_PER_SECOND, system: (stime * 1000) / CLOCK_TICKS_PER_SECOND };
   } catch {
     return undefined;
   }
