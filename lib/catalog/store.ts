@@ -196,9 +196,16 @@ function element(value: number | string | null): string {
   return /["\\]/.test(value) ? `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"` : `"${value}"`;
 }
 
+/** A string an array literal can carry unquoted: a UUID, a hex digest, an ISO instant (never `NULL`, which would read as null). */
+const PLAIN_ELEMENT = /^[0-9A-Za-z:.+-]+$/;
+const plain = (value: number | string | null): boolean =>
+  typeof value === "string" && PLAIN_ELEMENT.test(value) && !(value.length === 4 && value.toLowerCase() === "null");
+
 /** `{a,b,...}`: a PostgreSQL array literal of `values`, the rows of `keep` only when given. */
 function arrayLiteral(values: ReadonlyArray<number | string | null>, keep?: readonly number[]): string {
   const picked = keep === undefined ? values : keep.map((i) => values[i] ?? null);
+  // Ids, hashes and poll times (most of a batch's literal text) in one join, not quoted one by one.
+  if (picked.length > 0 && picked.every(plain)) return `{${picked.join(",")}}`;
   let out = "{";
   for (let i = 0; i < picked.length; i += 1) out += (i === 0 ? "" : ",") + element(picked[i] ?? null);
   return `${out}}`;
@@ -440,8 +447,8 @@ function quoteColumns(
   values: QuoteColumns["values"],
 ): QuoteColumns {
   return {
-    id: batch.rows.map((row) => row.id),
-    h: batch.rows.map((row) => row.hash),
+    id: batch.ids,
+    h: batch.hashes,
     abs_change24h: ranks.map((rank) => rank.abs_change24h),
     quoted_at: quotedAt,
     values: { ...values, volume24h: ranks.map((rank) => rank.volume24h), liquidity: ranks.map((rank) => rank.liquidity) },
@@ -451,7 +458,7 @@ function quoteColumns(
 function prepareEventRows(incoming: readonly NewEventRow[]): PreparedQuoted {
   const quotedAt = pollTimes(incoming);
   // What describes the event: hashed, and written only when it changed.
-  const rows = incoming.map((r) => ({
+  const describe = (r: NewEventRow) => ({
     id: r.id,
     venue: r.venue,
     venue_event_id: r.venueEventId,
@@ -465,9 +472,9 @@ function prepareEventRows(incoming: readonly NewEventRow[]): PreparedQuoted {
     url: r.url ?? null,
     closed: r.closed ?? false,
     resolution_date: iso(r.resolutionDate),
-  }));
+  });
   const ranks = incoming.map((r) => ({ volume24h: r.volume24h ?? 0, abs_change24h: r.absChange24h ?? 0, liquidity: r.liquidity ?? null }));
-  const batch = prepareRows("events", eventColumns, keptEventColumns, rows, quotedAt, ranks);
+  const batch = prepareRows("events", eventColumns, keptEventColumns, incoming, describe, quotedAt, ranks);
   const quotes = quoteColumns(batch, ranks, quotedAt, { volume: incoming.map((r) => r.volume ?? null) });
   return { ...batch, table: "events", quotes };
 }
@@ -475,7 +482,7 @@ function prepareEventRows(incoming: readonly NewEventRow[]): PreparedQuoted {
 function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedQuoted {
   const quotedAt = pollTimes(incoming);
   // What describes the market: hashed, and written only when it changed.
-  const rows = incoming.map((r) => ({
+  const describe = (r: NewMarketRow) => ({
     id: r.id,
     event_id: r.eventId,
     venue: r.venue,
@@ -492,14 +499,14 @@ function prepareMarketRows(incoming: readonly NewMarketRow[]): PreparedQuoted {
     contract_address: r.contractAddress ?? null,
     url: r.url ?? null,
     image: r.image ?? null,
-  }));
+  });
   // The rank keys ride along with a row that is written, outside its hash.
   const ranks = incoming.map((r) => ({
     volume24h: r.volume24h ?? 0,
     abs_change24h: r.absChange24h ?? largestMove(r.outcomes),
     liquidity: r.liquidity ?? null,
   }));
-  const batch = prepareRows("markets", marketColumns, keptMarketColumns, rows, quotedAt);
+  const batch = prepareRows("markets", marketColumns, keptMarketColumns, incoming, describe, quotedAt);
   const quotes = quoteColumns(batch, ranks, quotedAt, {
     outcomes: incoming.map((r) => JSON.stringify(r.outcomes)),
     volume: incoming.map((r) => r.volume ?? null),
@@ -514,13 +521,16 @@ interface PreparedQuoted extends PreparedBatch {
   quotes: QuoteColumns;
 }
 
-/** One table's rows of a batch, serialised and hashed, ready to write. */
+/** One table's rows of a batch, serialised and hashed, ready to write (index-aligned with the batch's input). */
 interface PreparedBatch {
   table: "events" | "markets";
   columns: Record<string, string>;
   kept: Set<string>;
-  /** `json()`: the row as `upsertStatement` reads it, built only for a row that goes on to it. */
-  rows: Array<{ id: string; hash: string; json: () => string }>;
+  ids: string[];
+  /** Each row's descriptive hash (`content_hash` as this poll would store it). */
+  hashes: string[];
+  /** The row of index `i` as `upsertStatement` reads it, built only for a row that goes on to it. */
+  json: (i: number) => string;
 }
 
 /**
@@ -530,30 +540,34 @@ interface PreparedBatch {
  * kept from hashing: kept, every row's text lived until its batch's statements answered, and on a
  * re-poll that is nearly all of them for nothing (docs/performance.md, "The writer's own CPU").
  */
-function prepareRows(
+function prepareRows<T>(
   table: PreparedBatch["table"],
   columns: Record<string, string>,
   kept: Set<string>,
-  rows: ReadonlyArray<Record<string, unknown> & { id: string | undefined }>,
+  incoming: readonly T[],
+  describe: (row: T) => Record<string, unknown> & { id: string | undefined },
   seenAt: ReadonlyArray<string | null>,
   unhashed?: ReadonlyArray<Record<string, unknown>>,
 ): PreparedBatch {
   const pollTime = new Date().toISOString();
-  return {
-    table,
-    columns,
-    kept,
-    rows: rows.map((row, i) => {
-      const hash = digest("md5", JSON.stringify(row));
-      // The row's JSON with its poll time, hash and unhashed columns in front (the row's own JSON is an object literal `{...}`).
-      const json = () => {
-        const extra = unhashed?.[i];
-        const front = extra === undefined ? "" : `${JSON.stringify(extra).slice(1, -1)},`;
-        return `{"last_seen_at":${JSON.stringify(seenAt[i] ?? pollTime)},"content_hash":"${hash}",${front}${JSON.stringify(row).slice(1)}`;
-      };
-      return { id: String(row.id), hash, json };
-    }),
+  const ids: string[] = [];
+  const hashes: string[] = [];
+  // The described row is hashed and dropped: no object of it outlives this loop (it is described
+  // again in `json` for the few rows that need it), so on a re-poll it dies young.
+  for (const r of incoming) {
+    const row = describe(r);
+    ids.push(String(row.id));
+    hashes.push(digest("md5", JSON.stringify(row)));
+  }
+  const json = (i: number) => {
+    const r = incoming[i];
+    if (r === undefined) throw new RangeError(`no row ${i} in a batch of ${incoming.length}`);
+    const extra = unhashed?.[i];
+    const front = extra === undefined ? "" : `${JSON.stringify(extra).slice(1, -1)},`;
+    // The row's JSON with its poll time, hash and unhashed columns in front (the row's own JSON is an object literal `{...}`).
+    return `{"last_seen_at":${JSON.stringify(seenAt[i] ?? pollTime)},"content_hash":"${hashes[i] ?? ""}",${front}${JSON.stringify(describe(r)).slice(1)}`;
   };
+  return { table, columns, kept, ids, hashes, json };
 }
 
 /**
@@ -567,24 +581,22 @@ function prepareRows(
  * moved only prices and volumes is one statement per table and batch (docs/performance.md).
  */
 async function writeQuoted(tx: Db, batch: PreparedQuoted): Promise<void> {
-  if (batch.rows.length === 0) return;
+  if (batch.ids.length === 0) return;
   const markets = batch.table === "markets";
   const statement = markets ? marketQuoteStatement(batch.quotes) : quoteStatement(batch.quotes);
   const pending = resultRows<{ id: string; new: boolean }>(await tx.execute(statement));
   if (pending.length === 0) return;
-  const ids = new Set(pending.map((row) => row.id));
-  const rows = batch.rows.filter((row) => ids.has(row.id));
-  await tx.execute(upsertStatement(batch.table, batch.columns, batch.kept, `[${rows.map((row) => row.json()).join(",")}]`));
+  const named = (wanted: ReadonlySet<string>) => batch.ids.flatMap((id, i) => (wanted.has(id) ? [i] : []));
+  const keep = named(new Set(pending.map((row) => row.id)));
+  await tx.execute(upsertStatement(batch.table, batch.columns, batch.kept, `[${keep.map((i) => batch.json(i)).join(",")}]`));
   if (markets) {
-    const keep = batch.rows.flatMap((row, i) => (ids.has(row.id) ? [i] : []));
     await tx.execute(ranksStatement(batch.quotes, keep));
     await tx.execute(pendingQuotesStatement(batch.quotes, keep));
     return;
   }
-  const fresh = new Set(pending.filter((row) => row.new === true).map((row) => row.id));
-  if (fresh.size === 0) return;
-  const keep = batch.rows.flatMap((row, i) => (fresh.has(row.id) ? [i] : []));
-  await tx.execute(newQuotesStatement(batch.quotes, keep));
+  const fresh = named(new Set(pending.filter((row) => row.new === true).map((row) => row.id)));
+  if (fresh.length === 0) return;
+  await tx.execute(newQuotesStatement(batch.quotes, fresh));
 }
 
 /**
