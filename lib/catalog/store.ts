@@ -196,15 +196,21 @@ function element(value: number | string | null): string {
   return /["\\]/.test(value) ? `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"` : `"${value}"`;
 }
 
-/** A string an array literal can carry unquoted: a UUID, a hex digest, an ISO instant (never `NULL`, which would read as null). */
+/**
+ * An element an array literal can carry as `join` writes it: a finite number (`join` and `element`
+ * both write `String(n)`), or a string that needs no quoting, such as a UUID, a hex digest or an ISO
+ * instant (never `NULL`, which would read as null).
+ */
 const PLAIN_ELEMENT = /^[0-9A-Za-z:.+-]+$/;
 const plain = (value: number | string | null): boolean =>
-  typeof value === "string" && PLAIN_ELEMENT.test(value) && !(value.length === 4 && value.toLowerCase() === "null");
+  typeof value === "number"
+    ? Number.isFinite(value)
+    : typeof value === "string" && PLAIN_ELEMENT.test(value) && !(value.length === 4 && value.toLowerCase() === "null");
 
 /** `{a,b,...}`: a PostgreSQL array literal of `values`, the rows of `keep` only when given. */
 function arrayLiteral(values: ReadonlyArray<number | string | null>, keep?: readonly number[]): string {
   const picked = keep === undefined ? values : keep.map((i) => values[i] ?? null);
-  // Ids, hashes and poll times (most of a batch's literal text) in one join, not quoted one by one.
+  // Ids, hashes, poll times and numbers without a null in one join, not element by element.
   if (picked.length > 0 && picked.every(plain)) return `{${picked.join(",")}}`;
   let out = "{";
   for (let i = 0; i < picked.length; i += 1) out += (i === 0 ? "" : ",") + element(picked[i] ?? null);
