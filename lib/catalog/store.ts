@@ -297,8 +297,10 @@ const quoteCopies = ["content_hash", "rank_volume24h", "rank_abs_change24h", "ra
  * - `q`: the `UPDATE` of the quote rows of markets that are not pending and whose quote changed or
  *   whose rank moved (the copied keys follow a move), guarded: only while the row still carries the
  *   copies `p` read, so a writer that changed the market in between sends it down the full path
- *   instead of being overwritten. The table has its primary key only and fillfactor 50: a
- *   heap-only (HOT) update, no index entry.
+ *   instead of being overwritten. The row is found by the version `p` read (its `ctid`: a TID
+ *   scan, no second descent of the primary key; a row another writer updated since is not there,
+ *   and goes down the full path like one whose copies changed). The table has its primary key only
+ *   and fillfactor 50: a heap-only (HOT) update, no index entry.
  * - `k`: the rank keys of the markets `q` updated with a moved rank, in `market_ranks`: the only
  *   write to the other tables an ordinary poll makes, and usually none.
  * - the select: markets pending, and those `q`'s guard skipped, for the full path (`writeQuoted`:
@@ -314,7 +316,7 @@ function marketQuoteStatement(quotes: QuoteColumns): SQL {
   return sql`with r as materialized (
       select * from ${quoteInput(q, quotes)}
     ), p as materialized (
-      select r.*, c.id is null as "new", ${sql.raw(assumed)},
+      select r.*, c.ctid as quote_row, c.id is null as "new", ${sql.raw(assumed)},
         c.id is null or c.rank_volume24h is null or c.content_hash is distinct from r.h as pending,
         coalesce(${sql.raw(rankMoved("r", "k"))}, false) as moved,
         (${sql.raw(names.map((name) => `c.${name}`).join(", "))}) is distinct from
@@ -328,7 +330,7 @@ function marketQuoteStatement(quotes: QuoteColumns): SQL {
           ["volume24h", "abs_change24h", "liquidity"].map((name) => `rank_${name} = case when p.moved then ${kept(name)} else q.rank_${name} end`).join(", "),
         )}
       from p
-      where q.id = p.id and not p.pending and (p.requoted or p.moved)
+      where q.ctid = p.quote_row and q.id = p.id and not p.pending and (p.requoted or p.moved)
         and (${sql.raw(quoteCopies.map((name) => `q.${name}`).join(", "))}) is not distinct from (${sql.raw(quoteCopies.map((name) => `p.assumed_${name}`).join(", "))})
       returning q.id
     ), k as (
