@@ -49,9 +49,8 @@ export const marketRanks = pgTable(
     index("market_ranks_category_venue_rank_idx").on(t.category, t.venue, t.volume24h.desc(), t.id.desc()),
     // The other list orders, over open markets only (the default filter): closed rows, most of a
     // mature catalog, never touch them. Keys match lib/catalog/list.ts `sortKey` expression for expression.
-    // change, liquidity and resolution also carry `search_vector` (INCLUDE, drizzle/0027), the two keyed by a
-    // `coalesce` their column too: a frequent search in those orders walks them index-only. newest does not
-    // (the heap lies in its order, so its walk's heap visits are mostly the same few pages).
+    // Each also carries `search_vector` (INCLUDE, drizzle/0027), the two keyed by a `coalesce` their column
+    // too: a frequent search in any order walks its index index-only, as in the default order.
     index("market_ranks_change_rank_idx").on(t.absChange24h.desc(), t.id.desc()).where(sql`closed = false`),
     index("market_ranks_liquidity_rank_idx")
       .on(sql`coalesce(${t.liquidity}, '-Infinity'::float8) desc`, t.id.desc())
