@@ -26,7 +26,8 @@ import { encodeCursor } from "@/lib/catalog/cursor";
 import { eventUuid, marketUuid } from "@/lib/catalog/ids";
 import type { NormalizedEvent } from "@/lib/catalog/normalize";
 import { marketPageVersions, marketTotal } from "@/lib/catalog/list";
-import { listMarketsQuery } from "@/lib/catalog/shapes";
+import { listMarketsQuery, type ListQuery } from "@/lib/catalog/shapes";
+import type { ListTotal } from "@/lib/catalog/totals";
 import { parseQuery } from "@/lib/input";
 import { upsertCatalog } from "@/lib/catalog/store";
 import { openDatabase, type Db } from "@/lib/db";
@@ -103,6 +104,13 @@ const objects = ["the election", "the championship", "$100k", "$5,000", "rates",
   "the playoffs", "the nomination", "a new record", "the primary", "the treaty", "the cup"];
 const months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 // Search words: "price" in ~25% of titles (common), "senate" in ~1% (medium), "zanzibar" in 20 (rare).
+/**
+ * The subjects' last words ("trump", "fed", "madrid", ...: each in ~3 % of titles). A case whose query
+ * string has `{subject}` sends each in turn, so its pages are 26 words' walks over different index and
+ * heap pages, as users' searches are, not one page kept warm by being asked again.
+ */
+const subjectWords = [...new Set(subjects.map((s) => (s.split(" ").at(-1) ?? s).toLowerCase()))];
+const queryStrings = (qs: string): string[] => (qs.includes("{subject}") ? subjectWords.map((w) => qs.replace("{subject}", w)) : [qs]);
 function title(i: number): string {
   let t = `Will ${pick(subjects)} ${pick(verbs)} ${pick(objects)} by ${pick(months)} ${2026 + (i % 3)}?`;
   if (random() < 0.25) t = `${t} (price market)`;
@@ -241,6 +249,9 @@ async function benchCases(direct: postgres.Sql): Promise<BenchCase[]> {
       ["query=djokovic final january 2027 (~60 rows)", "query=djokovic%20final%20january%202027", "search"],
       ["query=zanzibar (rare, 20 rows)", "query=zanzibar", "search"],
       ["query=123457 (slug only, 1 row)", "query=123457", "search"],
+      ["query=<26 subjects in turn> (~3% each)", "query={subject}", "search"],
+      ["query=<26 subjects in turn>&sort=change24h", "query={subject}&sort=change24h", "search"],
+      ["query=<26 subjects in turn>&sort=newest", "query={subject}&sort=newest", "search"],
       ["query=senate&sort=newest", "query=senate&sort=newest", "search"],
       ["query=senate&sort=liquidity", "query=senate&sort=liquidity", "search"],
       ["query=senate&sort=change24h", "query=senate&sort=change24h", "search"],
@@ -254,7 +265,8 @@ async function benchCases(direct: postgres.Sql): Promise<BenchCase[]> {
 }
 
 /** EXPLAIN ANALYZE of every statement the first page of GET /v0/markets?`qs` runs, printed under `name`. */
-async function printPlan(db: Db, direct: postgres.Sql, name: string, qs: string): Promise<void> {
+async function printPlan(db: Db, direct: postgres.Sql, name: string, rotated: string): Promise<void> {
+  const qs = queryStrings(rotated)[0] ?? rotated;
   const explained: string[] = [];
   const listQuery = parseQuery(listMarketsQuery, new URLSearchParams(qs));
   await marketPageVersions(listQuery, async (statement) => {
@@ -322,16 +334,20 @@ async function measured(direct: postgres.Sql, markets: number, write: () => Prom
  * Also this process's CPU per page: the driver's share of a request (no HTTP, no key admission).
  */
 async function databaseCase(db: Db, direct: postgres.Sql, qs: string): Promise<{ stats: Stats; clientCpuMs: number }> {
-  const listQuery = parseQuery(listMarketsQuery, new URLSearchParams(qs));
+  const listQueries = queryStrings(qs).map((text) => parseQuery(listMarketsQuery, new URLSearchParams(text)));
   const dialect = new PgDialect();
   // The total as the endpoint has it (cached there for 15 s): it picks a search's plan.
-  const total = await marketTotal(db, listQuery);
+  const totals: ListTotal[] = [];
+  for (const listQuery of listQueries) totals.push(await marketTotal(db, listQuery));
+  let next = 0;
   const clientCpuBefore = process.cpuUsage();
   const stats = await load(async () => {
+    const at = next++ % listQueries.length;
+    const listQuery = listQueries[at] as ListQuery;
     await marketPageVersions(listQuery, async (statement, options) => {
       const { sql, params } = dialect.sqlToQuery(statement);
       return direct.unsafe(sql, params as never[], { prepare: listQuery.query === undefined || options?.named === true });
-    }, total);
+    }, totals[at]);
     return true;
   });
   const clientCpu = process.cpuUsage(clientCpuBefore);
@@ -360,7 +376,8 @@ const workersOf = (node: PlanNode): number => (node["Workers Launched"] ?? 0) + 
  * server measures them, the rest of the client's round trip (wire, parse, queueing for a CPU).
  * TIMING OFF keeps the per-node clock reads out of the execution time.
  */
-async function anatomyCase(db: Db, direct: postgres.Sql, name: string, qs: string): Promise<string[][]> {
+async function anatomyCase(db: Db, direct: postgres.Sql, name: string, rotated: string): Promise<string[][]> {
+  const qs = queryStrings(rotated)[0] ?? rotated;
   const listQuery = parseQuery(listMarketsQuery, new URLSearchParams(qs));
   const dialect = new PgDialect();
   const total = await marketTotal(db, listQuery);
@@ -701,8 +718,10 @@ async function main(): Promise<void> {
     while (performance.now() < warmUntil) {
       for (const [, qs] of cases) {
         if (qs.startsWith("offset=")) continue; // 0.5 s a request: it would take the whole warm-up
-        const res = await fetch(`${server.url}/v0/markets?${qs}`, { headers: { authorization: `Bearer ${key}` } });
-        await res.arrayBuffer();
+        for (const text of queryStrings(qs)) {
+          const res = await fetch(`${server.url}/v0/markets?${text}`, { headers: { authorization: `Bearer ${key}` } });
+          await res.arrayBuffer();
+        }
       }
     }
     const loadStarted = monotonicMicros();
@@ -710,8 +729,10 @@ async function main(): Promise<void> {
     const clientCpuPerPage: string[] = [];
     for (const [name, qs, target] of cases) {
       const cpuBefore = processCpuMs(server.pid);
+      const texts = queryStrings(qs);
+      let next = 0;
       const endpoint = await load(async () => {
-        const res = await fetch(`${server?.url}/v0/markets?${qs}`, { headers: { authorization: `Bearer ${key}` } });
+        const res = await fetch(`${server?.url}/v0/markets?${texts[next++ % texts.length]}`, { headers: { authorization: `Bearer ${key}` } });
         await res.arrayBuffer();
         return res.status === 200;
       });
