@@ -10,7 +10,8 @@ import { hashKey, isWellFormedKey } from "./api-keys";
 import { assertPlan, isPlan, rateLimitFor, type Plan } from "./plans";
 import type { KeyPrincipal, Principal } from "./principal";
 import { cachedPrincipal, cachePrincipal, principalGeneration } from "./principal-cache";
-import { consumeRateLimit, decide, embeddedRateLimitStore, rateLimitStore, windowOf, type RateLimitDecision } from "./rate-limit";
+import { cachedSharedPrincipal, keepSharedPrincipal, markSharedRead } from "./key-watch";
+import { consumeLeasedHit, consumeRateLimit, decide, embeddedRateLimitStore, noteSharedCount, rateLimitStore, windowOf, type RateLimitDecision } from "./rate-limit";
 import { assertSameOriginSession } from "./same-origin";
 import { sessionAccountId } from "./session";
 import { recordUsage } from "./usage";
@@ -50,7 +51,8 @@ export interface AdmissionPolicy {
    * A scalar SQL expression (text) the handler wants read in admission's own statement, under its
    * snapshot, so it costs no round trip of its own: GET /v0/markets reads the catalog generation
    * this way (lib/catalog/generation.ts). Read where admission runs a statement anyway (a key on
-   * PostgreSQL); elsewhere `AdmittedCall.alongside` is undefined and the handler reads it itself.
+   * PostgreSQL not admitted from memory); elsewhere `AdmittedCall.alongside` is undefined and the
+   * handler reads it itself.
    */
   alongside?: SQL<string>;
 }
@@ -218,17 +220,27 @@ interface AdmitRow {
 }
 
 /**
- * PostgreSQL (several instances): one round trip per request, nothing cached, so a revocation is
- * seen by the very next request on every instance. The key lookup and the rate-limit count are one
- * call of `brier_admit_key` (drizzle/0004_hot_path.sql, 0005) rather than a lookup followed by the rate
- * limiter's own upsert; the counters are the same `rate_limits` rows the RateLimitStore uses for
- * dashboard sessions. `alongside` is read in the same statement (`AdmissionPolicy.alongside`). On
+ * PostgreSQL (several instances). A key this process admitted before is answered from memory while
+ * it LISTENs for key and plan writes (lib/auth/key-watch.ts: any such commit, on any instance, drops
+ * every kept principal), its hit counted from a lease of the shared counter
+ * (`consumeLeasedHit`): no round trip for most requests. Otherwise one round trip: the key lookup
+ * and the rate-limit count are one call of `brier_admit_key` (drizzle/0004_hot_path.sql, 0005)
+ * rather than a lookup followed by the rate limiter's own upsert; the counters are the same
+ * `rate_limits` rows the RateLimitStore uses for dashboard sessions. `alongside` is read in that
+ * statement only (`AdmissionPolicy.alongside`; from memory the handler reads it itself). On
  * postgres.js the statement is a named one (`admitText`): ~0.2 ms less of the server's CPU per
  * request than rendering it and sending it unnamed (docs/performance.md, "Eighth pass").
  */
 export async function admitKeyShared(db: Db, key: string, now: number, alongside?: SQL<string>): Promise<Admission | undefined> {
   const { windowStart } = windowOf(now);
   const hash = hashKey(key);
+  const kept = cachedSharedPrincipal(db, hash);
+  if (kept !== undefined) {
+    const limit = rateLimitFor(kept.plan);
+    const count = await consumeLeasedHit(db, `key:${kept.keyId}`, windowStart, limit);
+    return { principal: { ...kept, via: "key" }, decision: decide(count, limit, now) };
+  }
+  const mark = markSharedRead(db);
   const window = new Date(windowStart).toISOString();
   const prepared = preparedRunner(db);
   const text = prepared === undefined ? undefined : admitText(alongside);
@@ -243,8 +255,11 @@ export async function admitKeyShared(db: Db, key: string, now: number, alongside
   const row = rows[0];
   if (row === undefined) return undefined;
   if (!isPlan(row.plan)) throw new Error(`account ${row.account_id} has an unknown plan`);
+  const principal: KeyPrincipal = { keyId: row.key_id, accountId: row.account_id, email: row.email, plan: row.plan };
+  keepSharedPrincipal(db, hash, principal, mark);
+  noteSharedCount(db, `key:${row.key_id}`, windowStart, Number(row.hits));
   return {
-    principal: { keyId: row.key_id, accountId: row.account_id, email: row.email, plan: row.plan, via: "key" },
+    principal: { ...principal, via: "key" },
     decision: decide(Number(row.hits), rateLimitFor(row.plan), now),
     ...(typeof row.alongside === "string" ? { alongside: row.alongside } : {}),
   };

@@ -167,3 +167,85 @@ export async function consumeRateLimit(
   const count = await store.increment(bucket, new Date(windowOf(now).windowStart));
   return decide(count, limit, now);
 }
+
+/**
+ * Hits of one bucket's window taken from the shared counter in advance (PostgreSQL, several
+ * instances): `top` is the counter after the lease was added to it, `left` the leased hits not yet
+ * served, `known` the highest count this process has seen for the window.
+ */
+interface Lease {
+  windowStart: number;
+  top: number;
+  left: number;
+  known: number;
+  pending: Promise<void> | undefined;
+}
+
+const leases = new WeakMap<Db, Map<string, Lease>>();
+/** At most this many hits leased at once: one round trip per 64 requests of a busy key. */
+export const MAX_LEASE = 64;
+
+/**
+ * The size of the next lease: a sixteenth of what is left of the limit by the highest count seen, between 1 and MAX_LEASE. Near the limit every hit is counted by its own round trip, so
+ * the limit is reached exactly; far from it a busy key's requests cost one statement per lease.
+ */
+export function leaseSize(limit: number, known: number): number {
+  return Math.max(1, Math.min(MAX_LEASE, Math.floor((limit - known) / 16)));
+}
+
+function leaseOf(db: Db, bucket: string, windowStart: number): Lease {
+  let byBucket = leases.get(db);
+  if (byBucket === undefined) leases.set(db, (byBucket = new Map()));
+  const id = `${bucket}@${windowStart}`;
+  let lease = byBucket.get(id);
+  if (lease === undefined) {
+    // A new window: leases of windows that ended are never served again (their unserved hits only
+    // ever made that window's shared count higher than what was served).
+    for (const [other, old] of byBucket) if (old.windowStart < windowStart && old.pending === undefined) byBucket.delete(other);
+    lease = { windowStart, top: 0, left: 0, known: 0, pending: undefined };
+    byBucket.set(id, lease);
+  }
+  return lease;
+}
+
+/** Records a count of the window read elsewhere (admission's `brier_admit_key` counted one hit): sizes the next lease. */
+export function noteSharedCount(db: Db, bucket: string, windowStart: number, count: number): void {
+  const lease = leaseOf(db, bucket, windowStart);
+  lease.known = Math.max(lease.known, count);
+}
+
+/**
+ * Counts one hit in the shared `rate_limits` row of `bucket`'s window without a round trip while this
+ * process holds leased hits, and returns its number in the window. Each lease adds its size to the row
+ * in one statement, so the row is never below what every instance served: a caller spread over
+ * several instances can be refused up to the others' unserved leases early, never admitted past the
+ * limit. On one instance the numbers are exactly 1, 2, 3, ... as without leases.
+ */
+export async function consumeLeasedHit(db: Db, bucket: string, windowStart: number, limit: number): Promise<number> {
+  const lease = leaseOf(db, bucket, windowStart);
+  for (;;) {
+    if (lease.left > 0) {
+      lease.left -= 1;
+      return lease.top - lease.left;
+    }
+    lease.pending ??= takeLease(db, bucket, windowStart, lease, leaseSize(limit, lease.known)).finally(() => {
+      lease.pending = undefined;
+    });
+    await lease.pending;
+  }
+}
+
+async function takeLease(db: Db, bucket: string, windowStart: number, lease: Lease, size: number): Promise<void> {
+  const [row] = await db
+    .insert(rateLimits)
+    .values({ bucket, windowStart: new Date(windowStart), count: size })
+    .onConflictDoUpdate({
+      target: [rateLimits.bucket, rateLimits.windowStart],
+      set: { count: sql`${rateLimits.count} + ${size}` },
+    })
+    .returning({ count: rateLimits.count });
+  if (row === undefined) throw new Error("rate limit lease returned no row");
+  lease.top = row.count;
+  lease.left = size;
+  lease.known = Math.max(lease.known, row.count);
+}

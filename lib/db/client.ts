@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { config } from "@/lib/config";
 import { lockDataDir } from "./data-dir-lock";
+import { postgresChannelWatcher, registerChannelWatcher, type ChannelWatch } from "./notifications";
 import * as schema from "./schema";
 import { processGlobals } from "@/lib/process-globals.mjs";
 
@@ -60,7 +61,18 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const client = postgres(url, { max: 10, onnotice: () => undefined, connect_timeout: 10 });
   const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
-  return { db, driver: "postgres", close: () => client.end({ timeout: 5 }) };
+  const watches: ChannelWatch[] = [];
+  const watcher = postgresChannelWatcher(url);
+  registerChannelWatcher(db, (channel, handlers) => {
+    const watch = watcher(channel, handlers);
+    watches.push(watch);
+    return watch;
+  });
+  const close = async () => {
+    await Promise.all(watches.map((watch) => watch.close()));
+    await client.end({ timeout: 5 });
+  };
+  return { db, driver: "postgres", close };
 }
 
 // Several server instances may start at once against one PostgreSQL: serialise migrations.

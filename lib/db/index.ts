@@ -6,3 +6,4 @@ export function resultRows<T = Record<string, unknown>>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 export { pgliteRunner, preparedRunner, type RunPrepared } from "./prepared";
+export { watchChannel, type ChannelHandlers, type ChannelWatch } from "./notifications";

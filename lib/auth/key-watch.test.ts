@@ -1,0 +1,146 @@
+import { eq } from "drizzle-orm";
+import postgres from "postgres";
+import { afterAll, describe, expect, it } from "vitest";
+import { config } from "@/lib/config";
+import { getDb } from "@/lib/db";
+import { rateLimits } from "@/lib/db/schema";
+import { makeKey } from "@/test/helpers/keys";
+import { admitKeyShared } from "./admission";
+import { hashKey } from "./api-keys";
+import { cachedSharedPrincipal, sharedPrincipalsLive } from "./key-watch";
+import { rateLimitFor } from "./plans";
+import { leaseSize, windowOf } from "./rate-limit";
+
+// Admission on PostgreSQL from memory (lib/auth/key-watch.ts): principals kept while this process
+// LISTENs for key and plan writes, and hits counted from leases of the shared counter. Writes here
+// come from another connection, as another instance's or the admin CLI's would.
+const other = config.databaseUrl === undefined ? undefined : postgres(config.databaseUrl, { max: 1, onnotice: () => undefined });
+afterAll(async () => {
+  await other?.end({ timeout: 1 });
+});
+
+/** Polls `check` every 5 ms for at most `ms`; how many polls it took, or throws. */
+async function until(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<number> {
+  const deadline = Date.now() + ms;
+  for (let polls = 0; ; polls += 1) {
+    if (await check()) return polls;
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** The session listening for key writes, as PostgreSQL lists it. */
+async function listenerPids(sql: postgres.Sql): Promise<number[]> {
+  const rows = await sql<Array<{ pid: number }>>`select pid from pg_stat_activity where datname = current_database() and query = 'listen "brier_keys"'`;
+  return rows.map((row) => row.pid);
+}
+
+describe.runIf(config.databaseUrl !== undefined)("admission from memory on PostgreSQL", () => {
+  const sqlOf = () => {
+    if (other === undefined) throw new Error("no PostgreSQL");
+    return other;
+  };
+
+  it("keeps a principal once listening, and drops it when another connection revokes the key", async () => {
+    const db = await getDb();
+    const key = await makeKey("pro");
+    await admitKeyShared(db, key.key, Date.now());
+    await until(() => sharedPrincipalsLive(db));
+    expect(await admitKeyShared(db, key.key, Date.now())).toMatchObject({ principal: { keyId: key.keyId } });
+    expect(cachedSharedPrincipal(db, hashKey(key.key))).toMatchObject({ keyId: key.keyId, plan: "pro" });
+    await sqlOf()`update api_keys set revoked_at = now() where id = ${key.keyId}`;
+    // The notification arrives on the listening connection after the commit: polled, not assumed.
+    await until(() => cachedSharedPrincipal(db, hashKey(key.key)) === undefined, 2_000);
+    expect(await admitKeyShared(db, key.key, Date.now())).toBeUndefined();
+  });
+
+  it("drops a kept principal when another connection changes the account's plan, and not for a lastUsedAt write", async () => {
+    const db = await getDb();
+    const key = await makeKey("free");
+    await until(() => sharedPrincipalsLive(db));
+    await admitKeyShared(db, key.key, Date.now());
+    expect(cachedSharedPrincipal(db, hashKey(key.key))?.plan).toBe("free");
+    await sqlOf()`update api_keys set last_used_at = now() where id = ${key.keyId}`;
+    await sqlOf()`select pg_sleep(0.05)`;
+    expect(cachedSharedPrincipal(db, hashKey(key.key))?.plan).toBe("free");
+    await sqlOf()`update accounts set plan = 'enterprise' where id = ${key.accountId}`;
+    await until(() => cachedSharedPrincipal(db, hashKey(key.key)) === undefined, 2_000);
+    expect((await admitKeyShared(db, key.key, Date.now()))?.principal.plan).toBe("enterprise");
+  });
+
+  it("uses nothing kept while the listening connection is gone: a revocation then is refused on the very next request", async () => {
+    const db = await getDb();
+    const key = await makeKey("pro");
+    await until(() => sharedPrincipalsLive(db));
+    await admitKeyShared(db, key.key, Date.now());
+    expect(cachedSharedPrincipal(db, hashKey(key.key))).toBeDefined();
+    const pids = await listenerPids(sqlOf());
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) await sqlOf()`select pg_terminate_backend(${pid})`;
+    await until(() => !sharedPrincipalsLive(db), 2_000);
+    expect(cachedSharedPrincipal(db, hashKey(key.key))).toBeUndefined();
+    await sqlOf()`update api_keys set revoked_at = now() where id = ${key.keyId}`;
+    expect(await admitKeyShared(db, key.key, Date.now())).toBeUndefined();
+    // It listens again by itself, and starts from nothing kept.
+    await until(() => sharedPrincipalsLive(db), 5_000);
+    expect(await admitKeyShared(db, key.key, Date.now())).toBeUndefined();
+    const fresh = await makeKey("pro");
+    await admitKeyShared(db, fresh.key, Date.now());
+    expect(cachedSharedPrincipal(db, hashKey(fresh.key))?.keyId).toBe(fresh.keyId);
+  });
+
+  it("counts hits from leases: exactly 1, 2, 3, ... on one instance, the shared row never below what was served, refused past the limit", async () => {
+    const db = await getDb();
+    const key = await makeKey("free");
+    const limit = rateLimitFor("free");
+    await until(() => sharedPrincipalsLive(db));
+    const start = windowOf(Date.now()).windowStart + 60_000 + 1_000;
+    const served: number[] = [];
+    const bucketRow = async () => {
+      const [row] = await db.select({ count: rateLimits.count }).from(rateLimits).where(eq(rateLimits.bucket, `key:${key.keyId}`));
+      return row?.count ?? 0;
+    };
+    for (let i = 0; i < limit; i += 1) {
+      const admitted = await admitKeyShared(db, key.key, start);
+      served.push(limit - (admitted?.decision.remaining ?? -1));
+      expect(admitted?.decision.allowed).toBe(true);
+      expect(await bucketRow()).toBeGreaterThanOrEqual(i + 1);
+    }
+    expect(served).toEqual(Array.from({ length: limit }, (_, i) => i + 1));
+    // Near the limit every hit is its own round trip, so the row says exactly what was served.
+    expect(await bucketRow()).toBe(limit);
+    expect((await admitKeyShared(db, key.key, start))?.decision).toMatchObject({ allowed: false, remaining: 0 });
+    expect(await bucketRow()).toBe(limit + 1);
+  });
+
+  it("sizes a lease by what is left of the limit: one hit at the limit, at most 64 far from it", () => {
+    expect([leaseSize(60, 1), leaseSize(60, 44), leaseSize(60, 45), leaseSize(60, 60), leaseSize(60, 90)]).toEqual([3, 1, 1, 1, 1]);
+    expect([leaseSize(6_000, 1), leaseSize(6_000, 5_000), leaseSize(6_000, 5_990)]).toEqual([64, 62, 1]);
+  });
+
+  it("two instances' leases of one key never admit past the limit together", async () => {
+    const db = await getDb();
+    const key = await makeKey("free");
+    const limit = rateLimitFor("free");
+    await until(() => sharedPrincipalsLive(db));
+    const start = windowOf(Date.now()).windowStart + 120_000 + 1_000;
+    await admitKeyShared(db, key.key, start);
+    // Another instance's lease of 20 hits in the same window, unserved.
+    await sqlOf()`update rate_limits set count = count + 20 where bucket = ${`key:${key.keyId}`} and window_start = ${new Date(windowOf(start).windowStart)}`;
+    let allowed = 1;
+    for (let i = 0; i < limit; i += 1) if ((await admitKeyShared(db, key.key, start))?.decision.allowed === true) allowed += 1;
+    expect(allowed).toBeLessThanOrEqual(limit - 20);
+    expect(allowed).toBeGreaterThan(limit - 20 - leaseSize(limit, 1));
+  });
+});
+
+describe.runIf(config.databaseUrl === undefined)("admission on the embedded store", () => {
+  it("keeps nothing through the shared path: there is no other instance to hear from, and no channel", async () => {
+    const db = await getDb();
+    const key = await makeKey("pro");
+    await admitKeyShared(db, key.key, Date.now());
+    await admitKeyShared(db, key.key, Date.now());
+    expect(sharedPrincipalsLive(db)).toBe(false);
+    expect(cachedSharedPrincipal(db, hashKey(key.key))).toBeUndefined();
+  });
+});
