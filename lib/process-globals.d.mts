@@ -7,6 +7,9 @@ declare const keys: {
   readonly __brierPrincipals: string;
   readonly __brierUsage: string;
   readonly __brierRateLimits: string;
+  readonly __brierRateLeases: string;
+  readonly __brierKeyWatch: string;
+  readonly __brierChannelWatchers: string;
   readonly __brierBookPriceCache: string;
   readonly __brierJobs: string;
   readonly __brierCatalogSchedule: string;

@@ -1,5 +1,6 @@
 import "server-only";
 import { watchChannel, type ChannelWatch, type Db } from "@/lib/db";
+import { processGlobals } from "@/lib/process-globals.mjs";
 import type { KeyPrincipal } from "./principal";
 import { principalGeneration } from "./principal-cache";
 
@@ -30,7 +31,9 @@ interface KeyWatch {
   local: number;
 }
 
-const watches = new WeakMap<Db, KeyWatch>();
+// One watch (one listening connection) and one cache per process, whichever route bundle admits (lib/process-globals.mjs).
+const globalStore = processGlobals<{ __brierKeyWatch?: WeakMap<Db, KeyWatch> }>();
+const watches = (globalStore.__brierKeyWatch ??= new WeakMap());
 
 function keyWatchOf(db: Db): KeyWatch {
   const known = watches.get(db);

@@ -181,7 +181,8 @@ interface Lease {
   pending: Promise<void> | undefined;
 }
 
-const leases = new WeakMap<Db, Map<string, Lease>>();
+const leaseStore = processGlobals<{ __brierRateLeases?: WeakMap<Db, Map<string, Lease>> }>();
+const leases = (leaseStore.__brierRateLeases ??= new WeakMap());
 /** At most this many hits leased at once: one round trip per 64 requests of a busy key. */
 export const MAX_LEASE = 64;
 

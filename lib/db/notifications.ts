@@ -1,4 +1,5 @@
 import "server-only";
+import { processGlobals } from "@/lib/process-globals.mjs";
 import type { Db } from "./client";
 
 /**
@@ -24,7 +25,10 @@ export interface ChannelWatch {
 
 type Watcher = (channel: string, handlers: ChannelHandlers) => ChannelWatch;
 
-const watchers = new WeakMap<Db, Watcher>();
+// On globalThis: the handle is opened by whichever bundle asks first (instrumentation, a route), and
+// every route bundle has its own copy of this module (lib/process-globals.mjs, "bundles").
+const globalStore = processGlobals<{ __brierChannelWatchers?: WeakMap<Db, Watcher> }>();
+const watchers = (globalStore.__brierChannelWatchers ??= new WeakMap());
 
 /** Registers how `db`'s channels are watched (lib/db/client.ts, on PostgreSQL only). */
 export function registerChannelWatcher(db: Db, watcher: Watcher): void {
@@ -38,6 +42,14 @@ export function watchChannel(db: Db, channel: string, handlers: ChannelHandlers)
 
 /** How long a lost connection waits before it tries to LISTEN again. */
 const RELISTEN_MS = 1_000;
+/**
+ * A connection that dies without a word (a dropped route, a frozen peer) closes nothing until TCP's
+ * keepalive gives up, minutes later: the listening connection answers a `select 1` every second, and
+ * one not answered within two is taken as lost (notifications are sent ahead of a command's answer,
+ * so an answered beat also says that nothing committed before it is still on its way).
+ */
+const BEAT_MS = 1_000;
+const BEAT_DEADLINE_MS = 2_000;
 
 /**
  * A watcher over postgres.js: one connection per channel, never recycled by age or idleness
@@ -49,12 +61,15 @@ export function postgresChannelWatcher(url: string): Watcher {
     let closed = false;
     let client: { unsafe: (text: string) => Promise<unknown>; end: (options: { timeout: number }) => Promise<void> } | undefined;
     let retry: NodeJS.Timeout | undefined;
+    let beat: NodeJS.Timeout | undefined;
     const quoted = `"${channel.replace(/"/g, '""')}"`;
 
     const lost = (from: unknown) => {
       if (from !== client) return;
       live = false;
       client = undefined;
+      if (beat !== undefined) clearInterval(beat);
+      beat = undefined;
       handlers.onLost();
       void (from as { end: (options: { timeout: number }) => Promise<void> } | undefined)?.end({ timeout: 0 }).catch(() => undefined);
       if (!closed && retry === undefined) {
@@ -93,6 +108,26 @@ export function postgresChannelWatcher(url: string): Watcher {
       if (client !== created || closed) return;
       live = true;
       handlers.onListening();
+      let waiting = false;
+      beat = setInterval(() => {
+        if (waiting) return;
+        waiting = true;
+        const deadline = setTimeout(() => lost(created), BEAT_DEADLINE_MS);
+        deadline.unref();
+        created
+          .unsafe("select 1")
+          .then(
+            () => clearTimeout(deadline),
+            () => {
+              clearTimeout(deadline);
+              lost(created);
+            },
+          )
+          .finally(() => {
+            waiting = false;
+          });
+      }, BEAT_MS);
+      beat.unref();
     };
 
     void connect();
@@ -104,6 +139,7 @@ export function postgresChannelWatcher(url: string): Watcher {
         closed = true;
         live = false;
         if (retry !== undefined) clearTimeout(retry);
+        if (beat !== undefined) clearInterval(beat);
         const current = client;
         client = undefined;
         await current?.end({ timeout: 0 });
