@@ -1,7 +1,5 @@
 import "server-only";
-import { startArchiveSchedule } from "@/lib/archive/schedule";
 import { vacuumCatalogWrites } from "@/lib/catalog/generation";
-import { startCatalogSchedule } from "@/lib/jobs/catalog-schedule";
 import { config } from "@/lib/config";
 import { getDatabase, getDb } from "@/lib/db";
 import { lockDataDir } from "@/lib/db/data-dir-lock";
@@ -9,9 +7,6 @@ import { flushRateLimits } from "@/lib/auth/rate-limit";
 import { flushUsage } from "@/lib/auth/usage";
 import { closeKeyLimits } from "@/lib/limits";
 import { errorFields, log } from "@/lib/log";
-import { startOutcomeSweeps } from "@/lib/jobs/outcomes";
-import { startRecorders } from "@/lib/recorder/registry";
-import { startSpreadDaysAhead } from "@/lib/spreads/days-ahead";
 import type { ResolutionSink } from "@/lib/outcomes/sink";
 import { healthMonitor } from "@/lib/status/health";
 import { BACKGROUND_JOBS_TASK, startupTask } from "@/lib/status/health-state.mjs";
@@ -88,6 +83,14 @@ async function startJobs(): Promise<void> {
     log.info("background jobs disabled (BACKGROUND_JOBS=false)");
     return;
   }
+  // Imported here, not at the top: a server without background jobs (BACKGROUND_JOBS=false, a web
+  // instance beside a jobs instance) never loads the schedules, the recorders and what only they use.
+  const [{ startCatalogSchedule }, { startRecorders }, { startArchiveSchedule }, { startSpreadDaysAhead }] = await Promise.all([
+    import("@/lib/jobs/catalog-schedule"),
+    import("@/lib/recorder/registry"),
+    import("@/lib/archive/schedule"),
+    import("@/lib/spreads/days-ahead"),
+  ]);
   const { stop, firstRound } = startCatalogSchedule();
   onShutdown(async () => stop());
   startupWork("first catalog poll and its follow-ups", firstRound);
@@ -138,6 +141,7 @@ function startGenerationVacuum(): void {
 
 /** The process's outcome sink and the REST sweeps of the recorded venues (stopped at shutdown). */
 async function startOutcomes(): Promise<ResolutionSink> {
+  const { startOutcomeSweeps } = await import("@/lib/jobs/outcomes");
   const sweeps = await startOutcomeSweeps();
   onShutdown(sweeps.stop);
   return sweeps.sink;
