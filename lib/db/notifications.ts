@@ -1,6 +1,5 @@
 import "server-only";
 import { processGlobals } from "@/lib/process-globals.mjs";
-import type { Db } from "./client";
 
 /**
  * PostgreSQL's notifications (LISTEN/NOTIFY) for a cache that must drop what a commit changed, on
@@ -27,16 +26,17 @@ type Watcher = (channel: string, handlers: ChannelHandlers) => ChannelWatch;
 
 // On globalThis: the handle is opened by whichever bundle asks first (instrumentation, a route), and
 // every route bundle has its own copy of this module (lib/process-globals.mjs, "bundles").
-const globalStore = processGlobals<{ __brierChannelWatchers?: WeakMap<Db, Watcher> }>();
+// Keyed by the drizzle handle (lib/db/client.ts's Db: not imported, client.ts imports this module).
+const globalStore = processGlobals<{ __brierChannelWatchers?: WeakMap<object, Watcher> }>();
 const watchers = (globalStore.__brierChannelWatchers ??= new WeakMap());
 
 /** Registers how `db`'s channels are watched (lib/db/client.ts, on PostgreSQL only). */
-export function registerChannelWatcher(db: Db, watcher: Watcher): void {
+export function registerChannelWatcher(db: object, watcher: Watcher): void {
   watchers.set(db, watcher);
 }
 
 /** Watches `channel` of `db`'s database; undefined where there are no notifications to watch (PGlite: one process owns it). */
-export function watchChannel(db: Db, channel: string, handlers: ChannelHandlers): ChannelWatch | undefined {
+export function watchChannel(db: object, channel: string, handlers: ChannelHandlers): ChannelWatch | undefined {
   return watchers.get(db)?.(channel, handlers);
 }
 
