@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { AssetBook, applyReplayRow, BookStore } from "@/lib/books/book-state";
-import { bookRows, mergedBookRows, type MergedBookRow } from "@/lib/history/ticks";
+import { AssetBook, applyReplayBatchRow, BookStore } from "@/lib/books/book-state";
+import { bookRows, mergedBookRows } from "@/lib/history/ticks";
 import type { TickRow } from "@/lib/recorder/rows";
 import { insertTickRows } from "@/lib/recorder/writer";
 import { getTickStores, requestTickReader, type TickReader } from "@/lib/ticks";
@@ -141,17 +141,20 @@ describe("merged replay rows (lib/history/ticks.ts)", () => {
       store.apply(row);
       expected.push(stateOf(store.get(ASSET)));
     }
-    const merged: MergedBookRow[] = [];
-    for await (const batch of mergedBookRows(ticks, [{ source, assetId: ASSET, fromMs: T0 }], T0 + script.length * 1000)) merged.push(...batch);
+    const kinds: number[] = [];
+    const actual: ReturnType<typeof stateOf>[] = [];
     const replayed = new AssetBook(ASSET, "");
-    const actual = merged.map((row) => {
-      applyReplayRow(replayed, row);
-      return stateOf(replayed);
-    });
+    for await (const batch of mergedBookRows(ticks, [{ source, assetId: ASSET, fromMs: T0 }], T0 + script.length * 1000)) {
+      for (let i = 0; i < batch.length; i += 1) {
+        kinds.push(batch.kind[i] ?? -1);
+        applyReplayBatchRow(replayed, batch, i);
+        actual.push(stateOf(replayed));
+      }
+    }
     // Both ways a change comes: read as numbers by the engine, and left as texts.
-    expect(merged.filter((row) => row[2] === 2).length).toBeGreaterThan(10);
-    expect(merged.filter((row) => row[2] === 0).length).toBeGreaterThan(10);
-    expect(merged).toHaveLength(script.length);
+    expect(kinds.filter((kind) => kind === 2).length).toBeGreaterThan(10);
+    expect(kinds.filter((kind) => kind === 0).length).toBeGreaterThan(10);
+    expect(kinds).toHaveLength(script.length);
     expect(actual).toEqual(expected);
     // The script reaches the cases it is about: a desync and its snapshot, levels at 0 and 1, a huge size.
     expect(expected.map((state) => state.inSync)).toContain(false);
@@ -189,9 +192,9 @@ describe("merged replay rows (lib/history/ticks.ts)", () => {
       },
     };
     for await (const batch of mergedBookRows(pieces, [{ source, assetId: RANDOM_ASSET, fromMs: from }], to)) {
-      for (const row of batch) {
-        kinds.add(row[2]);
-        applyReplayRow(replayed, row);
+      for (let i = 0; i < batch.length; i += 1) {
+        kinds.add(batch.kind[i] ?? -1);
+        applyReplayBatchRow(replayed, batch, i);
         actual.push(stateOf(replayed));
       }
     }

@@ -355,29 +355,137 @@ export function applyChangeNumbers(book: AssetBook, timestampMs: number, side: B
 }
 
 /**
- * A book row as a replay reads it, positional (lib/history/ticks.ts, `mergedBookRows`; lib/spreads
- * replays them): a snapshot `[ts, side, 1, bids, asks]` and a change `[ts, side, 0, bookSide,
- * price, size, best_bid, best_ask]` carry the fields as the document held them (null where it
- * lacks one), read as `BookStore.apply` reads the document; a change the engine read exactly is
- * `[ts, side, 2, bookSide, price, size, best_bid, best_ask]` with numbers (`applyChangeNumbers`).
- * `side` tells the books of a merged replay apart.
+ * A book row as a replay reads it, positional: a snapshot `[ts, side, 1, bids, asks]` and a change
+ * `[ts, side, 0, bookSide, price, size, best_bid, best_ask]` carry the fields as the document held
+ * them (null where it lacks one), read as `BookStore.apply` reads the document; a change the engine
+ * read exactly is `[ts, side, 2, bookSide, price, size, best_bid, best_ask]` with numbers
+ * (`applyChangeNumbers`). `side` tells the books of a merged replay apart. A replay carries its
+ * rows as `ReplayBatch` columns; a row tuple is how a script writes one (`ReplayBatch.of`).
  */
 export type ReplayRow =
   | readonly [timestampMs: number, side: number, kind: 1, bids: unknown, asks: unknown]
   | readonly [timestampMs: number, side: number, kind: 0, bookSide: unknown, price: unknown, size: unknown, bestBid: unknown, bestAsk: unknown]
   | readonly [timestampMs: number, side: number, kind: 2, bookSide: BookSide, price: number, size: number, bestBid: number, bestAsk: number];
 
-/** Applies a replayed row to its book, as `BookStore.apply` applies the row's document; false when nothing was applied. */
-export function applyReplayRow(book: AssetBook, row: ReplayRow): boolean {
-  if (row[2] === 1) {
-    applyBookData(book, row[0], row[3], row[4]);
+/** `ReplayBatch.bookSide` of a change read exactly. */
+const BUY = 1;
+const SELL = 2;
+
+/**
+ * Rows of a replay in columns (lib/history/ticks.ts, `mergedBookRows`; lib/spreads replays them):
+ * numbers in typed arrays, no object per row. A replay reads millions of rows; as a tuple each
+ * (an array and five boxed numbers, ~180 bytes) was garbage the collector left to pile up (the
+ * bench's Node heap grew 255 MB over 2 × 1M rows while at most 15 MB of it was live,
+ * docs/spreads.md, "Replay memory"). Only a snapshot and a change not read exactly keep their
+ * fields as values (`fields`, by row index).
+ */
+export class ReplayBatch {
+  length = 0;
+  /** Venue time, epoch ms. */
+  readonly ts: Float64Array;
+  /** Which book of the replay the row belongs to. */
+  readonly side: Uint8Array;
+  /** 1 a snapshot, 0 a change of fields as the document held them, 2 a change read exactly. */
+  readonly kind: Uint8Array;
+  /** A change read exactly: 1 BUY, 2 SELL. */
+  readonly bookSide: Uint8Array;
+  readonly price: Float64Array;
+  readonly size: Float64Array;
+  /** NaN: states nothing. */
+  readonly bestBid: Float64Array;
+  readonly bestAsk: Float64Array;
+  /** Kind 1: `[bids, asks]`; kind 0: `[bookSide, price, size, best_bid, best_ask]`. */
+  readonly fields = new Map<number, readonly unknown[]>();
+
+  constructor(readonly capacity: number) {
+    this.ts = new Float64Array(capacity);
+    this.side = new Uint8Array(capacity);
+    this.kind = new Uint8Array(capacity);
+    this.bookSide = new Uint8Array(capacity);
+    this.price = new Float64Array(capacity);
+    this.size = new Float64Array(capacity);
+    this.bestBid = new Float64Array(capacity);
+    this.bestAsk = new Float64Array(capacity);
+  }
+
+  /** A batch of row tuples (tests, scripts). */
+  static of(rows: readonly ReplayRow[]): ReplayBatch {
+    const batch = new ReplayBatch(Math.max(1, rows.length));
+    for (const row of rows) {
+      if (row[2] === 2) batch.pushChange(row[0], row[1], row[3], row[4], row[5], row[6], row[7]);
+      else batch.pushFields(row[0], row[1], row[2], row.slice(3));
+    }
+    return batch;
+  }
+
+  get full(): boolean {
+    return this.length >= this.capacity;
+  }
+
+  /** A change read exactly. */
+  pushChange(ts: number, side: number, bookSide: BookSide, price: number, size: number, bestBid: number, bestAsk: number): void {
+    const i = this.length;
+    this.ts[i] = ts;
+    this.side[i] = side;
+    this.kind[i] = 2;
+    this.bookSide[i] = bookSide === "BUY" ? BUY : SELL;
+    this.price[i] = price;
+    this.size[i] = size;
+    this.bestBid[i] = bestBid;
+    this.bestAsk[i] = bestAsk;
+    this.length = i + 1;
+  }
+
+  /** A snapshot (kind 1: `[bids, asks]`) or a change of fields as the document held them (kind 0). */
+  pushFields(ts: number, side: number, kind: 0 | 1, fields: readonly unknown[]): void {
+    const i = this.length;
+    this.ts[i] = ts;
+    this.side[i] = side;
+    this.kind[i] = kind;
+    this.bookSide[i] = 0;
+    this.fields.set(i, fields);
+    this.length = i + 1;
+  }
+
+  /** Row `i` as a tuple (tests, and a reader that wants one row). */
+  row(i: number): ReplayRow {
+    const ts = this.ts[i] ?? 0;
+    const side = this.side[i] ?? 0;
+    if (this.kind[i] === 2) {
+      return [ts, side, 2, this.bookSide[i] === BUY ? "BUY" : "SELL", this.price[i] ?? Number.NaN, this.size[i] ?? Number.NaN, this.bestBid[i] ?? Number.NaN, this.bestAsk[i] ?? Number.NaN];
+    }
+    const fields = this.fields.get(i) ?? [];
+    if (this.kind[i] === 1) return [ts, side, 1, fields[0], fields[1]];
+    return [ts, side, 0, fields[0], fields[1], fields[2], fields[3], fields[4]];
+  }
+
+  /** The side of change `i` as the row states it (kind 0: the document's field, whatever it is). */
+  changeSide(i: number): unknown {
+    if (this.kind[i] === 2) return this.bookSide[i] === BUY ? "BUY" : "SELL";
+    return this.fields.get(i)?.[0];
+  }
+
+  /** The price of change `i` as a number (kind 0: `Number` of the document's field). */
+  changePrice(i: number): number {
+    if (this.kind[i] === 2) return this.price[i] ?? Number.NaN;
+    return Number(this.fields.get(i)?.[1]);
+  }
+}
+
+/** Applies row `i` of a replay batch to its book, as `BookStore.apply` applies the row's document; false when nothing was applied. */
+export function applyReplayBatchRow(book: AssetBook, batch: ReplayBatch, i: number): boolean {
+  const kind = batch.kind[i];
+  const ts = batch.ts[i] ?? 0;
+  if (kind === 2) {
+    applyChangeNumbers(book, ts, batch.bookSide[i] === BUY ? "BUY" : "SELL", batch.price[i] ?? Number.NaN, batch.size[i] ?? Number.NaN, batch.bestBid[i] ?? Number.NaN, batch.bestAsk[i] ?? Number.NaN);
     return true;
   }
-  if (row[2] === 2) {
-    applyChangeNumbers(book, row[0], row[3], row[4], row[5], row[6], row[7]);
+  const fields = batch.fields.get(i) ?? [];
+  if (kind === 1) {
+    applyBookData(book, ts, fields[0], fields[1]);
     return true;
   }
-  return applyChangeData(book, row[0], row[3], row[4], row[5], row[6], row[7]);
+  return applyChangeData(book, ts, fields[0], fields[1], fields[2], fields[3], fields[4]);
 }
 
 /**

@@ -1,5 +1,5 @@
 import "server-only";
-import type { BookRow, ReplayRow } from "@/lib/books/book-state";
+import { ReplayBatch, type BookRow } from "@/lib/books/book-state";
 import { AppError } from "@/lib/errors";
 import { bind, tickRows, tickRowStream, tickStream, type Bind, type Binds, type TickReader } from "@/lib/ticks";
 import { venueOfTable } from "@/lib/recorder/registry";
@@ -114,9 +114,6 @@ export interface ReplaySide {
   side?: number;
 }
 
-/** A row of a merged replay (lib/books `ReplayRow`: a change the engine read exactly comes with numbers). */
-export type MergedBookRow = ReplayRow;
-
 /** Bytes of a merged row before its text: ts Int64, side, is-book and replay_side UInt8, four Float64. */
 const FIXED_BYTES = 8 + 3 + 32;
 
@@ -126,7 +123,8 @@ const HEAD_BYTES = 64 * 1024;
 /**
  * The book rows of several assets (each from its own start, up to `toMs`) as one stream merged
  * by the engine in venue-time order, each row with its side, with bounded memory, for long
- * replays (lib/spreads: a day of a busy book is a million rows), a batch at a time. Within a
+ * replays (lib/spreads: a day of a busy book is a million rows), a batch of columns at a time
+ * (lib/books `ReplayBatch`: no object per row). Within a
  * side the order is `bookRows`'s (time, `book` before `price_change`, then cityHash64(data)).
  *
  * The engine reads the typed replay columns written at insert (lib/ticks/ddl/0007_replay_columns.ts),
@@ -139,14 +137,14 @@ const HEAD_BYTES = 64 * 1024;
  * query takes one of the embedded engine's stream slots, not one per side. The streaming query
  * binds nothing: `tickStream` turns the typed binds into typed literals (lib/ticks/query.ts).
  */
-export async function* mergedBookRows(ticks: TickReader, sides: readonly ReplaySide[], toMs: number): AsyncGenerator<MergedBookRow[]> {
+export async function* mergedBookRows(ticks: TickReader, sides: readonly ReplaySide[], toMs: number): AsyncGenerator<ReplayBatch> {
   const { query, binds } = mergedBookQuery(sides, toMs);
   const decoder = new TextDecoder();
   const limit = sides.length * MAX_REPLAY_ROWS;
   let count = 0;
-  let batch: MergedBookRow[] = [];
+  let batch = new ReplayBatch(BATCH_ROWS);
   /** Reads the whole rows of `bytes` that start at `at` or later and before `before`, a full batch yielded at a time; returns where it stopped (a row cut by the end of `bytes`). */
-  function* rows(bytes: Uint8Array, at: number, before: number): Generator<MergedBookRow[], number> {
+  function* rows(bytes: Uint8Array, at: number, before: number): Generator<ReplayBatch, number> {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     while (at < before && bytes.length - at > FIXED_BYTES) {
       // The text's length: unsigned LEB128.
@@ -165,20 +163,19 @@ export async function* mergedBookRows(ticks: TickReader, sides: readonly ReplayS
       const side = bytes[at + 8] ?? 0;
       const bookSide = bytes[at + 10];
       if (bookSide === 1 || bookSide === 2) {
-        batch.push([ts, side, 2, bookSide === 1 ? "BUY" : "SELL", view.getFloat64(at + 11, true), view.getFloat64(at + 19, true), view.getFloat64(at + 27, true), view.getFloat64(at + 35, true)]);
+        batch.pushChange(ts, side, bookSide === 1 ? "BUY" : "SELL", view.getFloat64(at + 11, true), view.getFloat64(at + 19, true), view.getFloat64(at + 27, true), view.getFloat64(at + 35, true));
       } else {
-        const isBook = bytes[at + 9] === 1;
         const fields = JSON.parse(`[${decoder.decode(bytes.subarray(textAt, textAt + length))}]`) as unknown[];
-        batch.push(isBook ? [ts, side, 1, fields[0], fields[1]] : [ts, side, 0, fields[0], fields[1], fields[2], fields[3], fields[4]]);
+        batch.pushFields(ts, side, bytes[at + 9] === 1 ? 1 : 0, fields);
       }
       at = textAt + length;
       count += 1;
       if (count > limit) {
         throw new AppError("query_error", `More than ${MAX_REPLAY_ROWS} recorded events a book between the last snapshot and the requested time; ask for a shorter span.`);
       }
-      if (batch.length >= BATCH_ROWS) {
+      if (batch.full) {
         yield batch;
-        batch = [];
+        batch = new ReplayBatch(BATCH_ROWS);
       }
     }
     return at;

@@ -3,10 +3,11 @@ import { createHash } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import { venueOfTable } from "@/lib/recorder/registry";
 import { bind, tickRows, type Bind, type TickReader } from "@/lib/ticks";
+import type { ReplayBatch } from "@/lib/books/book-state";
 import type { TickSource } from "@/lib/history/outcomes";
 import { EpisodeFolder, type FoldedStretch } from "./episodes";
 import type { ResolvedPair } from "./pairs";
-import { priceSeries, type SeriesRows, type SidedRow, type SideInput } from "./series";
+import { priceSeries, type SeriesRows, type SideInput } from "./series";
 import type { SpreadPoint } from "./shapes";
 import { processGlobals } from "@/lib/process-globals.mjs";
 
@@ -41,7 +42,8 @@ export const KEPT_GRID_STEPS: readonly number[] = [300_000, 3_600_000];
 /** Days kept per process (each a day's episodes and at most 312 grid points). */
 const MAX_DAYS = 96;
 /**
- * Merged rows kept per process, in all (about 200 bytes each parsed: ~120 MB at most); a part with
+ * Merged rows kept per process, in all (lib/books `ReplayBatch` columns: 43 bytes a row, a
+ * snapshot's levels as parsed values besides: ~26 MB and the snapshots at most); a part with
  * more than a quarter of it is not kept as rows (it is read again at another size). The rows of
  * partial days (a window's head and tail) take at most a quarter of it, the oldest dropped first:
  * they are kept briefly, for the same window at another size, and never push out more than that
@@ -118,7 +120,7 @@ export function foldDay(inputs: DayInputs, day: number, size: number, threshold:
 }
 
 /** Rows read before, handed to a replay again as the engine's stream handed them. */
-function keptRows(batches: readonly (readonly SidedRow[])[]): SeriesRows {
+function keptRows(batches: readonly ReplayBatch[]): SeriesRows {
   return {
     async *[Symbol.asyncIterator]() {
       yield* batches;
@@ -127,7 +129,7 @@ function keptRows(batches: readonly (readonly SidedRow[])[]): SeriesRows {
 }
 
 /** `rows` passed on as they are read, each batch also handed to `seen`. */
-async function* recording(rows: SeriesRows, seen: (batch: readonly SidedRow[]) => void): AsyncGenerator<readonly SidedRow[]> {
+async function* recording(rows: SeriesRows, seen: (batch: ReplayBatch) => void): AsyncGenerator<ReplayBatch> {
   for await (const batch of rows) {
     seen(batch);
     yield batch;
@@ -264,7 +266,7 @@ interface Kept {
 
 interface KeptRows {
   fingerprint: string;
-  batches: readonly (readonly SidedRow[])[];
+  batches: readonly ReplayBatch[];
   count: number;
   /** A closed day's rows (else a partial day's: see MAX_KEPT_ROWS). */
   day: boolean;
@@ -359,7 +361,7 @@ export class SpreadDayCache {
     }
     if (part.day) this.#read += 1;
     else this.#partialRead += 1;
-    const batches: (readonly SidedRow[])[] = [];
+    const batches: ReplayBatch[] = [];
     let count = 0;
     const limit = this.#maxRows / 4;
     const rows = recording(inputs.rows, (batch) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { replayBook, type BookRow } from "@/lib/books/book-state";
+import { ReplayBatch, replayBook, type BookRow, type ReplayRow } from "@/lib/books/book-state";
 import { prng } from "@/lib/demo/ticks";
 import { marketFeeAt, type FeeSubject } from "./fees";
-import { pricePair, priceSeries, type Levels, type PriceableBook, type SidedRow } from "./series";
+import { pricePair, priceSeries, type Levels, type PriceableBook } from "./series";
 import type { SpreadPoint } from "./shapes";
 import { walkLeg } from "./spread-math";
 
@@ -29,7 +29,7 @@ interface ScriptRow extends BookRow {
 }
 
 /** The row as the merged stream carries it (lib/history/ticks.ts): the document's fields a replay reads, positional. */
-function sided(row: ScriptRow): SidedRow {
+function sided(row: ScriptRow): ReplayRow {
   const data = JSON.parse(row.data) as Record<string, unknown>;
   if (row.eventType === "book") return [row.timestampMs, row.side, 1, data.bids ?? null, data.asks ?? null];
   return [row.timestampMs, row.side, 0, data.side ?? null, data.price ?? null, data.size ?? null, data.best_bid ?? null, data.best_ask ?? null];
@@ -102,8 +102,8 @@ async function series(script: readonly ScriptRow[], size: number, closedAt: numb
   const until = (script.at(-1)?.timestampMs ?? T0) + 1000;
   const rows = script.map(sided);
   // Batches of uneven sizes, as the engine's chunks come.
-  const batches: SidedRow[][] = [];
-  for (let i = 0; i < rows.length; i += 1 + (i % 37)) batches.push(rows.slice(i, i + 1 + (i % 37)));
+  const batches: ReplayBatch[] = [];
+  for (let i = 0; i < rows.length; i += 1 + (i % 37)) batches.push(ReplayBatch.of(rows.slice(i, i + 1 + (i % 37))));
   const source = (async function* () {
     yield* batches;
   })();

@@ -1,4 +1,4 @@
-import { AssetBook, applyReplayRow, type BookLevel, type ReplayRow } from "@/lib/books/book-state";
+import { AssetBook, applyReplayBatchRow, type BookLevel, type ReplayBatch } from "@/lib/books/book-state";
 import type { Span } from "@/lib/history/coverage-model";
 import { marketFeeAt, scheduleChanges, type FeeSubject, type MarketFee } from "./fees";
 import type { SpreadPoint, UnknownReason } from "./shapes";
@@ -64,11 +64,11 @@ export interface SideInput {
   closedAt?: number;
 }
 
-/** A row of both books' merged stream (lib/history/ticks.ts, `mergedBookRows`), `side` 0 for A and 1 for B. */
-export type SidedRow = ReplayRow;
-
-/** Both books' rows in replay order (venue time, then each side's own order), a batch at a time. */
-export type SeriesRows = AsyncIterable<readonly SidedRow[]>;
+/**
+ * Both books' rows in replay order (venue time, then each side's own order), a batch of columns at
+ * a time (lib/history/ticks.ts, `mergedBookRows`), `side` 0 for A and 1 for B.
+ */
+export type SeriesRows = AsyncIterable<ReplayBatch>;
 
 export interface SeriesWindow {
   since: number;
@@ -160,17 +160,17 @@ class Side implements PriceableBook {
     this.#boundaries = [...new Set(edges)].sort((x, y) => x - y);
   }
 
-  /** Applies one of this side's rows (in replay order), as `BookStore.apply` applies a row of the asset. */
-  apply(row: SidedRow): void {
-    if (!applyReplayRow(this.#state, row)) return;
-    if (row[2] === 1) {
-      this.#lastSnapshot = row[0];
+  /** Applies row `i` of the batch, one of this side's rows (in replay order), as `BookStore.apply` applies a row of the asset. */
+  apply(batch: ReplayBatch, i: number): void {
+    if (!applyReplayBatchRow(this.#state, batch, i)) return;
+    if (batch.kind[i] === 1) {
+      this.#lastSnapshot = batch.ts[i] ?? 0;
       this.#buy = undefined;
       this.#sell = undefined;
       this.#legs = undefined;
     } else {
-      const side = row[3];
-      const at = Number(row[4]);
+      const side = batch.changeSide(i);
+      const at = batch.changePrice(i);
       // Bids walked by the sell leg (best first, descending), asks by the buy leg (ascending).
       if (side === "BUY" && !walkHolds(this.#sell, this.#size, at, -1)) {
         this.#sell = undefined;
@@ -374,9 +374,9 @@ const POINTS_A_BATCH = 512;
  * several per row).
  */
 class RowSource {
-  readonly #iterator: AsyncIterator<readonly SidedRow[]>;
+  readonly #iterator: AsyncIterator<ReplayBatch>;
   readonly #sides: readonly Side[];
-  #batch: readonly SidedRow[] = [];
+  #batch: ReplayBatch | undefined;
   #index = 0;
   #done = false;
 
@@ -387,13 +387,14 @@ class RowSource {
 
   /** The next row's time, reading the next batch only when this one is used up; undefined when no row is left. */
   async headTime(): Promise<number | undefined> {
-    while (this.#index >= this.#batch.length && !this.#done) await this.#next();
-    return this.#batch[this.#index]?.[0];
+    while (this.#index >= (this.#batch?.length ?? 0) && !this.#done) await this.#next();
+    return this.peekTime();
   }
 
   /** The next row's time when the batch in hand has one (no await), else undefined. */
   peekTime(): number | undefined {
-    return this.#batch[this.#index]?.[0];
+    const batch = this.#batch;
+    return batch !== undefined && this.#index < batch.length ? batch.ts[this.#index] : undefined;
   }
 
   async #next(): Promise<void> {
@@ -413,12 +414,13 @@ class RowSource {
   /** Applies the batch's rows with time <= `t`; true when a later row was reached (or none is left). */
   #applyBatch(t: number): boolean {
     const batch = this.#batch;
+    if (batch === undefined) return this.#done;
     const sides = this.#sides;
+    const times = batch.ts;
     let i = this.#index;
     for (; i < batch.length; i += 1) {
-      const row = batch[i];
-      if (row === undefined || row[0] > t) break;
-      sides[row[1]]?.apply(row);
+      if ((times[i] ?? 0) > t) break;
+      sides[batch.side[i] ?? 0]?.apply(batch, i);
     }
     this.#index = i;
     return i < batch.length || this.#done;

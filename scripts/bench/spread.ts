@@ -17,6 +17,8 @@
  *   npm run bench:spread -- --stages          # also where the series' time goes: the merged rows'
  *                                             # query alone (the engine's part), the rows read and
  *                                             # parsed, then also applied to the books
+ *   npm run bench:spread -- --insert-only     # what a write pays: the two books' INSERTs and their
+ *                                             # merge timed apart, then exit (docs/spreads.md)
  */
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
@@ -24,7 +26,7 @@ import { benchDataDir } from "./lib/harness";
 import { loadLine } from "./lib/memory";
 
 const { values } = parseArgs({
-  options: { rows: { type: "string", default: "200000" }, size: { type: "string", default: "500" }, runs: { type: "string", default: "2" }, stages: { type: "boolean", default: false } },
+  options: { rows: { type: "string", default: "200000" }, size: { type: "string", default: "500" }, runs: { type: "string", default: "2" }, stages: { type: "boolean", default: false }, "insert-only": { type: "boolean", default: false } },
 });
 const ROWS = Number(values.rows);
 const SIZE = Number(values.size);
@@ -72,7 +74,7 @@ async function main(): Promise<void> {
   const { resolvePair } = await import("@/lib/spreads/pairs");
   const { pairInputs } = await import("@/lib/spreads/service");
   const { priceSeries } = await import("@/lib/spreads/series");
-  const { AssetBook, applyReplayRow } = await import("@/lib/books/book-state");
+  const { AssetBook, applyReplayBatchRow } = await import("@/lib/books/book-state");
   const { bind, tickStream } = await import("@/lib/ticks");
   const { mergedBookQuery } = await import("@/lib/history/ticks");
 
@@ -84,11 +86,23 @@ async function main(): Promise<void> {
   const until = start + DAY - 1;
 
   const gen = performance.now();
+  const genCpu = process.cpuUsage();
   await stores.writer.command({ query: generate("polymarket_orderbook_rust", POLY_MARKET, POLY_YES, start, 0, 30, 10) });
   await stores.writer.command({ query: generate("kalshi_orderbook", KALSHI_TICKER, KALSHI_TICKER, start, 17, 33, 7) });
+  const inserted = performance.now();
+  const insertCpu = process.cpuUsage(genCpu);
   await stores.writer.command({ query: "OPTIMIZE TABLE polymarket_orderbook_rust FINAL" });
   await stores.writer.command({ query: "OPTIMIZE TABLE kalshi_orderbook FINAL" });
-  console.log(`tick tables: 2 × ${ROWS.toLocaleString("en")} rows generated and merged in ${((performance.now() - gen) / 1000).toFixed(1)} s`);
+  const mergeCpu = process.cpuUsage(genCpu);
+  const cpuSeconds = (usage: NodeJS.CpuUsage) => ((usage.user + usage.system) / 1e6).toFixed(1);
+  console.log(
+    `tick tables: 2 × ${ROWS.toLocaleString("en")} rows generated and merged in ${((performance.now() - gen) / 1000).toFixed(1)} s ` +
+      `(INSERT ${((inserted - gen) / 1000).toFixed(1)} s wall, ${cpuSeconds(insertCpu)} s CPU; OPTIMIZE … FINAL ${((performance.now() - inserted) / 1000).toFixed(1)} s wall, ${(Number(cpuSeconds(mergeCpu)) - Number(cpuSeconds(insertCpu))).toFixed(1)} s CPU)`,
+  );
+  if (values["insert-only"]) {
+    console.log(loadLine("at end"));
+    return;
+  }
 
   const common = { description: null, category: "Economics", volume24h: 1, volume: null, liquidity: null, openInterest: null, status: "active", closed: false, resolutionDate: null, url: null, image: null, lastSeenAt: new Date() };
   const eventRow = (venue: string, id: string) => ({ id: eventUuid(venue, id), venue, venueEventId: id, title: "Bench", slug: id, description: null, category: "Economics", venueCategory: null, tags: [], image: null, url: null, volume24h: 1, volume: null, closed: false, resolutionDate: null, lastSeenAt: new Date() });
@@ -154,9 +168,9 @@ async function main(): Promise<void> {
     for await (const batch of rows) {
       count += batch.length;
       if (!books) continue;
-      for (const row of batch) {
-        const book = state[row[1]] ?? new AssetBook("", "");
-        applyReplayRow(book, row);
+      for (let i = 0; i < batch.length; i += 1) {
+        const book = state[batch.side[i] ?? 0] ?? new AssetBook("", "");
+        applyReplayBatchRow(book, batch, i);
       }
     }
     return count;
