@@ -17,6 +17,9 @@
  *   npm run bench:spread -- --stages          # also where the series' time goes: the merged rows'
  *                                             # query alone (the engine's part), the rows read and
  *                                             # parsed, then also applied to the books
+ *   npm run bench:spread -- --live            # also the series' live memory: each series run again
+ *                                             # with a full collection every 100 ms, the most heap +
+ *                                             # buffers left above the start after one (not timed)
  *   npm run bench:spread -- --insert-only     # what a write pays: the two books' INSERTs and their
  *                                             # merge timed apart, then exit (docs/spreads.md)
  */
@@ -26,7 +29,7 @@ import { benchDataDir } from "./lib/harness";
 import { loadLine } from "./lib/memory";
 
 const { values } = parseArgs({
-  options: { rows: { type: "string", default: "200000" }, size: { type: "string", default: "500" }, runs: { type: "string", default: "2" }, stages: { type: "boolean", default: false }, "insert-only": { type: "boolean", default: false } },
+  options: { rows: { type: "string", default: "200000" }, size: { type: "string", default: "500" }, runs: { type: "string", default: "2" }, stages: { type: "boolean", default: false }, "insert-only": { type: "boolean", default: false }, live: { type: "boolean", default: false } },
 });
 const ROWS = Number(values.rows);
 const SIZE = Number(values.size);
@@ -224,6 +227,26 @@ async function main(): Promise<void> {
       for (let run = 0; run < RUNS; run += 1) runs.push(await measure(work));
       const o = runs.reduce((x, y) => (y.seconds < x.seconds ? y : x));
       table.push(`| stages | ${label} | ${o.points.toLocaleString("en")} rows | ${o.seconds.toFixed(2)} s | ${o.cpuSeconds.toFixed(2)} s | ${o.rssGrowth.toFixed(0)} MB | ${o.heapGrowth.toFixed(0)} MB | | |`);
+    }
+  }
+  if (values.live) {
+    if (global.gc === undefined) throw new Error("--live needs node's --expose-gc (npm run bench:spread passes it)");
+    // The peak growth above counts garbage not collected yet; what a replay holds is what is left after a collection.
+    for (const [label, work] of [
+      ["every change", ours(undefined)],
+      ["1 s grid", ours(1000)],
+    ] as const) {
+      global.gc();
+      const base = process.memoryUsage();
+      let live = 0;
+      const collector = setInterval(() => {
+        global.gc?.();
+        const memory = process.memoryUsage();
+        live = Math.max(live, memory.heapUsed + memory.arrayBuffers - base.heapUsed - base.arrayBuffers);
+      }, 100);
+      const points = await work();
+      clearInterval(collector);
+      table.push(`| live memory | ${label}: the series with a full collection every 100 ms, most heap + buffers left above the start after one | ${points.toLocaleString("en")} | | | | ${(live / 1e6).toFixed(0)} MB | | |`);
     }
   }
   clearInterval(sampler);
