@@ -337,8 +337,9 @@ describe("rows whose hash an older row format wrote ('' after drizzle/0016)", ()
     const written = await snapshot("markets");
     await (await getDb()).execute(sql`update markets set content_hash = ''`);
     await (await getDb()).execute(sql`update events set content_hash = ''`);
-    // Such rows predate drizzle/0024: their quote rows carry no copies (a poll reads those first).
+    // Such rows predate drizzle/0024 and 0029: their quote rows carry no copies (a poll reads those first).
     await (await getDb()).execute(sql`update market_quotes set content_hash = null, rank_volume24h = null, rank_abs_change24h = null, rank_liquidity = null`);
+    await (await getDb()).execute(sql`update event_quotes set content_hash = null, rank_volume24h = null, rank_abs_change24h = null, rank_liquidity = null`);
     await upsertCatalog(await getDb(), laterPoll(poll));
     const rewritten = await snapshot("markets");
     for (const [id, row] of rewritten) {
@@ -457,32 +458,45 @@ describe("a batch whose write fails", () => {
   });
 });
 
-describe("market_quotes' copies of the descriptive hash and the rank keys (drizzle/0024)", () => {
-  /** Markets whose quote row's copies differ from their `markets` hash or `market_ranks` keys. */
+describe("the quote rows' copies of the descriptive hash and the rank keys (market_quotes: drizzle/0024, event_quotes: 0029)", () => {
+  /** Markets and events whose quote row's copies differ from their row's hash or rank keys (`market_ranks`' for a market, the `events` row's for an event). */
   const stale = async () =>
     resultRows<{ id: string }>(
       await (await getDb()).execute(sql`select q.id from market_quotes as q join markets as m on m.id = q.id join market_ranks as k on k.id = q.id
-        where (q.content_hash, q.rank_volume24h, q.rank_abs_change24h, q.rank_liquidity) is distinct from (m.content_hash, k.volume24h, k.abs_change24h, k.liquidity)`),
+        where (q.content_hash, q.rank_volume24h, q.rank_abs_change24h, q.rank_liquidity) is distinct from (m.content_hash, k.volume24h, k.abs_change24h, k.liquidity)
+        union all
+        select q.id from event_quotes as q join events as e on e.id = q.id
+        where (q.content_hash, q.rank_volume24h, q.rank_abs_change24h, q.rank_liquidity) is distinct from (e.content_hash, e.volume24h, e.abs_change24h, e.liquidity)`),
     );
   /** A table's rows without their row versions and first-seen times (which differ between two writes of the same polls). */
-  const rows = async (table: "markets" | "market_ranks" | "market_quotes") =>
+  const rows = async (table: "markets" | "market_ranks" | "market_quotes" | "events" | "event_quotes") =>
     [...(await snapshot(table)).values()].map((row) => {
       const { version: _version, locked_by: _locked, first_seen_at: _first, ...rest } = row;
       return rest;
     });
 
-  /** Polls of every kind, in order: the first, prices moved, a rank moved, a market renamed with its rank moved, a closed market listed open again. */
+  /**
+   * Polls of every kind, in order: the first, prices (and the event's volume within its step) moved,
+   * a rank moved (the event's too), a market and the event renamed with ranks moved, a closed
+   * market listed open again with new volumes.
+   */
   function polls(): Array<NormalizedEvent[] | { closed: number }> {
     const first = [makeEvent({ venue: "polymarket" }, [{ volume24h: 1000, liquidity: 40 }, { volume24h: 500 }, { volume24h: 20, liquidity: null }])];
-    const at = (hours: number, items: NormalizedEvent[], change: (m: NormalizedEvent["markets"][number], i: number) => NormalizedEvent["markets"][number]) =>
+    type Event = NormalizedEvent["event"];
+    const at = (
+      hours: number,
+      items: NormalizedEvent[],
+      change: (m: NormalizedEvent["markets"][number], i: number) => NormalizedEvent["markets"][number],
+      changeEvent: (e: Event) => Event = (e) => e,
+    ) =>
       items.map((e) => ({
-        event: { ...e.event, lastSeenAt: new Date(Date.UTC(2026, 10, 28, hours)) },
+        event: { ...changeEvent(e.event), lastSeenAt: new Date(Date.UTC(2026, 10, 28, hours)) },
         markets: e.markets.map((m, i) => ({ ...change(m, i), lastSeenAt: new Date(Date.UTC(2026, 10, 28, hours)) })),
       }));
-    const prices = at(1, first, (m) => ({ ...m, volume24h: (m.volume24h ?? 0) + 1, outcomes: m.outcomes.map((o) => ({ ...o, price: 1 - o.price })) }));
-    const ranked = at(2, prices, (m, i) => (i === 0 ? { ...m, volume24h: 5000, liquidity: 400 } : m));
-    const renamed = at(3, ranked, (m, i) => (i === 1 ? { ...m, title: "Renamed market", volume24h: 4000 } : m));
-    const reopened = at(5, renamed, (m) => ({ ...m, volume: 7000 }));
+    const prices = at(1, first, (m) => ({ ...m, volume24h: (m.volume24h ?? 0) + 1, outcomes: m.outcomes.map((o) => ({ ...o, price: 1 - o.price })) }), (e) => ({ ...e, volume24h: (e.volume24h ?? 0) + 1 }));
+    const ranked = at(2, prices, (m, i) => (i === 0 ? { ...m, volume24h: 5000, liquidity: 400 } : m), (e) => ({ ...e, volume24h: 9000 }));
+    const renamed = at(3, ranked, (m, i) => (i === 1 ? { ...m, title: "Renamed market", volume24h: 4000 } : m), (e) => ({ ...e, title: "Renamed event", volume24h: 20000 }));
+    const reopened = at(5, renamed, (m) => ({ ...m, volume: 7000 }), (e) => ({ ...e, volume: 8000 }));
     return [first, prices, ranked, renamed, { closed: 2 }, reopened];
   }
 
@@ -497,12 +511,19 @@ describe("market_quotes' copies of the descriptive hash and the rank keys (drizz
       } else {
         if (fullPath) {
           await (await getDb()).execute(sql`update market_quotes set content_hash = null, rank_volume24h = null, rank_abs_change24h = null, rank_liquidity = null`);
+          await (await getDb()).execute(sql`update event_quotes set content_hash = null, rank_volume24h = null, rank_abs_change24h = null, rank_liquidity = null`);
         }
         await upsertCatalog(await getDb(), step);
       }
       await check?.();
     }
-    return { markets: await rows("markets"), ranks: await rows("market_ranks"), quotes: await rows("market_quotes") };
+    return {
+      markets: await rows("markets"),
+      ranks: await rows("market_ranks"),
+      quotes: await rows("market_quotes"),
+      events: await rows("events"),
+      eventQuotes: await rows("event_quotes"),
+    };
   }
 
   it("follow every kind of poll, and a poll that reads them writes the rows the full path writes", async () => {
@@ -515,6 +536,9 @@ describe("market_quotes' copies of the descriptive hash and the rank keys (drizz
     expect(ranks.get(ranked ?? "")?.liquidity).toBe(400);
     expect(ranks.get(renamed ?? "")?.volume24h).toBe(4000);
     expect(read.quotes.every((row) => row.volume === 7000)).toBe(true);
+    // The event's rank move and rename reached events; its last volumes reached event_quotes.
+    expect(read.events.map((row) => [row.title, row.volume24h])).toEqual([["Renamed event", 20000]]);
+    expect(read.eventQuotes.map((row) => [row.volume24h, row.volume])).toEqual([[20000, 8000]]);
     // The same polls again on an empty catalog, each read by the full path (every copy cleared first): the same rows.
     expect(await write(steps, true)).toEqual(read);
   });

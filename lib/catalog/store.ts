@@ -5,7 +5,7 @@ import { resultRows, type Db } from "@/lib/db";
 import { events, type NewEventRow } from "@/lib/db/schema/events";
 import { marketRanks } from "@/lib/db/schema/market-ranks";
 import { markets, type NewMarketRow } from "@/lib/db/schema/markets";
-import { marketQuotes } from "@/lib/db/schema/quotes";
+import { eventQuotes, marketQuotes } from "@/lib/db/schema/quotes";
 import { UUID_PATTERN } from "./ids";
 import type { NormalizedEvent } from "./normalize";
 import { catalogChanged } from "./totals";
@@ -244,52 +244,21 @@ const quoteValue = (q: QuoteTable, name: string, incoming: string, current: stri
   q.kept.has(name) ? `coalesce(${incoming}.${name}, ${current}.${name})` : `${incoming}.${name}`;
 
 /**
- * An event batch's quotes written, and the rows that need more named, in ONE statement (a poll
- * whose events changed only their volumes is this statement and nothing else):
- *
- * - `q`: one set-based `UPDATE ... FROM` of `event_quotes`, only rows whose quote changed (kept
- *   values coalesced like the upsert's). The table has its primary key only and spare room on each
- *   page (fillfactor 50), so a changed quote is a heap-only (HOT) update: no index entry.
- * - `p`: each row's `events` row, read once (one primary-key probe): whether it exists, whether its
- *   descriptive hash differs, whether a rank key moved by more than a step (`rankMoved`).
- * - `k`: the rank keys of rows whose descriptive hash is unchanged and whose rank moved.
- * - the select: rows that are new or whose descriptive hash differs, for `upsertStatement`.
- *
- * The parts see the same snapshot, so `k` and the select never act on each other's rows. Markets
- * read what this reads from their quote row instead (`marketQuoteStatement`).
+ * A quote row's copies of its row's descriptive hash and rank keys, in this order: `market_quotes`'
+ * of `markets.content_hash` and the `market_ranks` keys (drizzle/0024), `event_quotes`' of `events`' own (drizzle/0029).
  */
-function quoteStatement(quotes: QuoteColumns): SQL {
-  const q = quoteTables.events;
-  const names = Object.keys(q.columns);
-  return sql`with r as materialized (
-      select * from ${quoteInput(q, quotes)}
-    ), q as (
-      update ${sql.raw(q.quotes)} as q set ${sql.raw(names.map((name) => `${name} = ${quoteValue(q, name, "r", "q")}`).join(", "))},
-        quoted_at = r.quoted_at
-      from r
-      where q.id = r.id and (${sql.raw(names.map((name) => `q.${name}`).join(", "))}) is distinct from
-        (${sql.raw(names.map((name) => quoteValue(q, name, "r", "q")).join(", "))})
-    ), p as materialized (
-      select r.id, r.volume24h, r.abs_change24h, r.liquidity, m.id is null as "new",
-        m.content_hash is distinct from r.h as pending, coalesce(${sql.raw(rankMoved("r", "m"))}, false) as moved
-      from r left join events as m on m.id = r.id
-    ), k as (
-      update events as m set volume24h = p.volume24h, abs_change24h = p.abs_change24h, liquidity = coalesce(p.liquidity, m.liquidity)
-      from p
-      where m.id = p.id and p.moved and not p.pending
-    )
-    select p.id::text as id, p."new" from p where p.pending`;
-}
-
-/** `market_quotes`' copies of `markets.content_hash` and of the `market_ranks` rank keys (drizzle/0024), in this order. */
 const quoteCopies = ["content_hash", "rank_volume24h", "rank_abs_change24h", "rank_liquidity"] as const;
 
+/** Where a table's rank keys live: `market_ranks` for markets, the `events` row itself for events. */
+const rankTables = { markets: "market_ranks", events: "events" } as const;
+
 /**
- * A market batch's quotes written, and the markets that need more named, in ONE statement that
- * reads one row per market: its quote row, which carries copies of the market's descriptive hash
- * and rank keys as last written (`quoteCopies`). On a settled 1M catalog, reading those from
- * `markets` and `market_ranks` instead was two random primary-key probes per market that only
- * read, ~95 % of the statement's time (docs/performance.md, "Where a batch's time goes at 1M").
+ * A batch's quotes written, and the rows that need more named, in ONE statement that reads one row
+ * per market (or event): its quote row, which carries copies of the row's descriptive hash and rank
+ * keys as last written (`quoteCopies`). On a settled 1M catalog, reading those from `markets` and
+ * `market_ranks` instead was two random primary-key probes per market that only read, ~95 % of the
+ * statement's time (docs/performance.md, "Where a batch's time goes at 1M"); for events, a probe of
+ * `events` per event (drizzle/0029, "Both sides of a write's CPU").
  *
  * - `p`: each market's quote row, read once: pending (no quote row yet, or no copies, or a
  *   descriptive hash other than the copy), whether a rank key moved past its step from the copied
@@ -301,14 +270,14 @@ const quoteCopies = ["content_hash", "rank_volume24h", "rank_abs_change24h", "ra
  *   scan, no second descent of the primary key; a row another writer updated since is not there,
  *   and goes down the full path like one whose copies changed). The table has its primary key only
  *   and fillfactor 50: a heap-only (HOT) update, no index entry.
- * - `k`: the rank keys of the markets `q` updated with a moved rank, in `market_ranks`: the only
- *   write to the other tables an ordinary poll makes, and usually none.
- * - the select: markets pending, and those `q`'s guard skipped, for the full path (`writeQuoted`:
- *   `upsertStatement`, `ranksStatement`, then `pendingQuotesStatement`, which writes their quote
- *   rows with fresh copies).
+ * - `k`: the rank keys of the rows `q` updated with a moved rank, in `rankTables`: the only write to
+ *   the other tables an ordinary poll makes, and usually none.
+ * - the select: rows pending, and those `q`'s guard skipped, for the full path (`writeQuoted`:
+ *   `upsertStatement`, for markets `ranksStatement`, then `pendingQuotesStatement`, which writes
+ *   their quote rows with fresh copies).
  */
-function marketQuoteStatement(quotes: QuoteColumns): SQL {
-  const q = quoteTables.markets;
+function quoteStatement(table: "markets" | "events", quotes: QuoteColumns): SQL {
+  const q = quoteTables[table];
   const names = Object.keys(q.columns);
   // What `p` read of the copies, which `q` checks the row still carries.
   const assumed = quoteCopies.map((name) => `c.${name} as assumed_${name}`).join(", ");
@@ -321,10 +290,10 @@ function marketQuoteStatement(quotes: QuoteColumns): SQL {
         coalesce(${sql.raw(rankMoved("r", "k"))}, false) as moved,
         (${sql.raw(names.map((name) => `c.${name}`).join(", "))}) is distinct from
           (${sql.raw(names.map((name) => quoteValue(q, name, "r", "c")).join(", "))}) as requoted
-      from r left join market_quotes as c on c.id = r.id
+      from r left join ${sql.raw(q.quotes)} as c on c.id = r.id
         cross join lateral (select c.rank_volume24h as volume24h, c.rank_abs_change24h as abs_change24h, c.rank_liquidity as liquidity) as k
     ), q as (
-      update market_quotes as q set ${sql.raw(names.map((name) => `${name} = ${quoteValue(q, name, "p", "q")}`).join(", "))},
+      update ${sql.raw(q.quotes)} as q set ${sql.raw(names.map((name) => `${name} = ${quoteValue(q, name, "p", "q")}`).join(", "))},
         quoted_at = case when p.requoted then p.quoted_at else q.quoted_at end,
         ${sql.raw(
           ["volume24h", "abs_change24h", "liquidity"].map((name) => `rank_${name} = case when p.moved then ${kept(name)} else q.rank_${name} end`).join(", "),
@@ -334,7 +303,7 @@ function marketQuoteStatement(quotes: QuoteColumns): SQL {
         and (${sql.raw(quoteCopies.map((name) => `q.${name}`).join(", "))}) is not distinct from (${sql.raw(quoteCopies.map((name) => `p.assumed_${name}`).join(", "))})
       returning q.id
     ), k as (
-      update market_ranks as m set volume24h = p.volume24h, abs_change24h = p.abs_change24h, liquidity = coalesce(p.liquidity, m.liquidity)
+      update ${sql.raw(rankTables[table])} as m set volume24h = p.volume24h, abs_change24h = p.abs_change24h, liquidity = coalesce(p.liquidity, m.liquidity)
       from q join p on p.id = q.id
       where m.id = p.id and p.moved
     )
@@ -343,39 +312,29 @@ function marketQuoteStatement(quotes: QuoteColumns): SQL {
 }
 
 /**
- * The quote rows of a market batch's rows that went down the full path (`keep`), after their
- * `markets` and `market_ranks` rows were written: a new market's quote, and for a known one its
- * changed quote, with the copies (`quoteCopies`) read from the rows as they now are. `quoted_at`
- * moves only with the quote, as in `marketQuoteStatement`. The row is written only when something
- * differs; one statement per quote row and transaction (a second update of a row this transaction
- * wrote would check its foreign key, locking the `markets` row).
+ * The quote rows of a batch's rows that went down the full path (`keep`), after their rows (and a
+ * market's `market_ranks` row) were written: a new row's quote, and for a known one its changed
+ * quote, with the copies (`quoteCopies`) read from the rows as they now are. `quoted_at` moves only
+ * with the quote, as in `quoteStatement`. The row is written only when something differs; one
+ * statement per quote row and transaction (a second update of a row this transaction wrote would
+ * check its foreign key, locking the `markets` or `events` row).
  */
-function pendingQuotesStatement(quotes: QuoteColumns, keep: readonly number[]): SQL {
-  const q = quoteTables.markets;
+function pendingQuotesStatement(table: "markets" | "events", quotes: QuoteColumns, keep: readonly number[]): SQL {
+  const q = quoteTables[table];
   const names = Object.keys(q.columns);
-  const values = names.map((name) => quoteValue(q, name, "excluded", "market_quotes"));
-  const current = names.map((name) => `market_quotes.${name}`).join(", ");
-  return sql`insert into market_quotes (id, ${sql.raw(names.join(", "))}, quoted_at, ${sql.raw(quoteCopies.join(", "))})
+  const values = names.map((name) => quoteValue(q, name, "excluded", q.quotes));
+  const current = names.map((name) => `${q.quotes}.${name}`).join(", ");
+  // `m`: the row (its hash), `k`: where its rank keys are (an event's are on its row).
+  const rows = table === "markets" ? sql`join markets as m on m.id = r.id join market_ranks as k on k.id = r.id` : sql`join events as m on m.id = r.id cross join lateral (select m.volume24h, m.abs_change24h, m.liquidity) as k`;
+  return sql`insert into ${sql.raw(q.quotes)} (id, ${sql.raw(names.join(", "))}, quoted_at, ${sql.raw(quoteCopies.join(", "))})
     select r.id, ${sql.raw(names.map((name) => `r.${name}`).join(", "))}, r.quoted_at, m.content_hash, k.volume24h, k.abs_change24h, k.liquidity
     from ${quoteInput(q, quotes, keep)}
-      join markets as m on m.id = r.id join market_ranks as k on k.id = r.id
+      ${rows}
     on conflict (id) do update set ${sql.raw(names.map((name, i) => `${name} = ${values[i] ?? ""}`).join(", "))},
-      quoted_at = case when (${sql.raw(current)}) is distinct from (${sql.raw(values.join(", "))}) then excluded.quoted_at else market_quotes.quoted_at end,
+      quoted_at = case when (${sql.raw(current)}) is distinct from (${sql.raw(values.join(", "))}) then excluded.quoted_at else ${sql.raw(q.quotes)}.quoted_at end,
       ${sql.raw(quoteCopies.map((name) => `${name} = excluded.${name}`).join(", "))}
-    where (${sql.raw(current)}, ${sql.raw(quoteCopies.map((name) => `market_quotes.${name}`).join(", "))}) is distinct from
+    where (${sql.raw(current)}, ${sql.raw(quoteCopies.map((name) => `${q.quotes}.${name}`).join(", "))}) is distinct from
       (${sql.raw(values.join(", "))}, ${sql.raw(quoteCopies.map((name) => `excluded.${name}`).join(", "))})`;
-}
-
-/** The quotes of events that had none, after their rows exist (the quote's foreign key). */
-function newQuotesStatement(quotes: QuoteColumns, keep: readonly number[]): SQL {
-  const q = quoteTables.events;
-  const names = [...Object.keys(q.columns), "quoted_at"];
-  return sql`insert into ${sql.raw(q.quotes)} (id, ${sql.raw(names.join(", "))})
-    select r.id, ${sql.raw(names.map((name) => `r.${name}`).join(", "))}
-    from ${quoteInput(q, quotes, keep)}
-    on conflict (id) do update set ${sql.raw(
-      names.map((name) => `${name} = ${name === "quoted_at" ? "excluded.quoted_at" : quoteValue(q, name, "excluded", q.quotes)}`).join(", "),
-    )}`;
 }
 
 /** `markets`' columns that `market_ranks` copies (the listing's filters, its two other orders, the search vector). */
@@ -590,21 +549,13 @@ function prepareRows<T>(
  */
 async function writeQuoted(tx: Db, batch: PreparedQuoted): Promise<void> {
   if (batch.ids.length === 0) return;
-  const markets = batch.table === "markets";
-  const statement = markets ? marketQuoteStatement(batch.quotes) : quoteStatement(batch.quotes);
-  const pending = resultRows<{ id: string; new: boolean }>(await tx.execute(statement));
+  const pending = resultRows<{ id: string }>(await tx.execute(quoteStatement(batch.table, batch.quotes)));
   if (pending.length === 0) return;
-  const named = (wanted: ReadonlySet<string>) => batch.ids.flatMap((id, i) => (wanted.has(id) ? [i] : []));
-  const keep = named(new Set(pending.map((row) => row.id)));
+  const wanted = new Set(pending.map((row) => row.id));
+  const keep = batch.ids.flatMap((id, i) => (wanted.has(id) ? [i] : []));
   await tx.execute(upsertStatement(batch.table, batch.columns, batch.kept, `[${keep.map((i) => batch.json(i)).join(",")}]`));
-  if (markets) {
-    await tx.execute(ranksStatement(batch.quotes, keep));
-    await tx.execute(pendingQuotesStatement(batch.quotes, keep));
-    return;
-  }
-  const fresh = named(new Set(pending.filter((row) => row.new === true).map((row) => row.id)));
-  if (fresh.length === 0) return;
-  await tx.execute(newQuotesStatement(batch.quotes, fresh));
+  if (batch.table === "markets") await tx.execute(ranksStatement(batch.quotes, keep));
+  await tx.execute(pendingQuotesStatement(batch.table, batch.quotes, keep));
 }
 
 /**
@@ -710,10 +661,10 @@ export async function markMarketsClosed(db: Db, closed: ReadonlyArray<{ id: stri
         .where(eq(markets.id, m.id));
     }
     await tx.update(marketRanks).set({ closed: true }).where(inArray(marketRanks.id, closed.map((m) => m.id)));
-    // Its quote row's copy of the hash too: the next poll reads that one (marketQuoteStatement).
+    // Its quote row's copy of the hash too: the next poll reads that one (quoteStatement).
     await tx.update(marketQuotes).set({ contentHash: null }).where(inArray(marketQuotes.id, closed.map((m) => m.id)));
     const eventIds = [...new Set(closed.map((m) => m.eventId))];
-    await tx
+    const closedEvents = await tx
       .update(events)
       .set({ closed: true, contentHash: null })
       .where(
@@ -721,7 +672,11 @@ export async function markMarketsClosed(db: Db, closed: ReadonlyArray<{ id: stri
           inArray(events.id, eventIds),
           sql`not exists (select 1 from ${markets} where ${markets.eventId} = ${events.id} and ${markets.closed} = false)`,
         ),
-      );
+      )
+      .returning({ id: events.id });
+    if (closedEvents.length > 0) {
+      await tx.update(eventQuotes).set({ contentHash: null }).where(inArray(eventQuotes.id, closedEvents.map((e) => e.id)));
+    }
   });
   catalogChanged();
 }

@@ -50,4 +50,14 @@ export const eventQuotes = pgTable("event_quotes", {
   liquidity: doublePrecision("liquidity"),
   /** The poll that last changed any of the above. */
   quotedAt: timestamp("quoted_at", { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * Copies of `events.content_hash` and of its rank keys (`volume24h`, `abs_change24h`,
+   * `liquidity`) as last written, as `market_quotes` keeps for markets (drizzle/0029): a re-poll
+   * reads them here instead of probing `events` for every event. In no index; null sends the event
+   * down the full path, which copies them again.
+   */
+  contentHash: text("content_hash"),
+  rankVolume24h: doublePrecision("rank_volume24h"),
+  rankAbsChange24h: doublePrecision("rank_abs_change24h"),
+  rankLiquidity: doublePrecision("rank_liquidity"),
 });
