@@ -14,7 +14,11 @@ import { embeddedStoreState, usesRelationalStore } from "./helpers/store-users";
  * so the same suite runs on PGlite and on PostgreSQL.
  */
 
-const dataDir = mkdtempSync(path.join(scratchRoot(), "brier-test-"));
+// In the `shared` project (vitest.config.mts) several files run one after another in one process,
+// whose modules (lib/config read DATA_DIR once) stay loaded: those files open no store, and share
+// one DATA_DIR, made by the process's first file and removed when the process exits.
+const sharedProcess = process.env.BRIER_TEST_SHARED_PROCESS === "true";
+const dataDir = sharedProcess ? sharedDataDir() : mkdtempSync(path.join(scratchRoot(), "brier-test-"));
 process.env.DATA_DIR = dataDir;
 (process.env as Record<string, string>).NODE_ENV = "test";
 process.env.BACKGROUND_JOBS = "false";
@@ -25,32 +29,51 @@ for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "A
 }
 process.env.NO_PROXY = "127.0.0.1,localhost";
 
+function sharedDataDir(): string {
+  const made = process.env.BRIER_TEST_SHARED_DATA_DIR;
+  if (made !== undefined) return made;
+  const dir = mkdtempSync(path.join(scratchRoot(), "brier-test-shared-"));
+  process.env.BRIER_TEST_SHARED_DATA_DIR = dir;
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 // Tests never reach an external host: any name other than localhost fails to resolve, at once,
 // the way an offline machine answers (so a test that forgot its fake fails loudly, not slowly).
-const loopbackNames = new Set(["localhost", "localhost.", "ip6-localhost"]);
-const isLoopback = (hostname: string) =>
-  loopbackNames.has(hostname.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === "::1";
-type LookupCallback = (error: NodeJS.ErrnoException | null, address?: string | dns.LookupAddress[], family?: number) => void;
-const realLookup = dns.lookup.bind(dns) as (...args: unknown[]) => void;
-function offlineError(hostname: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (tests are offline: use a loopback fake)`), {
-    code: "ENOTFOUND",
-    hostname,
-  });
+// Installed once per process: a shared process runs this file again for each of its test files.
+const offlineMark = Symbol.for("brier.test.offline-dns");
+if (!(offlineMark in dns)) {
+  Object.assign(dns, { [offlineMark]: true });
+  installOfflineLookup();
 }
-(dns as { lookup: unknown }).lookup = (hostname: string, ...rest: unknown[]) => {
-  if (isLoopback(hostname)) return realLookup(hostname, ...rest);
-  const callback = rest[rest.length - 1] as LookupCallback;
-  process.nextTick(() => callback(offlineError(hostname)));
-};
-const realPromiseLookup = dns.promises.lookup.bind(dns.promises);
-(dns.promises as { lookup: unknown }).lookup = (hostname: string, ...rest: unknown[]) =>
-  isLoopback(hostname)
-    ? (realPromiseLookup as (...args: unknown[]) => Promise<unknown>)(hostname, ...rest)
-    : Promise.reject(offlineError(hostname));
 
-// A migrated PGlite data dir made once per run by test/global-setup.ts.
-seedMigratedDatabase(dataDir);
+function installOfflineLookup(): void {
+  const loopbackNames = new Set(["localhost", "localhost.", "ip6-localhost"]);
+  const isLoopback = (hostname: string) =>
+    loopbackNames.has(hostname.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === "::1";
+  type LookupCallback = (error: NodeJS.ErrnoException | null, address?: string | dns.LookupAddress[], family?: number) => void;
+  const realLookup = dns.lookup.bind(dns) as (...args: unknown[]) => void;
+  const offlineError = (hostname: string): NodeJS.ErrnoException =>
+    Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (tests are offline: use a loopback fake)`), {
+      code: "ENOTFOUND",
+      hostname,
+    });
+  (dns as { lookup: unknown }).lookup = (hostname: string, ...rest: unknown[]) => {
+    if (isLoopback(hostname)) return realLookup(hostname, ...rest);
+    const callback = rest[rest.length - 1] as LookupCallback;
+    process.nextTick(() => callback(offlineError(hostname)));
+  };
+  const realPromiseLookup = dns.promises.lookup.bind(dns.promises);
+  (dns.promises as { lookup: unknown }).lookup = (hostname: string, ...rest: unknown[]) =>
+    isLoopback(hostname)
+      ? (realPromiseLookup as (...args: unknown[]) => Promise<unknown>)(hostname, ...rest)
+      : Promise.reject(offlineError(hostname));
+}
+
+// A migrated PGlite data dir made once per run by test/global-setup.ts (not in a shared process,
+// whose files open no store: the guard below still sees a store opened there, by the control file
+// it would create).
+if (!sharedProcess) seedMigratedDatabase(dataDir);
 const storeAtStart = embeddedStoreState(dataDir);
 
 const adminUrl = process.env.BRIER_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -76,7 +99,14 @@ if (process.env.BRIER_TEST_DATABASE === "postgres") {
 // file that never opened a store does not load the stores' modules just to close nothing.
 const opened = globalThis as typeof globalThis & { __brierDb?: unknown; __brierTicks?: unknown; __brierUsage?: unknown };
 
+// The process's global slots (lib/process-globals.mjs) set when the file starts: a file of a shared
+// process that leaves another set behind hands process state to the files after it.
+const processSlots = () => Object.keys(globalThis).filter((key) => key.startsWith("__brier") && (globalThis as Record<string, unknown>)[key] !== undefined);
+const slotsAtStart = new Set(processSlots());
+
 afterAll(async ({}, suite) => {
+  const storesOpened = [opened.__brierDb, opened.__brierTicks].some((handle) => handle !== undefined);
+  const slotsLeft = processSlots().filter((key) => !slotsAtStart.has(key));
   // Write what the file's requests left in the usage buffer while its database still exists.
   if (opened.__brierUsage !== undefined && opened.__brierDb !== undefined) {
     const { flushUsage } = await import("@/lib/auth/usage");
@@ -102,7 +132,14 @@ afterAll(async ({}, suite) => {
     "filepath" in suite &&
     embeddedStoreState(dataDir) !== storeAtStart &&
     !usesRelationalStore(suite.filepath, fileURLToPath(new URL("..", import.meta.url)));
-  rmSync(dataDir, { recursive: true, force: true });
+  if (!sharedProcess) rmSync(dataDir, { recursive: true, force: true });
+  if (sharedProcess && (storesOpened || slotsLeft.length > 0)) {
+    throw new Error(
+      `This file ran in a shared process (the \`shared\` project of vitest.config.mts) and left process state to the next file ` +
+        `(${storesOpened ? "an open store" : `global slots ${slotsLeft.join(", ")}`}): make what it opens reachable through its imports ` +
+        "(test/helpers/store-users.ts, sharesProcess) or release it after the file.",
+    );
+  }
   if (missed) {
     throw new Error(
       "This file opened the relational store, but test/helpers/store-users.ts leaves it out of the PostgreSQL run " +

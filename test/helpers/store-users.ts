@@ -16,14 +16,35 @@ import path from "node:path";
  * fails there, so a new store test cannot silently drop out of the PostgreSQL run.
  */
 export function usesRelationalStore(file: string, root: string): boolean {
+  return reaches(file, root, storeOrProcessModule, [path.join("lib", "db", "client.ts")]);
+}
+
+/**
+ * Whether the file can share its process with other test files (the `shared` project of
+ * vitest.config.mts, run without per-file isolation): what it loads, followed through its imports
+ * as for {@link usesRelationalStore}, reaches neither store (the relational store, chDB, whose
+ * embedded data dir belongs to one process), nor the process's global slots (lib/process-globals.mjs,
+ * which lib/process-globals.test.ts holds to be the whole of the process's global state), nor
+ * starts a process. Such a file is pure logic, loopback fakes or files on disk: its modules' own
+ * state is the only thing another file could see (test/setup.ts fails a shared file that leaves a
+ * store open or a global slot set; the shuffled runs of docs/ci.md found no test depending on the
+ * files before it).
+ */
+export function sharesProcess(file: string, root: string): boolean {
+  return !reaches(file, root, storeProcessOrChdbModule, [path.join("lib", "db", "client.ts"), path.join("lib", "process-globals.mjs")]);
+}
+
+/** Whether what `file` loads, followed through its imports, includes one of `localFiles` or a package `modules` matches. */
+function reaches(file: string, root: string, modules: RegExp, localFiles: string[]): boolean {
+  const targets = new Set(localFiles.map((local) => path.join(root, local)));
   const seen = new Set<string>();
   const pending = [path.resolve(root, file)];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (seen.has(next)) continue;
     seen.add(next);
-    if (next === path.join(root, "lib", "db", "client.ts")) return true;
+    if (targets.has(next)) return true;
     for (const specifier of runtimeImports(readFileSync(next, "utf8"))) {
-      if (storeOrProcessModule.test(specifier)) return true;
+      if (modules.test(specifier)) return true;
       const local = resolveLocal(next, specifier, root);
       if (local !== undefined) pending.push(local);
     }
@@ -33,6 +54,8 @@ export function usesRelationalStore(file: string, root: string): boolean {
 
 /** The packages through which a file opens the relational store or starts a process. */
 const storeOrProcessModule = /^(?:@electric-sql\/pglite(?:\/.*)?|postgres|(?:node:)?child_process|(?:node:)?worker_threads)$/;
+/** The same, and chDB's packages (the embedded tick store). */
+const storeProcessOrChdbModule = /^(?:@electric-sql\/pglite(?:\/.*)?|postgres|(?:node:)?child_process|(?:node:)?worker_threads|chdb(?:\/.*)?)$/;
 
 /** Every module specifier the source loads at run time: static imports and re-exports (not `import type`), `import("…")`, `require("…")`. */
 function runtimeImports(source: string): string[] {
