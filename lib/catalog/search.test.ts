@@ -300,6 +300,27 @@ describe("query=: the plan follows the word's frequency", () => {
     expect(plans.join("\n")).not.toMatch(/Seq Scan on market_ranks/);
   });
 
+  it("meta.total's estimate also asks for a prefix search's words whole (the planner estimates any prefix at ~2 % of rows)", async () => {
+    const db = await getDb();
+    const explained: unknown[][] = [];
+    const dialect = new PgDialect();
+    const recording = new Proxy(db, {
+      get: (target, key, receiver) =>
+        key === "execute"
+          ? async (statement: Parameters<typeof db.execute>[0]) => {
+              const rendered = dialect.sqlToQuery(statement as never);
+              if (rendered.sql.startsWith("explain")) explained.push(rendered.params);
+              return target.execute(statement);
+            }
+          : Reflect.get(target, key, receiver),
+    });
+    // "happen" ends every title: 5,000 matches, at most TOTAL_EXACT_LIMIT, so still counted exactly.
+    expect(await marketTotal(recording, parseQuery(listMarketsQuery, new URLSearchParams("query=happen")))).toEqual({ total: 5000, totalEstimate: null });
+    const words = explained.flat().filter((value) => typeof value === "string" && value.includes("happen"));
+    expect(words).toContain("'happen':*");
+    expect(words).toContain("'happen'");
+  });
+
   it("a frequent word pages by volume", async () => {
     // Its plan is the planner's and depends on the scale: docs/catalog.md has the 1M plans (bench:catalog --plans-only).
     expect(await titles("query=common&limit=2")).toEqual(["Will common thing 4997 happen?", "Will common thing 4996 happen?"]);
