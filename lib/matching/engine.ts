@@ -5,13 +5,13 @@ import { CandidateIndex } from "./candidates";
 import { classifyPair, type PairResult } from "./classify";
 import { calibrated, type Evidence } from "./confidence";
 import { extractFeatures, StringPool, type Features } from "./extract";
-import { parseSettlementFields } from "./rules";
+import { parseSettlementFields, rangeOfRules, type EventRange } from "./rules";
 import { settleVerdicts, WeakVerdicts } from "./policy";
 import { renderReasoning } from "./reasoning";
-import { currentMatches, featuresState, indexEntries, loadFeatures, pairKey, readChanged, reconcile, storeFeatures, type FeaturesState, type StoredVerdict } from "./store";
+import { currentMatches, featuresState, indexEntries, loadFeatures, pairKey, readChanged, readEventRules, reconcile, storeFeatures, type FeaturesState, type StoredVerdict } from "./store";
 
 /** Bumped whenever extraction or classification changes what it concludes. */
-export const ENGINE_VERSION = "brier-match-23";
+export const ENGINE_VERSION = "brier-match-24";
 
 export interface MatchProgress {
   phase: "reading" | "extracting" | "indexing" | "matching" | "storing" | "done";
@@ -100,6 +100,31 @@ async function candidateIndexFor(db: Db, full: boolean, before: FeaturesState, f
 }
 
 /**
+ * The ranges (brackets, bounds) each event's markets state in their rules, by venue and event
+ * (`rangeOfRules`): what settles, or opens, the edges of a bracket its own rules leave unsaid
+ * (`settleEdges`). A full pass reads every market; an incremental one also reads the rules of the
+ * other markets of the events it re-reads. One list per event, shared by its markets.
+ */
+async function eventRanges(
+  db: Db,
+  changed: Array<{ id: string; venue: string; eventId: string; description: string | null }>,
+  full: boolean,
+): Promise<Map<string, EventRange[]>> {
+  const read = new Set(changed.map((r) => r.id));
+  const others = full ? [] : (await readEventRules(db, [...new Set(changed.map((r) => r.eventId))])).filter((r) => !read.has(r.id));
+  const byEvent = new Map<string, EventRange[]>();
+  for (const row of [...changed, ...others]) {
+    const range = rangeOfRules(row.description);
+    if (range === undefined) continue;
+    const group = `${row.venue}|${row.eventId}`;
+    const list = byEvent.get(group);
+    if (list === undefined) byEvent.set(group, [range]);
+    else list.push(range);
+  }
+  return byEvent;
+}
+
+/**
  * Reads the markets to re-read (every market on a full pass) and extracts and stores their
  * features. The rows read are let go when it returns: a pass holds the features, not the text.
  */
@@ -110,8 +135,11 @@ async function extractChanged(db: Db, full: boolean, now: Date, progress: (p: Ma
   const toStore: Array<{ features: Features; fingerprint: string }> = [];
   // One copy of each word the markets share, for as long as the pass holds their features.
   const pool = new StringPool();
+  const ranges = await eventRanges(db, changed, full);
   for (const [i, row] of changed.entries()) {
-    const features = pool.features(extractFeatures({ ...row, settlement: parseSettlementFields(row.settlement), resolutionDate: row.resolutionDate === null ? null : new Date(row.resolutionDate) }));
+    const features = pool.features(
+      extractFeatures({ ...row, settlement: parseSettlementFields(row.settlement), resolutionDate: row.resolutionDate === null ? null : new Date(row.resolutionDate), eventRanges: ranges.get(`${row.venue}|${row.eventId}`) }),
+    );
     fresh.set(row.id, features);
     toStore.push({ features, fingerprint: row.fingerprint });
     if (i % 5000 === 4999) progress({ phase: "extracting", done: i + 1, total: changed.length });

@@ -3,7 +3,7 @@ import { entitiesIn } from "./aliases";
 import { competitionLeague, competitionStage, genericWords, modeWords, rewriteWord, sourceAliases, stopwords, type ConceptType } from "./lexicon";
 import { findNames, foldWord, type NameSpan } from "./names";
 import { moveDown, moveNone, moveUp, parseInterval, quantityWords, type Interval } from "./numbers";
-import { readRuleTerms, yesParagraph, type RuleTermsOf, type SettlementFields } from "./rules";
+import { readRuleTerms, yesParagraph, type EventRange, type RuleTermsOf, type SettlementFields } from "./rules";
 import { canonicalTokens, clean, findConcepts } from "./text";
 
 export type { Interval, Unit } from "./numbers";
@@ -29,6 +29,8 @@ export interface MatchInput {
   tags?: string[];
   /** The settlement terms its venue states as fields (strikes, secondary rules, named sources), read before the text. */
   settlement?: SettlementFields;
+  /** The ranges its event's markets state in their rules (its own among them): what settles or opens a bracket's unsaid edges. */
+  eventRanges?: readonly EventRange[];
 }
 
 export interface Features {
@@ -325,7 +327,7 @@ export function extractFeatures(input: MatchInput): Features {
     keys: [...keys],
     resolution,
     hierarchy: [...new Set(canonicalTokens((input.tags ?? []).join(" . ")))],
-    rules: readRuleTerms(input.description, sources, question, input.settlement),
+    rules: readRuleTerms(input.description, sources, question, input.settlement, input.eventRanges),
   };
 }
 

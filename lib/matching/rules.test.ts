@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractFeatures } from "./extract";
-import { boundFromFields, compareRuleTerms, compareSettlement, readRuleTerms } from "./rules";
+import { boundFromFields, compareRuleTerms, compareSettlement, rangeOfRules, readRuleTerms } from "./rules";
 
 describe("rule terms", () => {
   it("reads what counts, the deadline's zone, the bound, the station and the window's start", () => {
@@ -195,15 +195,15 @@ describe("rule terms", () => {
     expect(compareSettlement(fielded, readRuleTerms(null, [], "", { strikeType: "greater", floorStrike: 4100 })).states.bound).toBe("same");
   });
 
-  it("reads a bracket's edges: each said included or excluded, both included, or left unsaid; the same bracket said on one side only conflicts", () => {
+  it("reads a bracket's edges: each said included or excluded, both included, or left unsaid; the same bracket said on one side only is said on one side", () => {
     const each = readRuleTerms('Intro.\n\nThis market will resolve to "Yes" if the Zorbian Party wins between 25% (inclusive) and 30% (exclusive) of all party list votes. Otherwise "No".', []);
     expect(each.bound?.value).toBe("≥ 25 < 30");
     const unsaid = readRuleTerms("If the Zorbian Party receives 25% to 30% share of the vote in the 2031 election, then the market resolves to Yes.", []);
     expect(unsaid.bound?.value).toBe("25..30 edges unstated");
-    // A value of exactly 30% settles No on the first and is open on the second: never the same.
-    const conflict = compareSettlement(each, unsaid);
-    expect(conflict.states.bound).toBe("conflict");
-    expect(conflict.differences[0]).toMatchObject({ term: "bound", a: expect.stringMatching(/\(exclusive\)/), b: expect.stringMatching(/25% to 30%/) });
+    // Edges said on one side and left unsaid on the other, with nothing known of the unsaid side's event: said on one side only.
+    const oneSide = compareSettlement(each, unsaid);
+    expect(oneSide.states.bound).toBe("oneSide");
+    expect(oneSide.differences).toEqual([]);
     expect(readRuleTerms('This market will resolve to "Yes" if between 45 (inclusive) and 50 (inclusive) senators vote in favor.', []).bound?.value).toBe("≥ 45 ≤ 50");
     expect(readRuleTerms('This market will resolve to "Yes" if the cut is between 5-10 bps (inclusive).', []).bound?.value).toBe("≥ 5 ≤ 10");
     const temperature = readRuleTerms("If the high temperature is between 45-46°, then the market resolves to Yes.", []);
@@ -213,14 +213,49 @@ describe("rule terms", () => {
     expect(compareSettlement(each, readRuleTerms("If the Zorbian Party receives 30% to 35% of the vote, then the market resolves to Yes.", [])).states.bound).toBe("oneSide");
     // Two years are a window, not a bracket; a venue's "between" field states both edges included.
     expect(readRuleTerms('This market will resolve to "Yes" if it happens between 2030 and 2031.', []).bound).toBeUndefined();
-    expect(compareSettlement(readRuleTerms(null, [], "", { strikeType: "between", floorStrike: 25, capStrike: 30 }), unsaid).states.bound).toBe("conflict");
+    expect(compareSettlement(readRuleTerms(null, [], "", { strikeType: "between", floorStrike: 25, capStrike: 30 }), unsaid).states.bound).toBe("oneSide");
   });
 
-  it("holds one strict bracket-edge policy: the venue's fields, then the rules' words, then their rule for a value on an edge; never the event's other brackets", () => {
-    // An unsaid edge stays unsaid whatever the event's other brackets are: against a side that says both, a conflict.
+  it("reads an unsaid bracket with its event's other brackets: whole values settle both edges, a shared edge or a gap on a share opens them", () => {
+    const fields = (lo: number, hi: number) => readRuleTerms(null, [], "", { strikeType: "between", floorStrike: lo, capStrike: hi });
+    // A temperature in whole degrees, its event's brackets leaving no whole value between them: both ends included.
+    const heat = (b: string) => `This market resolves "Yes" if the high temperature recorded at Zed Field on May 3, 2031 is ${b}°F. Otherwise, "No".\n\nTemperatures are in whole degrees Fahrenheit.`;
+    const heatEvent = ["60 or below", "61 to 62", "63 to 64", "65 or above"].map((b) => rangeOfRules(heat(b)));
+    expect(heatEvent).toEqual([[null, 60], [61, 62], [63, 64], [65, null]]);
+    const tiled = readRuleTerms(heat("61 to 62"), [], "", undefined, heatEvent.filter((r) => r !== undefined));
+    expect(tiled.bound?.value).toBe("≥ 61 ≤ 62");
+    expect(tiled.bound?.wording).toMatch(/whole values/);
+    expect(compareSettlement(tiled, fields(61, 62)).states.bound).toBe("same");
+    expect(compareSettlement(tiled, readRuleTerms('This market will resolve to "Yes" if the high is between 61 (inclusive) and 62 (exclusive).', [])).states.bound).toBe("conflict");
+    // A count written in whole numbers settles the same way; a bracket sharing an edge with another opens both.
+    const launches = (b: string) => `If there are ${b} launches of the Zed rocket in 2031, then the market resolves to Yes.`;
+    const shared = readRuleTerms(launches("between 5 and 10"), [], "", undefined, [[5, 10], [10, 15]]);
+    expect(shared.bound?.value).toBe("5..10 edges open");
+    expect(compareSettlement(shared, fields(5, 10)).states.bound).toBe("conflict");
+    // A share of the vote is not whole: a next bracket with a gap between (24.9 beside 25) shows the venue rounds, unsaid how.
+    const share = (b: string) => `If the Zorbian Party receives ${b} share of the vote in the 2031 election, then the market resolves to Yes.`;
+    const shareEvent = ["10% or below", "20% to 24.9%", "25% to 30%", "30.1% or above"].map((b) => rangeOfRules(share(b)));
+    expect(shareEvent).toEqual([[null, 10], [20, 24.9], [25, 30], [30.1, null]]);
+    const gapped = readRuleTerms(share("25% to 30%"), [], "", undefined, shareEvent.filter((r) => r !== undefined));
+    expect(gapped.bound?.value).toBe("25..30 edges open");
+    const stated = readRuleTerms('This market will resolve to "Yes" if the Zorbian Party wins between 25% (inclusive) and 30% (inclusive) of the vote.', []);
+    const open = compareSettlement(gapped, stated);
+    expect(open.states.bound).toBe("conflict");
+    expect(open.differences[0]).toMatchObject({ term: "bound", a: expect.stringMatching(/25% to 30%.*24\.9/), b: expect.stringMatching(/\(inclusive\)/) });
+    // A share whose event's other brackets are far from it, or with no other bracket known: unsaid, said on one side only.
+    expect(readRuleTerms(share("25% to 30%"), [], "", undefined, [[25, 30], [60, 70]]).bound?.value).toBe("25..30 edges unstated");
+    expect(compareSettlement(readRuleTerms(share("25% to 30%"), [], "", undefined, [[25, 30]]), stated).states.bound).toBe("oneSide");
+    // Integer edges of a share are not whole values: a share's brackets that share no edge settle nothing.
+    expect(readRuleTerms(share("25% to 30%"), [], "", undefined, [[25, 30], [40, 45]]).bound?.value).toBe("25..30 edges unstated");
+  });
+
+  it("holds one bracket-edge order: the venue's fields, then the rules' words, then their rule for a value on an edge, then the event's other brackets", () => {
+    // An unsaid edge, nothing known of its event: against a side that says both, said on one side only.
     const unsaid = readRuleTerms("If the high temperature is between 45-46°, then the market resolves to Yes.", []);
     expect(unsaid.bound?.value).toBe("45..46 edges unstated");
-    expect(compareSettlement(unsaid, readRuleTerms(null, [], "", { strikeType: "between", floorStrike: 45, capStrike: 46 })).states.bound).toBe("conflict");
+    expect(compareSettlement(unsaid, readRuleTerms(null, [], "", { strikeType: "between", floorStrike: 45, capStrike: 46 })).states.bound).toBe("oneSide");
+    // The rules' own edge rule is read before the event's brackets.
+    expect(readRuleTerms("If the score is between 60 and 70, then the market resolves to Yes. If the value is exactly on the boundary of two brackets, the market resolves to the lower bracket.", [], "", undefined, [[50, 59], [71, 80]]).bound?.value).toBe("> 60 ≤ 70");
     // A value exactly on an edge sent to the higher bracket: a lower edge included, an upper one excluded.
     const higher = readRuleTerms(
       "This market will resolve according to the Zorbian Review Index score for the film as of Mar 3, 2031 at 10:00AM ET.\n\nIf the reported value falls exactly between two brackets, then this market will resolve to the higher range bracket.",

@@ -251,10 +251,88 @@ export function bracketOf(text: string): StatedTerm | undefined {
   return { value: `${num(lo)}..${num(hi)} edges unstated`, wording: around(text, m.index, m[0].length) };
 }
 
-/** The two numbers of a bracket whose rules say nothing of its edges (`25..30 edges unstated`), else null. */
+/**
+ * The two numbers of a bracket whose rules say nothing of its edges (`25..30 edges unstated`, or
+ * `25..30 edges open` when its event's other brackets show a value can land on an edge the words do
+ * not settle, `settleEdges`), else null.
+ */
 export function unstatedEdges(value: string): [number, number] | null {
-  const m = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?) edges unstated$/.exec(value);
+  const m = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?) edges (?:unstated|open)$/.exec(value);
   return m === null ? null : [Number(m[1]), Number(m[2])];
+}
+
+/** Whether an unsaid bracket's edges are open (`settleEdges`): a value its event shows can land on one, settled by no word. */
+const openEdges = (value: string) => value.endsWith(" edges open");
+
+/** A market's range as its rules' Yes paragraphs state it, for its event's other markets to read (`settleEdges`): [low, high], null unbounded. */
+export type EventRange = [number | null, number | null];
+
+// A bound at or below a number ("10% or below"), read only as an event's range (`rangeOfRules`).
+const orBelowRe = /\$?(\d[\d,]*(?:\.\d+)?)\s*(?:%|°\s*[FC]?|bps)?\s+or\s+(?:below|less|lower|fewer|under)\b/i;
+
+/** The range a market's rules' Yes paragraphs state (a bracket, or a bound on one side), else none. */
+export function rangeOfRules(description: string | null): EventRange | undefined {
+  if (description === null || description.trim() === "") return undefined;
+  const yes = yesParagraphs(description);
+  const bound = boundOf(yes);
+  if (bound !== undefined) {
+    const edges = unstatedEdges(bound.value);
+    if (edges !== null) return edges;
+    const sides = boundSides(bound.value);
+    if (sides.lower !== undefined || sides.upper !== undefined) return [sides.lower?.n ?? null, sides.upper?.n ?? null];
+  }
+  const below = orBelowRe.exec(yes);
+  return below === null ? undefined : [null, Number((below[1] ?? "").replace(/,/g, ""))];
+}
+
+// Rules that say the measure is read in whole units ("Temperatures are in whole degrees", "rounded to
+// the nearest whole number", "an integer").
+const wholeUnitsRe = /\bwhole\s+(?:degrees?|numbers?|units?|percent(?:age)?\s+points?)\b|\bnearest\s+(?:whole|integer)\b|\bintegers?\b/i;
+
+/**
+ * Whether a bracket's measure takes whole values only: a temperature in degrees (reported in whole
+ * degrees), a count written with whole numbers, or rules that say so. A share, a price or a rate
+ * can fall between any two numbers.
+ */
+function wholeMeasure(wording: string, rules: string, edges: [number, number]): boolean {
+  if (wholeUnitsRe.test(rules)) return true;
+  if (!edges.every(Number.isInteger)) return false;
+  const m = bracketUnstated.exec(wording);
+  const written = m === null ? wording : wording.slice(m.index, m.index + m[0].length + 12);
+  return !/[%$¢]|\b(?:bps|basis|percent|percentage|cents?|dollars?|usd)\b/i.test(written);
+}
+
+/**
+ * An unsaid bracket read with its event's other markets' ranges (`rangeOfRules`). For a measure of
+ * whole values, brackets that share no edge with it (91 to 92 beside 93 to 94: no whole value falls
+ * between them) leave each edge value only this bracket to fall in: both ends are included. A
+ * bracket of the event that starts or ends on one of its numbers (25 to 30 beside 30 to 35), or, for
+ * a measure that is not whole, one next to it with a gap between (24.9 beside 25: the venue rounds,
+ * and how is unsaid), shows that a value can land on an edge the words do not settle: the edges are
+ * open. Without the event's other ranges nothing is known and the edges stay unsaid.
+ */
+export function settleEdges(bound: StatedTerm, rules: string, siblings: readonly EventRange[] | undefined): StatedTerm {
+  const own = unstatedEdges(bound.value);
+  if (own === null || openEdges(bound.value) || siblings === undefined) return bound;
+  const [lo, hi] = own;
+  const others = siblings.filter(([x, y]) => !(x === lo && y === hi));
+  if (others.length === 0) return bound;
+  const low = (x: number | null) => x ?? -Infinity;
+  const high = (y: number | null) => y ?? Infinity;
+  // Another range that starts or ends on one of its numbers, or reaches into it.
+  const touches = others.some(([x, y]) => low(x) <= hi && high(y) >= lo);
+  const whole = wholeMeasure(bound.wording, rules, own);
+  const width = hi - lo;
+  const next = others.some(([x, y]) => (high(y) < lo && lo - high(y) < width) || (low(x) > hi && low(x) - hi < width));
+  if (touches || (!whole && next)) return { value: `${lo}..${hi} edges open`, wording: `${bound.wording} (the event's other brackets: ${describeRanges(others, lo, hi)})` };
+  if (!whole) return bound;
+  return { value: `≥ ${lo} ≤ ${hi}`, wording: `${bound.wording} (whole values; the event's other brackets share no edge with it)` };
+}
+
+/** The event's ranges nearest a bracket, for display ("20 to 24.9, 30.1 or more"). */
+function describeRanges(ranges: readonly EventRange[], lo: number, hi: number): string {
+  const near = [...ranges].sort((p, q) => Math.abs((p[0] ?? p[1] ?? 0) - (lo + hi) / 2) - Math.abs((q[0] ?? q[1] ?? 0) - (lo + hi) / 2)).slice(0, 2);
+  return near.map(([x, y]) => (x === null ? `${y} or less` : y === null ? `${x} or more` : `${x} to ${y}`)).join(", ");
 }
 
 // The venue's rule for a value exactly on a bracket's edge, in any paragraph: "if the reported value
@@ -433,7 +511,7 @@ export function rulesWithSecondary(description: string | null, fields: Settlemen
  * named settlement sources (the caller passes those, canonical, as `sources` when there are any),
  * the secondary rules with the main ones.
  */
-export function readRuleTerms(mainRules: string | null, sources: string[], question = "", fields?: SettlementFields): RuleTermsOf {
+export function readRuleTerms(mainRules: string | null, sources: string[], question = "", fields?: SettlementFields, eventRanges?: readonly EventRange[]): RuleTermsOf {
   const out: RuleTermsOf = {};
   const fieldBound = boundFromFields(fields);
   if (fieldBound !== undefined) out.bound = fieldBound;
@@ -475,9 +553,10 @@ export function readRuleTerms(mainRules: string | null, sources: string[], quest
   if (zone !== undefined) out.deadlineZone = zone;
   // The bound from the venue's fields, else the Yes paragraphs', else (when the rules state the
   // venue's rule for a value on an edge, which says the rules are about the question's bound) the
-  // question's; the edge rule then decides which edge is included.
+  // question's; the edge rule then decides which edge is included, and edges it leaves unsaid are
+  // read with the event's other brackets (`settleEdges`).
   const textBound = boundOf(yes) ?? (edgeRuleRe.test(rules) ? boundOf(own) : undefined);
-  const bound = fieldBound ?? (textBound === undefined ? undefined : withEdgeRule(textBound, rules));
+  const bound = fieldBound ?? (textBound === undefined ? undefined : settleEdges(withEdgeRule(textBound, rules), rules, eventRanges));
   if (bound !== undefined) out.bound = bound;
   const deadline = deadlineOf(rules);
   if (deadline !== undefined) out.deadline = deadline;
@@ -540,18 +619,20 @@ function boundsConflict(x: string, y: string): boolean {
 
 /**
  * A bracket's edges, when at least one side leaves them unsaid. The same two numbers, one side
- * saying which edge is included and the other saying nothing, is a conflict: a value exactly on an
- * edge settles by the first side's words and is open on the other's (unknown is never the same).
- * Neither saying: unknown. Other numbers, or a one-sided bound: the interval comparison's concern,
- * the term stated on one side only.
+ * saying which edges are included and the other saying nothing, is said on one side only (the
+ * unsaid side's words allow the stated reading). It is a conflict when the unsaid side's event shows
+ * its edges are open (`settleEdges`: a value can land on an edge, or between its bracket and the
+ * next, and no word says where it goes), so a value there settles by one side's words and is open
+ * on the other's. Neither saying: unknown. Other numbers, or a one-sided bound: the interval
+ * comparison's concern, the term stated on one side only.
  */
 function bracketEdges(x: string, y: string): TermState {
   const ux = unstatedEdges(x);
   const uy = unstatedEdges(y);
   if (ux !== null && uy !== null) return "unknown";
-  const [unsaid, said] = ux !== null ? [ux, boundSides(y)] : [uy, boundSides(x)];
+  const [unsaid, said, open] = ux !== null ? [ux, boundSides(y), openEdges(x)] : [uy, boundSides(x), openEdges(y)];
   if (unsaid === null || said.lower === undefined || said.upper === undefined) return "oneSide";
-  return said.lower.n === unsaid[0] && said.upper.n === unsaid[1] ? "conflict" : "oneSide";
+  return open && said.lower.n === unsaid[0] && said.upper.n === unsaid[1] ? "conflict" : "oneSide";
 }
 
 /** How one term of two settlement records compares. */

@@ -63,6 +63,15 @@ export async function readChanged(db: Db, full: boolean, engineVersion: string) 
     .where(full ? undefined : stale);
 }
 
+/** The rules of every market of `eventIds` (an incremental pass reads each re-read market's event's other brackets, `rangeOfRules`). */
+export async function readEventRules(db: Db, eventIds: string[]): Promise<Array<{ id: string; venue: string; eventId: string; description: string | null }>> {
+  const out: Array<{ id: string; venue: string; eventId: string; description: string | null }> = [];
+  for (const batch of chunks(eventIds, BATCH)) {
+    out.push(...(await db.select({ id: texts.id, venue: texts.venue, eventId: texts.eventId, description: texts.description }).from(texts).where(inArray(texts.eventId, batch))));
+  }
+  return out;
+}
+
 export async function storeFeatures(db: Db, rows: Array<{ features: Features; fingerprint: string }>, now: Date, engineVersion: string): Promise<void> {
   for (const batch of chunks(rows, BATCH)) {
     const json = JSON.stringify(

@@ -27,6 +27,25 @@ describe("rules comparator", () => {
     expect([...alike.same, ...alike.oneSide]).not.toContain("deadline");
   });
 
+  it("reads a deadline on one side only against the other's window: met by a window that closes by it or an event scheduled before it, else a difference", () => {
+    const fallback = "\n\nIf no result is known by June 30, 2031, this market will resolve to No.";
+    const withDeadline = (resolves: string) =>
+      pm("Zorbia vote", "Will the Blue Party win the Zorbian referendum in 2031?", { description: `This market will resolve to Yes if the Blue Party wins the referendum.${fallback}`, resolutionDate: new Date(resolves) });
+    const window = (resolves: string) => kx("Zorbia vote", "Will the Blue Party win the Zorbian referendum in 2031?", "the Blue Party wins the Zorbian referendum in 2031", { resolutionDate: new Date(resolves) });
+    // The referendum is scheduled in March (one venue closes then): the deadline is met, said on one side only, weighed in no count.
+    const met = compareRules(withDeadline("2031-03-15T12:00:00Z"), window("2032-01-07T15:00:00Z"), "equal", "equal");
+    expect(met.differences).toEqual([]);
+    expect([...met.same, ...met.oneSide]).not.toContain("deadline");
+    // Neither venue closes it by the deadline, and the other's window runs to the year's end: a vote in the autumn settles them differently.
+    const late = compareRules(withDeadline("2031-12-31T12:00:00Z"), window("2032-01-07T15:00:00Z"), "equal", "equal");
+    expect(late.differences).toEqual([{ term: "deadline", a: expect.stringMatching(/June 30, 2031/), b: expect.stringMatching(/runs to 2031-12-31/) }]);
+    // Read from the other side, the same difference with the sides swapped.
+    expect(compareRules(window("2032-01-07T15:00:00Z"), withDeadline("2031-12-31T12:00:00Z"), "equal", "equal").differences).toEqual([{ term: "deadline", a: expect.stringMatching(/runs to/), b: expect.stringMatching(/June 30, 2031/) }]);
+    // A window that closes by the deadline meets it.
+    const early = kx("Zorbia vote", "Will the Blue Party win the Zorbian referendum before June 1, 2031?", "the Blue Party wins the Zorbian referendum", { resolutionDate: new Date("2032-01-07T15:00:00Z") });
+    expect(compareRules(withDeadline("2031-12-31T12:00:00Z"), early, "equal", "equal").differences.map((d) => d.term)).not.toContain("deadline");
+  });
+
   it("compares no rule terms of a pair that cannot both be Yes", () => {
     expect(compareRules(news, act, "disjoint", "equal").differences).toEqual([]);
   });
