@@ -249,6 +249,19 @@ describe("rule terms", () => {
     expect(readRuleTerms(share("25% to 30%"), [], "", undefined, [[25, 30], [40, 45]]).bound?.value).toBe("25..30 edges unstated");
   });
 
+  it("reads the date a window opens, with the year its closing date gives: two openings more than a day apart conflict", () => {
+    const fromNewYear = readRuleTerms('This market will resolve to "Yes" if a trading halt is triggered on the Zed Exchange at any time between January 1 and market close on December 31, 2031. Otherwise, "No".', []);
+    expect(fromNewYear.windowStart?.value).toBe("date 2031-01-01");
+    const fromDecember = readRuleTerms("If any Zed Exchange trading halt is imposed after December 20, 2030 and before Jan 1, 2032, then the market resolves to Yes.", []);
+    expect(fromDecember.windowStart?.value).toBe("date 2030-12-20");
+    const conflict = compareSettlement(fromNewYear, fromDecember);
+    expect(conflict.states.windowStart).toBe("conflict");
+    expect(conflict.differences.map((d) => d.term)).toEqual(["windowStart"]);
+    // The evening before is the same opening; a date without its year is not compared further.
+    expect(compareSettlement(fromNewYear, readRuleTerms("If any Zed Exchange trading halt is imposed after December 31, 2030 and before Jan 1, 2032, then the market resolves to Yes.", [])).states.windowStart).toBe("same");
+    expect(compareSettlement(fromDecember, readRuleTerms("If a Zed Exchange trading halt is imposed starting on March 3, then the market resolves to Yes.", [])).states.windowStart).toBe("same");
+  });
+
   it("holds one bracket-edge order: the venue's fields, then the rules' words, then their rule for a value on an edge, then the event's other brackets", () => {
     // An unsaid edge, nothing known of its event: against a side that says both, said on one side only.
     const unsaid = readRuleTerms("If the high temperature is between 45-46°, then the market resolves to Yes.", []);

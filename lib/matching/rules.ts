@@ -370,13 +370,35 @@ const stationRe = /((?:\b\p{Lu}[\p{L}.'-]*\s+){1,4})(?:International\s+)?(Airpor
 
 // A window that opens when the market is listed, against one that opens on a stated date.
 const fromListingRe = /\bbetween\s+(?:the\s+)?(?:this\s+)?market(?:'s)?\s+(?:creation|listing|launch|opening)\b|\b(?:since|after|from)\s+(?:the\s+)?(?:time\s+(?:of\s+)?)?(?:this\s+market\s+(?:was\s+)?|market\s+)?(?:listing|listed|launch|created|creation|opened|open)\b|\b(?:this|the)\s+market\s+(?:was\s+)?(?:listed|created|opened|launched)\b/i;
-const fromDateRe = /\b(?:between|from|starting(?: on)?|beginning(?: on)?|after)\s+(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+\d{1,2}\b/i;
 
 // A deadline with its date: "before Aug 1, 2031", "by December 31, 2030, 11:59 PM ET", "no later
 // than June 30, 2031", "between January 1 and December 31, 2030". "before" a day ends the window as
 // that day starts; "by", "through", "no later than" and a window's closing day end it as the day ends.
 const monthNumber: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
 const monthWord = String.raw`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?`;
+// The date a window opens, with its year when the phrase gives one ("after December 20, 2030",
+// "between January 1 and market close on December 31, 2031": the year its closing date states).
+const fromDateRe = new RegExp(
+  String.raw`\b(?:between|from|starting(?:\s+on)?|beginning(?:\s+on)?|after)\s+${monthWord}\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+((?:19|20)\d{2})\b)?(?:[^.;]{0,60}?\b((?:19|20)\d{2})\b)?`,
+  "iu",
+);
+
+/** A window's opening as a term value: `date 2031-01-01` when its year is known, else `date`. */
+function windowStartOf(m: RegExpExecArray): string {
+  const month = monthNumber[(m[1] ?? "").slice(0, 3).toLowerCase()];
+  const day = Number(m[2]);
+  const year = Number(m[3] ?? m[4]);
+  if (month === undefined || !Number.isInteger(year) || day < 1 || day > 31) return "date";
+  return `date ${new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10)}`;
+}
+
+/** Two window openings a day or less apart ("after December 31" and "from January 1"), or one without its date, are the same. */
+function sameWindowStart(x: string, y: string): boolean {
+  if (!x.startsWith("date") || !y.startsWith("date")) return false;
+  if (x === "date" || y === "date") return true;
+  return Math.abs(Date.parse(x.slice(5)) - Date.parse(y.slice(5))) <= dayMs;
+}
+
 const deadlineRe = new RegExp(String.raw`\b(before|prior\s+to|by|through|no\s+later\s+than|between\s+[^.;]{1,40}?\s+and)\s+${monthWord}\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d{2})\b`, "giu");
 const dayMs = 86_400_000;
 
@@ -571,7 +593,7 @@ export function readRuleTerms(mainRules: string | null, sources: string[], quest
   const station = stated(rules, stationRe, (m) => `${(m[1] ?? "").trim().toLowerCase()} ${(m[2] ?? "").toLowerCase()}`);
   if (station !== undefined) out.station = station;
   const listing = stated(yes, fromListingRe, () => "listing");
-  const dated = stated(yes, fromDateRe, () => "date");
+  const dated = stated(yes, fromDateRe, windowStartOf);
   if (listing !== undefined) out.windowStart = listing;
   else if (dated !== undefined) out.windowStart = dated;
   return out;
@@ -694,6 +716,7 @@ export function compareSettlement(a: RuleTermsOf, b: RuleTermsOf): SettlementCom
       x.value === y.value ||
       (term === "bound" && !boundsConflict(x.value, y.value)) || // another number: the interval comparison's concern
       (term === "deadline" && sameDeadline(x.value, y.value)) ||
+      (term === "windowStart" && sameWindowStart(x.value, y.value)) ||
       (term === "source" && x.value.split(", ").some((v) => y.value.split(", ").includes(v)));
     states[term] = same ? "same" : "conflict";
     if (!same) differences.push({ term, a: x.wording, b: y.wording });
