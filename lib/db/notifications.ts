@@ -84,6 +84,8 @@ export function postgresChannelWatcher(url: string): Watcher {
     const connect = async () => {
       if (closed) return;
       const { default: postgres } = await import("postgres");
+      // Closed while the driver loaded: open nothing (close() had no connection to end).
+      if (closed) return;
       const own: { current?: typeof client } = {};
       const created = postgres(url, {
         max: 1,
