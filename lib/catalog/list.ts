@@ -10,8 +10,8 @@ import { encodeCursor, type Cursor, type ListSort } from "./cursor";
 import { readCatalogGeneration } from "./generation";
 import { eventColumns, isoText, marketColumns, marketVersion, quoteOfEvent, quoteOfMarket, toEventPublic, toMarketPublic, type ListedMarketRow } from "./public";
 import { fewAccess, searchMatches, searchOf, searchTier, titleMatch, type RunStatement, type Search, type SearchTier } from "./search";
-import type { EventPublic, ListMeta, ListQuery, MarketPublic } from "./shapes";
-import { listTotal, planRows, type ListTotal } from "./totals";
+import { SEARCH_EXACT_LIMIT, TOTAL_EXACT_LIMIT, type EventPublic, type ListMeta, type ListQuery, type MarketPublic } from "./shapes";
+import { estimateStatement, listTotal, planRows, type ListTotal } from "./totals";
 
 export { containsPattern } from "./search";
 export type { RunStatement } from "./search";
@@ -135,15 +135,19 @@ async function countMatches(db: Db, table: RankedTable, query: ListQuery, genera
       return conditions.length > 0 ? and(...conditions) : undefined;
     },
     cacheKey,
-    generation,
-    // The planner's estimate of the words whole, a floor of the prefix's rows (lib/catalog/totals.ts):
-    // without it a one-word search, whose word is always a prefix, counted 10,001 rows however
-    // frequent the word (`price`, 25 % of titles: 243-1,363 ms at 1M; docs/performance.md).
-    async () => {
-      if (query.query === undefined) return undefined;
-      const search = await searchOf(runOn(db), query.query);
-      if (search.kind !== "words" || !search.words.some((w) => w.prefix)) return undefined;
-      return and(...filterConditions(table, query, { ...search, words: search.words.map((w) => ({ ...w, prefix: false })) }));
+    {
+      catalog: generation,
+      // The planner's estimate of the words whole, a floor of the prefix's rows (lib/catalog/totals.ts):
+      // without it a one-word search, whose word is always a prefix, counted every row up to the bound
+      // however frequent the word (`price`, 25 % of titles: 243-1,363 ms at 1M; docs/performance.md).
+      whole: async () => {
+        if (query.query === undefined) return undefined;
+        const search = await searchOf(runOn(db), query.query);
+        if (search.kind !== "words" || !search.words.some((w) => w.prefix)) return undefined;
+        return and(...filterConditions(table, query, { ...search, words: search.words.map((w) => ({ ...w, prefix: false })) }));
+      },
+      // A search counts no further than its plan needs (FEW_MATCHES): each match costs a recheck of its row.
+      exactLimit: query.query === undefined ? TOTAL_EXACT_LIMIT : SEARCH_EXACT_LIMIT,
     },
   );
 }
@@ -209,7 +213,7 @@ function page<R extends Ranked>(rows: R[], query: ListQuery): { rows: R[]; nextC
  * passes ~25,000 index entries for a page of 51 (index-only: a few ms), and reading 2,000 matches
  * from the heap costs about the same.
  */
-const FEW_MATCHES = 2_000;
+const FEW_MATCHES = SEARCH_EXACT_LIMIT;
 
 /**
  * A search within one category (default order) walks `market_ranks_category_rank_idx`, which carries
@@ -229,7 +233,7 @@ async function filterRows(run: RunStatement, table: RankedTable, query: ListQuer
   const hit = filterRowsCache.get(key);
   if (hit !== undefined && Date.now() - hit.at < FILTER_ROWS_MS) return hit.rows;
   const where = and(...filterConditions(table, query, undefined));
-  const rows = planRows(await run(sql`explain (format json) select 1 from ${table}${where === undefined ? sql`` : sql` where ${where}`}`));
+  const rows = planRows(await run(estimateStatement(sql`${table}`, where)));
   if (filterRowsCache.size >= 1_000) filterRowsCache.clear();
   filterRowsCache.set(key, { at: Date.now(), rows });
   return rows;

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { events } from "@/lib/db/schema/events";
 import { marketRanks } from "@/lib/db/schema/market-ranks";
 import { markets } from "@/lib/db/schema/markets";
-import { planRows } from "./totals";
+import { estimateStatement, planRows } from "./totals";
 
 /*
  * `query=` of GET /v0/markets and /v0/events: what matches and in which tier (docs/catalog.md, "Search").
@@ -147,7 +147,7 @@ async function rarestFirst(run: RunStatement, tableName: string, words: SearchWo
 
 /** The estimate of rows whose vector matches `words` (EXPLAIN: no row read). */
 async function estimate(run: RunStatement, table: SearchedTable, words: SearchWord[]): Promise<number> {
-  return planRows(await run(sql`explain (format json) select 1 from ${table} where ${matched(table, words, false, true)}`));
+  return planRows(await run(estimateStatement(sql`${table}`, matched(table, words, false, true))));
 }
 
 /**

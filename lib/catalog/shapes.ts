@@ -14,6 +14,12 @@ export const MAX_LIMIT = 500;
 export const DEFAULT_LIMIT = 50;
 /** Up to this many matching rows are counted exactly (meta.total); beyond it meta.totalEstimate. */
 export const TOTAL_EXACT_LIMIT = 10_000;
+/**
+ * The same bound for a search (`query=`): its count rechecks every match's row (~15 µs each at 1M),
+ * so 10,001 matches cost 150-200 ms on a new text's first page; at 2,001 the count is what the
+ * search's plan needs anyway (few matches are read whole, more are walked: lib/catalog/list.ts).
+ */
+export const SEARCH_EXACT_LIMIT = 2_000;
 
 const blankToUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
 
@@ -229,14 +235,17 @@ export const listMeta = z.object({
     .number()
     .int()
     .nullable()
-    .describe(`Exact number of rows matching the filters (all pages), or null when more than ${TOTAL_EXACT_LIMIT} match.`),
+    .describe(
+      `Exact number of rows matching the filters (all pages), or null when more than ${TOTAL_EXACT_LIMIT} match ` +
+        `(more than ${SEARCH_EXACT_LIMIT} with \`query\`).`,
+    ),
   totalEstimate: z
     .number()
     .int()
     .nullable()
     .describe(
-      `When more than ${TOTAL_EXACT_LIMIT} rows match: the database planner's estimate of the number (at least ` +
-        `${TOTAL_EXACT_LIMIT + 1}); null when total is exact.`,
+      `When more than ${TOTAL_EXACT_LIMIT} rows match (${SEARCH_EXACT_LIMIT} with \`query\`): the database planner's ` +
+        `estimate of the number (at least ${TOTAL_EXACT_LIMIT + 1}, or ${SEARCH_EXACT_LIMIT + 1}); null when total is exact.`,
     ),
 });
 

@@ -30,8 +30,7 @@ describe("meta.total's estimate of a search with a prefix", () => {
       sql`markets`,
       async () => sql`search_vector @@ 'price:*'::tsquery`,
       "totals-test-price",
-      undefined,
-      async () => sql`search_vector @@ 'price'::tsquery`,
+      { whole: async () => sql`search_vector @@ 'price'::tsquery` },
     );
     expect(total).toEqual({ total: null, totalEstimate: 247_989 });
     expect(ran).toHaveLength(2);
@@ -40,8 +39,46 @@ describe("meta.total's estimate of a search with a prefix", () => {
   it("counts when neither estimate passes the gate", async () => {
     const ran: string[] = [];
     await expect(
-      listTotal(plannerOnly(() => 19_999, ran), sql`markets`, async () => sql`search_vector @@ 'pric:*'::tsquery`, "totals-test-pric", undefined, async () => sql`search_vector @@ 'pric'::tsquery`),
+      listTotal(plannerOnly(() => 19_999, ran), sql`markets`, async () => sql`search_vector @@ 'pric:*'::tsquery`, "totals-test-pric", {
+        whole: async () => sql`search_vector @@ 'pric'::tsquery`,
+      }),
     ).rejects.toThrow(/counted/);
     expect(ran.filter((text) => text.startsWith("explain"))).toHaveLength(2);
+  });
+});
+
+/** A Db whose EXPLAINs answer `estimate` rows and whose count finds `matches` rows, at most its limit's (recorded). */
+function counting(estimate: number, matches: number, limits: number[]): Db {
+  const dialect = new PgDialect();
+  return {
+    execute: async (statement: SQL) => {
+      const query = dialect.sqlToQuery(statement);
+      if (query.sql.startsWith("explain")) return { rows: [{ "QUERY PLAN": [{ Plan: { "Plan Rows": estimate } }] }] };
+      const limit = Number(query.params.at(-1));
+      limits.push(limit);
+      return { rows: [{ n: Math.min(matches, limit) }] };
+    },
+  } as unknown as Db;
+}
+
+describe("meta.total's exact bound", () => {
+  it.each([
+    // [case, exactLimit given, matches, limit counted to, answer]
+    ["a listing counts to 10,001", undefined, 10_000, 10_001, { total: 10_000, totalEstimate: null }],
+    ["a listing past 10,000 answers the estimate, at least 10,001", undefined, 12_000, 10_001, { total: null, totalEstimate: 10_001 }],
+    ["a search counts to its bound + 1", 2_000, 2_000, 2_001, { total: 2_000, totalEstimate: null }],
+    ["a search past its bound answers at least the bound + 1", 2_000, 9_081, 2_001, { total: null, totalEstimate: 2_001 }],
+  ] as const)("%s", async (name, exactLimit, matches, limit, answer) => {
+    const limits: number[] = [];
+    const total = await listTotal(counting(500, matches, limits), sql`markets`, async () => sql`closed = false`, `totals-test-${name}`, {
+      ...(exactLimit === undefined ? {} : { exactLimit }),
+    });
+    expect(total).toEqual(answer);
+    expect(limits).toEqual([limit]);
+  });
+
+  it("answers the planner's estimate past the bound when it is the larger", async () => {
+    const total = await listTotal(counting(8_500, 9_081, []), sql`markets`, async () => sql`closed = false`, "totals-test-estimate", { exactLimit: 2_000 });
+    expect(total).toEqual({ total: null, totalEstimate: 8_500 });
   });
 });
