@@ -44,8 +44,9 @@ export function catalogChanged(): void {
  * The statement whose plan estimates the rows of `table` matching `where` (no row read): an EXPLAIN of
  * `select 1 … limit 1`, read by `planRows`. The `limit 1` keeps the plan's cost under PostgreSQL's
  * JIT threshold: EXPLAIN without ANALYZE still initialises the plan, and a sequential scan's cost
- * (a frequent word's, or a whole table's: ~112,500 at 1M) passed `jit_above_cost`, so each estimate
- * JIT-compiled its filter, 60-70 ms against 0.5 ms (docs/performance.md, "Search at 1M, fifth pass").
+ * (a frequent word's, or a whole table's: ~112,500 at 1M) passed `jit_above_cost`, so the estimate
+ * JIT-compiled its filter: the first time on a connection that loads LLVM (69-345 ms at 1M), then
+ * ~1-8 ms (docs/performance.md, "Search at 1M, fifth pass").
  */
 export function estimateStatement(table: SQL, where: SQL | undefined): SQL {
   return sql`explain (format json) select 1 from ${table}${where === undefined ? sql`` : sql` where ${where}`} limit 1`;
