@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Router } from "pmxt-core";
+import { Router } from "pmxt-core/dist/router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as passthrough } from "@/app/api/[exchange]/[method]/route";
 import { GET as arbitrage } from "@/app/v0/arbitrage/route";

@@ -1,5 +1,5 @@
 import "server-only";
-import { BadRequest, NetworkError, NotFound } from "pmxt-core";
+import { BadRequest, NetworkError, NotFound } from "pmxt-core/dist/errors";
 import { ErrorMapper } from "pmxt-core/dist/utils/error-mapper";
 import { isVenueError } from "@/lib/http";
 import { AppError, isAppError } from "@/lib/errors";

@@ -1,5 +1,5 @@
 import "server-only";
-import { NetworkError } from "pmxt-core";
+import { NetworkError } from "pmxt-core/dist/errors";
 import { withDeadline } from "@/lib/async";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";

@@ -1,5 +1,5 @@
 import "server-only";
-import { ExchangeNotAvailable, NetworkError } from "pmxt-core";
+import { ExchangeNotAvailable, NetworkError } from "pmxt-core/dist/errors";
 import { lastFinishedPoll } from "@/lib/catalog/status";
 import type { Db } from "@/lib/db";
 

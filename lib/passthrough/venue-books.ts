@@ -1,5 +1,5 @@
 import "server-only";
-import { AuthenticationError } from "pmxt-core";
+import { AuthenticationError } from "pmxt-core/dist/errors";
 import { bookPrices, type BookPriceReader, type VenueBooks } from "@/lib/live/book-prices";
 import { isRecordedVenue } from "@/lib/recorder/registry";
 import { passthroughPool } from "./dispatch";

@@ -1,5 +1,5 @@
 import "server-only";
-import { ExchangeNotAvailable } from "pmxt-core";
+import { ExchangeNotAvailable } from "pmxt-core/dist/errors";
 import { config } from "@/lib/config";
 import { errorFields, log } from "@/lib/log";
 import { passthroughPool } from "@/lib/passthrough";

@@ -1,23 +1,21 @@
 import "server-only";
-import {
-  BaoziExchange,
-  GeminiTitanExchange,
-  HyperliquidExchange,
-  KalshiDemoExchange,
-  KalshiExchange,
-  LimitlessExchange,
-  MetaculusExchange,
-  MyriadExchange,
-  OpinionExchange,
-  PolymarketExchange,
-  PolymarketUSExchange,
-  ProbableExchange,
-  Router,
-  SmarketsExchange,
-  type PredictionMarketExchange,
-} from "pmxt-core";
+import type { PredictionMarketExchange } from "pmxt-core/dist/BaseExchange";
+import type { BaoziExchange } from "pmxt-core/dist/exchanges/baozi";
+import type { GeminiTitanExchange } from "pmxt-core/dist/exchanges/gemini-titan";
+import type { HyperliquidExchange } from "pmxt-core/dist/exchanges/hyperliquid";
+import type { KalshiExchange } from "pmxt-core/dist/exchanges/kalshi";
+import type { KalshiDemoExchange } from "pmxt-core/dist/exchanges/kalshi-demo";
+import type { LimitlessExchange } from "pmxt-core/dist/exchanges/limitless";
+import type { MetaculusExchange } from "pmxt-core/dist/exchanges/metaculus";
+import type { MyriadExchange } from "pmxt-core/dist/exchanges/myriad";
+import type { OpinionExchange } from "pmxt-core/dist/exchanges/opinion";
+import type { PolymarketExchange } from "pmxt-core/dist/exchanges/polymarket";
+import type { PolymarketUSExchange } from "pmxt-core/dist/exchanges/polymarket_us";
+import type { ProbableExchange } from "pmxt-core/dist/exchanges/probable";
+import type { SmarketsExchange } from "pmxt-core/dist/exchanges/smarkets";
 import { config } from "@/lib/config";
-import { CatalogConsistentMockExchange } from "./mock";
+import { createCatalogConsistentMock } from "./mock";
+import { pmxtExchangeModule, pmxtRouterModule } from "./pmxt";
 
 /** A pmxt-core exchange instance (every venue, the mock and the router share this base class). */
 export type Exchange = PredictionMarketExchange;
@@ -54,14 +52,15 @@ const upstreamBaseUrl: Record<string, string> = {
 };
 
 /**
- * Builds each venue from the caller's credentials only. Unlike pmxt-core's own
+ * Builds each venue from the caller's credentials only, loading that venue's pmxt-core module at
+ * its first use (lib/venues/pmxt.ts). Unlike pmxt-core's own
  * server/exchange-factory, nothing falls back to server environment variables
  * (POLYMARKET_PK, KALSHI_API_KEY, ...): on a multi-tenant service that fallback would let
  * every caller trade with the operator's account.
  */
 const constructors: Record<string, (c: Credentials, o: CreateExchangeOptions) => Exchange> = {
   polymarket: (c) =>
-    new PolymarketExchange({
+    new (pmxtExchangeModule("polymarket").PolymarketExchange)({
       privateKey: str(c.privateKey),
       apiKey: str(c.apiKey),
       apiSecret: str(c.apiSecret),
@@ -70,7 +69,7 @@ const constructors: Record<string, (c: Credentials, o: CreateExchangeOptions) =>
       signatureType: str(c.signatureType) ?? (typeof c.signatureType === "number" ? c.signatureType : undefined),
     } as ConstructorParameters<typeof PolymarketExchange>[0]),
   limitless: (c) =>
-    new LimitlessExchange({
+    new (pmxtExchangeModule("limitless").LimitlessExchange)({
       privateKey: str(c.privateKey),
       apiKey: str(c.apiKey),
       apiSecret: str(c.apiSecret),
@@ -78,49 +77,49 @@ const constructors: Record<string, (c: Credentials, o: CreateExchangeOptions) =>
       baseUrl: str(c.baseUrl),
     } as ConstructorParameters<typeof LimitlessExchange>[0]),
   kalshi: (c) =>
-    new KalshiExchange({
+    new (pmxtExchangeModule("kalshi").KalshiExchange)({
       credentials: { apiKey: str(c.apiKey), privateKey: str(c.privateKey), baseUrl: str(c.baseUrl) },
     } as ConstructorParameters<typeof KalshiExchange>[0]),
   "kalshi-demo": (c) =>
-    new KalshiDemoExchange({
+    new (pmxtExchangeModule("kalshi-demo").KalshiDemoExchange)({
       credentials: { apiKey: str(c.apiKey), privateKey: str(c.privateKey), baseUrl: str(c.baseUrl) },
     } as ConstructorParameters<typeof KalshiDemoExchange>[0]),
   probable: (c) =>
-    new ProbableExchange({
+    new (pmxtExchangeModule("probable").ProbableExchange)({
       apiKey: str(c.apiKey),
       apiSecret: str(c.apiSecret),
       passphrase: str(c.passphrase),
       privateKey: str(c.privateKey),
       baseUrl: str(c.baseUrl),
     } as ConstructorParameters<typeof ProbableExchange>[0]),
-  baozi: (c) => new BaoziExchange({ privateKey: str(c.privateKey) } as ConstructorParameters<typeof BaoziExchange>[0]),
+  baozi: (c) => new (pmxtExchangeModule("baozi").BaoziExchange)({ privateKey: str(c.privateKey) } as ConstructorParameters<typeof BaoziExchange>[0]),
   myriad: (c) =>
-    new MyriadExchange({
+    new (pmxtExchangeModule("myriad").MyriadExchange)({
       apiKey: str(c.apiKey),
       privateKey: str(c.privateKey) ?? str(c.walletAddress),
       baseUrl: str(c.baseUrl),
     } as ConstructorParameters<typeof MyriadExchange>[0]),
   opinion: (c) =>
-    new OpinionExchange({
+    new (pmxtExchangeModule("opinion").OpinionExchange)({
       apiKey: str(c.apiKey),
       privateKey: str(c.privateKey),
       funderAddress: str(c.funderAddress),
       baseUrl: str(c.baseUrl),
     } as ConstructorParameters<typeof OpinionExchange>[0]),
   metaculus: (c) =>
-    new MetaculusExchange({ apiToken: str(c.apiToken), baseUrl: str(c.baseUrl) } as ConstructorParameters<
+    new (pmxtExchangeModule("metaculus").MetaculusExchange)({ apiToken: str(c.apiToken), baseUrl: str(c.baseUrl) } as ConstructorParameters<
       typeof MetaculusExchange
     >[0]),
-  smarkets: (c) => new SmarketsExchange(keyPair(c) as ConstructorParameters<typeof SmarketsExchange>[0]),
-  polymarket_us: (c) => new PolymarketUSExchange(keyPair(c) as ConstructorParameters<typeof PolymarketUSExchange>[0]),
-  hyperliquid: (c) => new HyperliquidExchange(keyPair(c) as ConstructorParameters<typeof HyperliquidExchange>[0]),
+  smarkets: (c) => new (pmxtExchangeModule("smarkets").SmarketsExchange)(keyPair(c) as ConstructorParameters<typeof SmarketsExchange>[0]),
+  polymarket_us: (c) => new (pmxtExchangeModule("polymarket_us").PolymarketUSExchange)(keyPair(c) as ConstructorParameters<typeof PolymarketUSExchange>[0]),
+  hyperliquid: (c) => new (pmxtExchangeModule("hyperliquid").HyperliquidExchange)(keyPair(c) as ConstructorParameters<typeof HyperliquidExchange>[0]),
   "gemini-titan": (c) =>
-    new GeminiTitanExchange({ apiKey: str(c.apiKey), apiSecret: str(c.apiSecret) } as ConstructorParameters<
+    new (pmxtExchangeModule("gemini-titan").GeminiTitanExchange)({ apiKey: str(c.apiKey), apiSecret: str(c.apiSecret) } as ConstructorParameters<
       typeof GeminiTitanExchange
     >[0]),
   // The offline demo venue, its book centred on each outcome's listed price (lib/venues/mock.ts).
-  mock: () => new CatalogConsistentMockExchange(),
-  router: (_c, o) => new Router({ apiKey: o.routerApiKey ?? "", baseUrl: o.routerBaseUrl }),
+  mock: () => createCatalogConsistentMock(),
+  router: (_c, o) => new (pmxtRouterModule().Router)({ apiKey: o.routerApiKey ?? "", baseUrl: o.routerBaseUrl }),
 };
 
 /** The exchange keys this factory can build (compared against pmxt-core's list in lib/venues/registry.ts). */

@@ -1,10 +1,10 @@
-import { MockExchange } from "pmxt-core";
+import { MockExchange } from "pmxt-core/dist/exchanges/mock";
 import { describe, expect, it } from "vitest";
-import { CatalogConsistentMockExchange } from "./mock";
+import { createCatalogConsistentMock } from "./mock";
 
 describe("the mock venue's book sits at the outcome's listed price", () => {
   it("centres every outcome's book on its price, keeping the mock's levels and sizes", async () => {
-    const mock = new CatalogConsistentMockExchange();
+    const mock = createCatalogConsistentMock();
     const stock = new MockExchange();
     const markets = await mock.fetchMarkets({ limit: 12 });
     expect(markets.length).toBe(12);
@@ -25,7 +25,7 @@ describe("the mock venue's book sits at the outcome's listed price", () => {
   });
 
   it("answers an unknown id with the stock book", async () => {
-    const book = await new CatalogConsistentMockExchange().fetchOrderBook("not-a-mock-outcome");
+    const book = await createCatalogConsistentMock().fetchOrderBook("not-a-mock-outcome");
     expect(book).toMatchObject({ bids: (await new MockExchange().fetchOrderBook("not-a-mock-outcome")).bids });
   });
 });

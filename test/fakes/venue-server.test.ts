@@ -1,4 +1,6 @@
-import { KalshiExchange, PolymarketExchange, type PredictionMarketExchange } from "pmxt-core";
+import type { PredictionMarketExchange } from "pmxt-core/dist/BaseExchange";
+import { KalshiExchange } from "pmxt-core/dist/exchanges/kalshi";
+import { PolymarketExchange } from "pmxt-core/dist/exchanges/polymarket";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createFakeVenues, FIXTURE_IDS, GAMMA_HOST } from "./venue-server";
 
