@@ -1,8 +1,11 @@
+import { createServer, connect, type Server, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
-import { getDb } from "@/lib/db";
+import { getDb, openDatabase, type ChannelWatch } from "@/lib/db";
+import { postgresChannelWatcher, registerChannelWatcher } from "@/lib/db/notifications";
 import { rateLimits } from "@/lib/db/schema";
 import { makeKey } from "@/test/helpers/keys";
 import { admitKeyShared } from "./admission";
@@ -27,6 +30,48 @@ async function until(check: () => boolean | Promise<boolean>, ms = 5_000): Promi
     if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/**
+ * A TCP relay to PostgreSQL whose connections can be made to go silent: `silence()` stops relaying
+ * every connection open at that moment in both directions without closing it, as a dropped route or a
+ * frozen peer would (no FIN, no RST: the client's socket stays open); connections opened later relay
+ * normally.
+ */
+async function silenceableRelay(target: URL): Promise<{ url: string; silence: () => number; close: () => Promise<void> }> {
+  const open = new Set<{ client: Socket; upstream: Socket; silent: boolean }>();
+  const server: Server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    const pair = { client, upstream, silent: false };
+    open.add(pair);
+    client.on("data", (chunk) => pair.silent || upstream.write(chunk));
+    upstream.on("data", (chunk) => pair.silent || client.write(chunk));
+    const end = () => {
+      open.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("close", end).on("error", end);
+    upstream.on("close", end).on("error", end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = new URL(target);
+  url.hostname = "127.0.0.1";
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.toString(),
+    silence: () => {
+      for (const pair of open) pair.silent = true;
+      return open.size;
+    },
+    close: async () => {
+      for (const pair of open) {
+        pair.client.destroy();
+        pair.upstream.destroy();
+      }
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** The session listening for key writes, as PostgreSQL lists it. */
@@ -87,6 +132,52 @@ describe.runIf(config.databaseUrl !== undefined)("admission from memory on Postg
     const fresh = await makeKey("pro");
     await admitKeyShared(db, fresh.key, Date.now());
     expect(cachedSharedPrincipal(db, hashKey(fresh.key))?.keyId).toBe(fresh.keyId);
+  });
+
+  it("takes a listening connection that goes silent for lost within the heartbeat's deadline, then listens again and hears a revocation", async () => {
+    if (config.databaseUrl === undefined) throw new Error("no PostgreSQL");
+    // Another instance: its queries go straight to PostgreSQL, its LISTEN through a relay that can go silent.
+    const relay = await silenceableRelay(new URL(config.databaseUrl));
+    const instance = await openDatabase({ url: config.databaseUrl });
+    const watches: ChannelWatch[] = [];
+    const watcher = postgresChannelWatcher(relay.url);
+    registerChannelWatcher(instance.db, (channel, handlers) => {
+      const watch = watcher(channel, handlers);
+      watches.push(watch);
+      return watch;
+    });
+    try {
+      const db = instance.db;
+      const key = await makeKey("pro");
+      await until(() => sharedPrincipalsLive(db));
+      await admitKeyShared(db, key.key, Date.now());
+      expect(cachedSharedPrincipal(db, hashKey(key.key))?.keyId).toBe(key.keyId);
+
+      expect(relay.silence()).toBe(1);
+      const silencedAt = Date.now();
+      // A beat every second, unanswered within two: lost at most ~3 s after the silence (1 s of slack for a loaded machine's timers).
+      await until(() => !sharedPrincipalsLive(db), 4_000);
+      const detectedMs = Date.now() - silencedAt;
+      expect(detectedMs).toBeGreaterThanOrEqual(1_500);
+      expect(cachedSharedPrincipal(db, hashKey(key.key))).toBeUndefined();
+      // Falls back to the database while deaf: a revocation meanwhile is refused on the next request.
+      await sqlOf()`update api_keys set revoked_at = now() where id = ${key.keyId}`;
+      expect(await admitKeyShared(db, key.key, Date.now())).toBeUndefined();
+
+      // Listens again on a new connection by itself, from nothing kept; a revocation then reaches it by notification.
+      await until(() => sharedPrincipalsLive(db), 5_000);
+      const fresh = await makeKey("pro");
+      await admitKeyShared(db, fresh.key, Date.now());
+      expect(cachedSharedPrincipal(db, hashKey(fresh.key))?.keyId).toBe(fresh.keyId);
+      await sqlOf()`update api_keys set revoked_at = now() where id = ${fresh.keyId}`;
+      await until(() => cachedSharedPrincipal(db, hashKey(fresh.key)) === undefined, 2_000);
+      expect(sharedPrincipalsLive(db)).toBe(true);
+      expect(await admitKeyShared(db, fresh.key, Date.now())).toBeUndefined();
+    } finally {
+      await Promise.all(watches.map((watch) => watch.close()));
+      await instance.close();
+      await relay.close();
+    }
   });
 
   it("counts hits from leases: exactly 1, 2, 3, ... on one instance, the shared row never below what was served, refused past the limit", async () => {
