@@ -346,6 +346,15 @@ describe("rule terms", () => {
     expect(leftOut.conditions?.value).toBe("a member left out of the count");
     expect(compareSettlement(leftOut, readRuleTerms("If Greens, Reds and Blue Party make up the next elected government of Zorbia, then the market resolves to Yes.", [])).states.conditions).toBe("conflict");
     expect(compareSettlement(defined, readRuleTerms("If Zorbia holds elections for national office before Jul 1, 2031, then the market resolves to Yes.", [])).states.conditions).toBe("conflict");
+    // A count of units of a size against a count of acts: one act may count twice on one side only.
+    const units = readRuleTerms('This market will resolve to "Yes" if there are exactly 4 hikes of 25 basis points by the Zorbian central bank in 2031. A hike of 50 bps would be considered 2 hikes.', []);
+    expect(units.conditions?.value).toBe("a unit each act counts as");
+    expect(compareSettlement(units, readRuleTerms("If the Zorbian central bank hikes 4 times before 2032, then the market resolves to Yes.", [])).states.conditions).toBe("conflict");
+    expect(compareSettlement(units, units).states.conditions).toBe("same");
+    // The act in every month of the window against the act once in it.
+    const everyMonth = readRuleTerms("If Aldren launches a rocket in every month of 2031, then the market resolves to Yes.", []);
+    expect(everyMonth.conditions?.value).toBe("the act in every period");
+    expect(compareSettlement(everyMonth, readRuleTerms('This market will resolve to "Yes" if the seventh Aldren rocket launch reaches orbit by December 31, 2031.', [])).states.conditions).toBe("conflict");
   });
 
   it("reads the secondary rules with the main ones, and the sources the venue names before the text's", () => {
