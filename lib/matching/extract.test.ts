@@ -324,6 +324,12 @@ describe("names and ranks are not thresholds", () => {
     expect(extractFeatures(pm("Chart", "Will the album debut at #1 on the Top 40?")).ordinals).toEqual([1]);
   });
 
+  it("a function word opening the question names nothing: the number after it is a quantity", () => {
+    expect(parseInterval("Will 4-6 Aldren rockets reach orbit in 2031?")).toMatchObject({ unit: "count", lo: 4, hi: 6 });
+    expect(parseInterval("Will 12 or more storms make landfall in 2031?")).toMatchObject({ unit: "count", lo: 12, hi: null });
+    expect(parseInterval("Zephyr 500 above 7,000?")).toMatchObject({ unit: "count", lo: 7000, loStrict: true });
+  });
+
   it("a hyphenated name stands for its parts", () => {
     const a = pm("Model release", "Will Quillon release Q-9 by June 30, 2030?");
     const b = kx("Q-9 released before Jul 1, 2030?", "Before Jul 1, 2030", "Quillon releases Q-9 before Jul 1, 2030");

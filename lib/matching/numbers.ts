@@ -2,6 +2,7 @@
  * Numbers, units, thresholds and directions: one parser for every venue's way of stating a
  * quantity ("above $120,000", "$100,000 or above", "≥ 3.0%", "91-92°", "Cut >25bps", "No change").
  */
+import { stopwords } from "./lexicon";
 import { clean } from "./text";
 
 export type Unit = "usd" | "pct" | "bps" | "deg" | "count";
@@ -42,7 +43,9 @@ function findQuantities(text: string, original: string = text): Quantity[] {
     // A rank ("#1") is a position, not a quantity; a bare number after a capitalised word is part
     // of a name ("Billboard 200", "Section 702"), unless a unit or scale says it is a quantity.
     if (text[at - 1] === "#") continue;
-    if (dollar === undefined && unitRaw === undefined && scale === undefined && /(?:^|[^.?!]\s)\p{Lu}[\p{L}&.]*\s$/u.test(original.slice(Math.max(0, at - 30), at))) continue;
+    // A function word capitalised as its sentence's first word ("Will 7-9 launches ...") names nothing.
+    const capitalised = /(?:^|[^.?!]\s)(\p{Lu}[\p{L}&.]*)\s$/u.exec(original.slice(Math.max(0, at - 30), at));
+    if (dollar === undefined && unitRaw === undefined && scale === undefined && capitalised !== null && !stopwords.has((capitalised[1] ?? "").toLowerCase())) continue;
     const raw = digits.replace(/,/g, "");
     let value = Number(raw);
     if (!Number.isFinite(value)) continue;
