@@ -27,7 +27,7 @@ export { describeInterval } from "./compare/quantity";
 export { describeTime } from "./compare/time";
 export { comparePicks } from "./compare/option";
 export { unmatchedNames } from "./compare/names";
-import { namesImplied, type Travels } from "./compare/names";
+import { namesImplied, wonFinal, type Travels } from "./compare/names";
 export type { Travels } from "./compare/names";
 export { unmatchedWords, wordDifferences } from "./compare/words";
 export { MIN_TOPIC_SIMILARITY, topicSimilarity, type Idf } from "./compare/topic";
@@ -230,6 +230,8 @@ export function classifyPair(a: Features, b: Features, idf: Idf, travels?: Trave
     const [side, cities] = d.a.length > 0 ? [a, d.a] : [b, d.b];
     for (const hit of findConcepts(canonicalTokens(side.question)).hits) if (hit.type === "city" && cities.includes(hit.canon)) for (const w of hit.words) excused.add(w);
   }
+  // Winning a competition's final is winning the competition (compare/names.ts, `wonFinal`).
+  for (const w of wonFinal(a, b)) excused.add(w);
   // The options were compared as options: their words are not wording.
   const read = compareWording(a, b, excused, pickWords);
   // Names the other market's own words imply across the catalog are not unsaid (compare/names.ts).

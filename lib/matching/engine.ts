@@ -11,7 +11,7 @@ import { renderReasoning } from "./reasoning";
 import { currentMatches, featuresState, indexEntries, loadFeatures, pairKey, readChanged, readEventRules, reconcile, storeFeatures, type FeaturesState, type StoredVerdict } from "./store";
 
 /** Bumped whenever extraction or classification changes what it concludes. */
-export const ENGINE_VERSION = "brier-match-24";
+export const ENGINE_VERSION = "brier-match-25";
 
 export interface MatchProgress {
   phase: "reading" | "extracting" | "indexing" | "matching" | "storing" | "done";

@@ -33,6 +33,9 @@ export const modeWords: ReadonlySet<string> = new Set((vocabulary as { modeWords
 /** Words that name a stage of a contest or a narrower part of an event (`stageWords`): a name that narrows. */
 export const stageWords: ReadonlySet<string> = new Set((vocabulary as { stageWords: { entries: string[] } }).stageWords.entries);
 
+/** Stage words naming a contest's deciding stage (`finalStageWords`): its winner is the contest's winner. */
+export const finalStageWords: ReadonlySet<string> = new Set((vocabulary as { finalStageWords: { entries: string[] } }).finalStageWords.entries);
+
 /** Measures read at one weather station (`stationMeasures`): the station is part of what settles them. */
 export const stationMeasures: ReadonlySet<string> = new Set((vocabulary as { stationMeasures: { entries: string[] } }).stationMeasures.entries);
 

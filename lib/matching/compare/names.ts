@@ -3,7 +3,8 @@
  * that the other's text does not.
  */
 import type { Features } from "../extract";
-import { genericWords, stageWords } from "../lexicon";
+import { finalStageWords, genericWords, stageWords } from "../lexicon";
+import { canonicalTokens } from "../text";
 import { teamCityOf } from "../names";
 import { aliasedWords } from "../aliases";
 import { entitiesLookup, namesLookup, sameStem } from "./lookup";
@@ -46,6 +47,26 @@ export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<st
     });
   }
   return [...new Set(missing)];
+}
+
+/**
+ * The final one side names where both sides ask who wins: to win a competition's deciding stage
+ * ("the Western Conference Finals") is to win the competition ("the Western Conference"), so the
+ * stage word is not a narrower contest there. Only as the last word of a longer name (the
+ * competition's own name before it; "Finals MVP" is another award) and only when both questions
+ * say "win": reaching a final, or a prize of it, is not winning it.
+ */
+export function wonFinal(a: Features, b: Features): string[] {
+  const wins = (f: Features) => canonicalTokens(f.question).includes("win");
+  if (!wins(a) || !wins(b)) return [];
+  const out = new Set<string>();
+  for (const f of [a, b]) {
+    for (const span of f.names) {
+      const last = span.words.at(-1);
+      if (span.words.length > 1 && last !== undefined && finalStageWords.has(last)) out.add(last);
+    }
+  }
+  return [...out];
 }
 
 /** What the catalog says of names that travel together (cooccurrence.ts; the candidate index answers it). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { unmatchedNames } from "./names";
+import { unmatchedNames, wonFinal } from "./names";
+import { classifyPair } from "../classify";
 import { kx, pm } from "@/test/helpers/matching-markets";
 import { compareWording, plainWording } from "./words";
 
@@ -28,5 +29,22 @@ describe("names and words comparators", () => {
     const w = compareWording(visit, travel, new Set(), []);
     expect(w.paraphrased.a).toEqual([{ word: "visit", as: "travel to" }]);
     expect(w.words).toEqual({ a: [], b: [] });
+  });
+
+  it("winning a competition's final is winning the competition; a prize of the final, or reaching it, is not", () => {
+    // Invented competition and teams.
+    const conference = pm("Northern Conference Winner", "Will the Springfield Owls win the Northern Conference?");
+    const finals = kx("Northern Conference Finals", "Will the Springfield Owls win the Northern Conference Finals?", "the Springfield basketball team wins the Northern Conference Finals");
+    expect(wonFinal(conference, finals)).toEqual(["finals"]);
+    expect(classifyPair(conference, finals, () => 1)?.relation).toBe("identity");
+    // "Finals MVP" is another award: the stage word does not end the name.
+    const mvp = kx("Northern Finals MVP", "Will Owen Tarr win the Northern Finals MVP?", "Owen Tarr wins the Northern Finals MVP");
+    const seasonMvp = pm("Northern MVP", "Will Owen Tarr win the Northern MVP?");
+    expect(wonFinal(seasonMvp, mvp)).toEqual([]);
+    expect(classifyPair(seasonMvp, mvp, () => 1)?.relation).not.toBe("identity");
+    // Reaching the final is not winning it.
+    const reach = kx("Northern Conference Finals", "Will the Springfield Owls reach the Northern Conference Finals?", "the Springfield basketball team reaches the Northern Conference Finals");
+    expect(wonFinal(conference, reach)).toEqual([]);
+    expect(classifyPair(conference, reach, () => 1)?.relation).not.toBe("identity");
   });
 });
