@@ -10,7 +10,7 @@
  * 1. The identity decision: an L2-regularised logistic regression (Newton's method) over the
  *    identity candidates (pairs whose stated attributes agree) of every labelled pair, right when
  *    labelled identity (`folds.ts`). Its threshold is chosen on out-of-fold scores: each topic fold
- *    scored by a model fitted on the others, the lowest of a 0.05 grid at which the pooled
+ *    scored by a model fitted on the others, the lowest of a 0.01 grid at which the pooled
  *    identity precision reaches 0.95 (else the most precise).
  * 2. The confidence of every other relation the engine then states, by the same regression.
  * Out-of-fold log loss, Brier score and reliability tables are printed and stored beside the weights.
@@ -81,7 +81,7 @@ async function main() {
   const identities = identitiesByFold.reduce((s, n) => s + n, 0);
   const decisionFile = {
     about:
-      "Identity decision: P(one question) = sigmoid(weights . features(evidence)) for a pair whose stated attributes agree; identity when P >= threshold. Produced by `npm run matching:fit` (scripts/matching/fit.ts, scripts/matching/folds.ts): L2-regularised logistic regression (Newton's method) over the identity candidates of a full pass of the labelled sets test/fixtures/matching, test/fixtures/matching-real and test/fixtures/matching-real2; the threshold is the lowest of a 0.05 grid at which the identity precision of the out-of-fold scores (5 folds by topic, each scored by a model fitted on the other four) reaches 0.95 with a margin for the number of claims (the lower end of its Wilson interval, one standard error; else the most precise).",
+      "Identity decision: P(one question) = sigmoid(weights . features(evidence)) for a pair whose stated attributes agree; identity when P >= threshold. Produced by `npm run matching:fit` (scripts/matching/fit.ts, scripts/matching/folds.ts): L2-regularised logistic regression (Newton's method) over the identity candidates of a full pass of the labelled sets test/fixtures/matching, test/fixtures/matching-real and test/fixtures/matching-real2; the threshold is the lowest of a 0.01 grid at which the identity precision of the out-of-fold scores (5 folds by topic, each scored by a model fitted on the other four) reaches 0.95 with a margin for the number of claims (the lower end of its Wilson interval, one standard error; else the most precise).",
     producedAt: new Date().toISOString(),
     lambda,
     features: [...decisionFeatures],
