@@ -6,12 +6,16 @@
  * and stops it; the data dir is removed on exit.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ANALYST, E2E_PORT, OPERATOR } from "./env";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "brier-e2e-"));
+// E2E_DATA_DIR (bench:web's BENCH_DATA_DIR): a data dir seeded once and kept, so that a benchmark
+// can start a fresh server (nothing in its memory) several times on the same data without seeding again.
+const keptDir = process.env.E2E_DATA_DIR;
+const dataDir = keptDir === undefined || keptDir === "" ? mkdtempSync(path.join(tmpdir(), "brier-e2e-")) : keptDir;
+const seededMark = path.join(dataDir, "e2e-seeded");
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   DATA_DIR: dataDir,
@@ -48,16 +52,20 @@ function admin(args: string[], input?: string): void {
 }
 
 function cleanup(): void {
-  rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir !== keptDir) rmSync(dataDir, { recursive: true, force: true });
 }
 
-admin(["ingest", "--venue", "mock"]);
-// Two days of the demo's books by default; bench:web's pair-page timing may ask for more (E2E_DEMO_DAYS).
-admin(["demo-ticks", "--days", String(Number(process.env.E2E_DEMO_DAYS ?? 2) || 2)]);
-admin(["create-key", "--email", ANALYST.email, "--plan", "enterprise", "--name", "seed"]);
-admin(["set-password", "--email", ANALYST.email], `${ANALYST.password}\n`);
-admin(["create-key", "--email", OPERATOR.email, "--plan", "enterprise", "--name", "seed", "--operator"]);
-admin(["set-password", "--email", OPERATOR.email], `${OPERATOR.password}\n`);
+if (!existsSync(seededMark)) {
+  mkdirSync(dataDir, { recursive: true });
+  admin(["ingest", "--venue", "mock"]);
+  // Two days of the demo's books by default; bench:web's pair-page timing may ask for more (E2E_DEMO_DAYS).
+  admin(["demo-ticks", "--days", String(Number(process.env.E2E_DEMO_DAYS ?? 2) || 2)]);
+  admin(["create-key", "--email", ANALYST.email, "--plan", "enterprise", "--name", "seed"]);
+  admin(["set-password", "--email", ANALYST.email], `${ANALYST.password}\n`);
+  admin(["create-key", "--email", OPERATOR.email, "--plan", "enterprise", "--name", "seed", "--operator"]);
+  admin(["set-password", "--email", OPERATOR.email], `${OPERATOR.password}\n`);
+  writeFileSync(seededMark, new Date().toISOString());
+}
 
 const server = spawn(process.execPath, ["server.mjs"], { env: { ...env, PORT: String(E2E_PORT), HOST: "127.0.0.1" }, stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { firstBookAfter, lastBookAtOrBefore, lastBooksAtOrBefore } from "@/lib/history/ticks";
 import { recorderIncidents, recorderRuns } from "@/lib/db/schema";
+import { journalWindow, journalWithin } from "@/lib/history/journal";
 import { DEMO_PAIR, DEMO_PAIR_CONDITION, writeDemoPair } from "@/lib/demo/pair";
 import { parseQuery } from "@/lib/input";
 import { runMode } from "@/lib/recorder/journal";
@@ -11,7 +12,7 @@ import { normalizeFrame } from "@/lib/recorder/polymarket/normalize";
 import { SpreadDayCache } from "@/lib/spreads/day-cache";
 import { EpisodeFolder } from "@/lib/spreads/episodes";
 import { priceSeries } from "@/lib/spreads/series";
-import { foldDaysAhead, getPairEpisodes, getPairSpreads, pairInputs, resolvePricedPair } from "@/lib/spreads/service";
+import { foldDaysAhead, foldPairDaysAhead, getPairEpisodes, getPairSpreads, pairInputs, resolvePricedPair } from "@/lib/spreads/service";
 import { episodesQuery, spreadsQuery, type SpreadPoint } from "@/lib/spreads/shapes";
 import { getTickStores, requestTickReader } from "@/lib/ticks";
 import { recordedVenueTables } from "@/lib/ticks/published";
@@ -125,6 +126,22 @@ describe("closed UTC days kept", () => {
     // Again: the kept days hold, nothing is folded.
     await foldDaysAhead(db, requestTickReader(), NOW, cache);
     expect(cache.folded).toBe(6);
+  }, 240_000);
+
+  it("folds a pair's closed days ahead when its page opens, by the names the page was opened with: its first 7-day view folds none", async () => {
+    const cache = new SpreadDayCache();
+    const db = await getDb();
+    await foldPairDaysAhead(db, requestTickReader(), A, B, NOW, cache);
+    expect(cache.folded).toBe(6);
+    expect(cache.size).toBe(6);
+    await expectOneReplay(NOW - 7 * DAY, NOW, cache, answersAtOnce);
+    expect(cache.folded).toBe(6);
+    // Its page opened again within 15 minutes: not asked again; after them, asked (a day may have closed).
+    const pair = JSON.stringify([A, B]);
+    expect(cache.askAhead(pair, NOW)).toBe(true);
+    expect(cache.askAhead(pair, NOW + 14 * 60_000)).toBe(false);
+    expect(cache.askAhead(JSON.stringify([B, A]), NOW + 14 * 60_000)).toBe(true);
+    expect(cache.askAhead(pair, NOW + 15 * 60_000)).toBe(true);
   }, 240_000);
 
   it("folds another size from the kept days' rows, read from the engine once, as one replay at that size answers", async () => {
@@ -253,5 +270,26 @@ describe("closed UTC days kept", () => {
     const after = await expectOneReplay(since, NOW, cache);
     expect(cache.folded).toBe(3);
     expect(after.episodes.days.find((d) => d.day === "2026-11-23")?.knownAMs).toBeLessThan(DAY);
+  }, 240_000);
+
+  it("takes each part's journal from one read of the whole window: the same runs and incidents as a read of the part", async () => {
+    const db = await getDb();
+    const assets = [DEMO_PAIR.polymarket.yes, B];
+    // The demo's synthetic runs, its lost Kalshi connection, and the stopped run with a lost connection written above.
+    const wide = await journalWindow(db, NOW - 6 * DAY, NOW + HOUR, assets);
+    expect(wide.runs.length).toBeGreaterThan(2);
+    expect(wide.incidents.filter((incident) => incident.kind === "connection_lost").length).toBeGreaterThan(1);
+    const ids = (window: { runs: { id: string }[]; incidents: { id: string }[] }) => ({ runs: window.runs.map((run) => run.id).sort(), incidents: window.incidents.map((incident) => incident.id) });
+    const bounds = [NOW - 6 * DAY, CLOSED - DAY, CLOSED, CLOSED + 3 * HOUR, CLOSED + 3 * HOUR + 90_000, CLOSED + 4 * HOUR, CLOSED + 4 * HOUR + 1, NOW - 26 * HOUR, NOW - 25 * HOUR, NOW, NOW + HOUR];
+    let differ = 0;
+    for (const since of bounds) {
+      for (const until of bounds.filter((t) => t > since)) {
+        const own = ids(await journalWindow(db, since, until, assets));
+        expect(ids(journalWithin(wide, since, until))).toEqual(own);
+        if (own.runs.length < wide.runs.length || own.incidents.length < wide.incidents.length) differ += 1;
+      }
+    }
+    // Most of the windows hold less than the whole: the narrowing is tested, not only the whole.
+    expect(differ).toBeGreaterThan(20);
   }, 240_000);
 });

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db";
 import { BARE_MODE_VENUE, degradingKinds, HEARTBEAT_STALE_MS, isSyntheticMode } from "@/lib/recorder/journal";
-import { incidentsNewestFirst, journalWindow, latestRun, type JournalWindow, type RecorderIncidentRow, type RecorderRunRow } from "@/lib/recorder/journal-store";
+import { incidentsNewestFirst, journalWindow, journalWithin, latestRun, type JournalWindow, type RecorderIncidentRow, type RecorderRunRow } from "@/lib/recorder/journal-store";
 import type { Span } from "./coverage-model";
 import { encodeCursor } from "@/lib/input";
 import { timeRange } from "./params";
@@ -18,7 +18,7 @@ export function runEnd(run: Pick<RecorderRunRow, "beatAt" | "stoppedAt">, now: n
 }
 
 /** The journal's runs and incidents over a window are read by the recorder, their owner. */
-export { journalWindow, type JournalWindow };
+export { journalWindow, journalWithin, type JournalWindow };
 
 /** When a recorder ran (the demo's synthetic runs are not recorders: see syntheticSpans). */
 export function runSpans(window: JournalWindow, now: number): Span[] {

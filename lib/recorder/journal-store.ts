@@ -50,6 +50,25 @@ export async function journalWindow(db: Db, since: number, until: number, assets
   return { runs, incidents };
 }
 
+/**
+ * What `journalWindow(db, since, until, assets)` answers, taken from a journal read for a wider
+ * window (`wide` covers [since, until) and `assets`): the same runs and incidents by the same rules
+ * as its query, without another read. A window's parts (lib/spreads: a pair's closed days) read
+ * the journal once for all of them.
+ */
+export function journalWithin(wide: JournalWindow, since: number, until: number): JournalWindow {
+  const runs = wide.runs.filter((run) => run.startedAt.getTime() < until && (run.stoppedAt ?? run.beatAt).getTime() >= since - HEARTBEAT_STALE_MS);
+  const ids = new Set(runs.map((run) => run.id));
+  const incidents = wide.incidents.filter(
+    (incident) =>
+      ids.has(incident.runId) &&
+      (incident.kind === "assets_added" ||
+        incident.kind === "assets_dropped" ||
+        (incident.startedAt.getTime() < until && (incident.endedAt === null || incident.endedAt.getTime() >= since))),
+  );
+  return { runs, incidents };
+}
+
 export interface IncidentsFilter {
   /** Incidents started in [since, until) (ms). */
   since: number;

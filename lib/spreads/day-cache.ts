@@ -206,9 +206,8 @@ const digest = (state: unknown) => createHash("sha256").update(JSON.stringify(st
 /** Each part's fingerprints, as one string each (see the module's comment); two count queries for all the parts. */
 async function fingerprintsOf(ticks: TickReader, pair: ResolvedPair, inputs: readonly DayInputs[], parts: readonly WindowPart[]): Promise<Fingerprints[]> {
   const sides = [pair.a, pair.b];
-  const counts: number[][] = [];
-  // One side after the other: a request holds one engine query at a time.
-  for (const [i, side] of sides.entries()) counts.push(await marketRowCounts(ticks, side.source, parts.map((part, p) => [Math.min(part.since, inputs[p]?.starts[i] ?? part.since), part.until + 1] as const)));
+  // Both sides at once: the engine's read pool has two connections.
+  const counts = await Promise.all(sides.map((side, i) => marketRowCounts(ticks, side.source, parts.map((part, p) => [Math.min(part.since, inputs[p]?.starts[i] ?? part.since), part.until + 1] as const))));
   return parts.map((part, p) => {
     const partInputs = inputs[p];
     if (partInputs === undefined) throw new Error("a part of the window without its inputs");
@@ -259,6 +258,17 @@ export function foldParts(parts: readonly WindowPart[], inputs: readonly DayInpu
   );
 }
 
+/** `key` set to `value` as the most recently used entry of `map` (last), the least recently used dropped past `max`. */
+function setNewest<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > max) {
+    const oldest = map.keys().next();
+    if (oldest.done === true) break;
+    map.delete(oldest.value);
+  }
+}
+
 interface Kept {
   fingerprint: string;
   task: FoldTask;
@@ -283,6 +293,8 @@ export class SpreadDayCache {
   readonly #days = new Map<string, Kept>();
   readonly #rows = new Map<string, KeptRows>();
   readonly #windows = new Map<string, Promise<FoldedDay[]>>();
+  /** When each pair's days were last asked ahead on its page's opening (`askAhead`), oldest first. */
+  readonly #askedAhead = new Map<string, number>();
   readonly #max: number;
   readonly #maxRows: number;
   #keptRows = 0;
@@ -423,20 +435,27 @@ export class SpreadDayCache {
       return fold();
     });
     const entry = { fingerprint, task };
-    this.#days.delete(key);
-    this.#days.set(key, entry);
-    while (this.#days.size > this.#max) {
-      const oldest = this.#days.keys().next().value;
-      if (oldest === undefined) break;
-      this.#days.delete(oldest);
-    }
+    setNewest(this.#days, key, entry, this.#max);
     task.day.catch(() => {
       if (this.#days.get(key) === entry) this.#days.delete(key);
     });
     return task;
   }
 
+  /**
+   * Whether a pair's days should be folded ahead now that its page opened: not when they were
+   * asked within CLOSED_AFTER_MS (no day closed since; a page's own window still checks every day
+   * it uses). Marks the pair asked. At most MAX_DAYS pairs remembered.
+   */
+  askAhead(pair: string, now: number): boolean {
+    const asked = this.#askedAhead.get(pair);
+    if (asked !== undefined && now - asked < CLOSED_AFTER_MS) return false;
+    setNewest(this.#askedAhead, pair, now, this.#max);
+    return true;
+  }
+
   clear(): void {
+    this.#askedAhead.clear();
     this.#days.clear();
     this.#rows.clear();
     this.#keptRows = 0;

@@ -5,8 +5,9 @@ import { getDb } from "@/lib/db";
 import { errorFields, log } from "@/lib/log";
 import { processGlobals } from "@/lib/process-globals.mjs";
 import { requestTickReader } from "@/lib/ticks";
-import { CLOSED_AFTER_MS } from "./day-cache";
-import { foldDaysAhead } from "./service";
+import { isAppError } from "@/lib/errors";
+import { CLOSED_AFTER_MS, spreadDays } from "./day-cache";
+import { foldDaysAhead, foldPairDaysAhead } from "./service";
 
 /** How often the latest pairs' closed days are folded ahead: a day is folded once it counts as closed. */
 const EVERY_MS = CLOSED_AFTER_MS;
@@ -43,4 +44,20 @@ export function startSpreadDaysAhead(): { stop: () => void } {
     }
   })().catch(() => undefined); // stopped: the wait was aborted
   return handle;
+}
+
+/**
+ * A pair's page opened: its closed days of the page's 7-day window folded ahead in the background
+ * (service.ts `foldPairDaysAhead`, one day at a time), not awaited. The page opens on its 24 hours;
+ * a switch to 7 days then finds its days folded or folding instead of folding all of them itself
+ * (docs/spreads.md, "Folded ahead"). At most once per pair every 15 minutes (CLOSED_AFTER_MS: no day
+ * closes in between); a pair that does not resolve (unmatched, not recorded) is left to the page's own calls.
+ */
+export function foldPairOnOpen(a: string, b: string): void {
+  const now = Date.now();
+  if (!spreadDays.askAhead(JSON.stringify([a, b]), now)) return;
+  void (async () => foldPairDaysAhead(await getDb(), requestTickReader(), a, b, now))().catch((error: unknown) => {
+    if (isAppError(error) && (error.code === "not_found" || error.code === "invalid_parameter")) return;
+    log.error("closed days of a pair could not be folded ahead", errorFields(error));
+  });
 }

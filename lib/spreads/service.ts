@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db";
 import { InvalidParameterError, isAppError } from "@/lib/errors";
 import { venueJournal } from "@/lib/history/condition";
 import { recordedSpans, union, type Span } from "@/lib/history/coverage-model";
-import { assetIncidents, journalWindow, runSpans, subscribedSpans, syntheticSpans } from "@/lib/history/journal";
+import { assetIncidents, journalWindow, journalWithin, runSpans, subscribedSpans, syntheticSpans, type JournalWindow } from "@/lib/history/journal";
 import { firstBookAfter, lastBookAtOrBefore, lastBooksAtOrBefore, mergedBookRows } from "@/lib/history/ticks";
 import type { TickReader } from "@/lib/ticks";
 import { encodeCursor } from "@/lib/input";
@@ -51,7 +51,12 @@ export function spreadWindow(since: number | undefined, until: number | undefine
  * hours `synthetic`).
  */
 export async function recordedSpansOf(db: Db, side: Pick<PairSide, "outcomeId" | "recorder">, since: number, until: number, now: number): Promise<Span[]> {
-  const window = venueJournal(await journalWindow(db, since, until, [side.outcomeId]), side.recorder);
+  return recordedSpansIn(await journalWindow(db, since, until, [side.outcomeId]), side, since, until, now);
+}
+
+/** `recordedSpansOf` from a journal read for a window that covers [since, until) (the same spans, no read). */
+function recordedSpansIn(journal: JournalWindow, side: Pick<PairSide, "outcomeId" | "recorder">, since: number, until: number, now: number): Span[] {
+  const window = venueJournal(journalWithin(journal, since, until), side.recorder);
   const { lost } = assetIncidents(window, side.outcomeId, now);
   const subscribed = subscribedSpans(window, side.outcomeId, now);
   const recorded = recordedSpans({ since, until, now, runs: runSpans(window, now), subscribed, lost, incidents: [] });
@@ -75,8 +80,12 @@ export async function pairInputs(db: Db, ticks: TickReader, pair: ResolvedPair, 
   return [a, b, rows, starts];
 }
 
-/** `pairInputs` with each side's replay start already looked up. */
-async function pairInputsFrom(db: Db, ticks: TickReader, pair: ResolvedPair, since: number, until: number, now: number, starts: readonly (number | undefined)[]): Promise<DayInputs> {
+/**
+ * `pairInputs` with each side's replay start already looked up; `journal`, when given, a journal
+ * read for a window covering this one's (from the earlier of `since` and each replay start) and
+ * both sides' outcomes: the spans are taken from it instead of a read a side.
+ */
+async function pairInputsFrom(db: Db, ticks: TickReader, pair: ResolvedPair, since: number, until: number, now: number, starts: readonly (number | undefined)[], journal?: JournalWindow): Promise<DayInputs> {
   const sides = [pair.a, pair.b];
   const closes = sides.map(tradingEndOf);
   const replayed = sides.flatMap((side, i) => {
@@ -89,26 +98,31 @@ async function pairInputsFrom(db: Db, ticks: TickReader, pair: ResolvedPair, sin
   const input = async (side: PairSide, i: number): Promise<SideInput> => ({
     outcomeId: side.outcomeId,
     fee: side,
-    spans: await recordedSpansOf(db, side, Math.min(since, starts[i] ?? since), until, now),
+    spans: journal === undefined ? await recordedSpansOf(db, side, Math.min(since, starts[i] ?? since), until, now) : recordedSpansIn(journal, side, Math.min(since, starts[i] ?? since), until, now),
     ...(closes[i] === undefined ? {} : { closedAt: closes[i] }),
   });
   return { a: await input(pair.a, 0), b: await input(pair.b, 1), rows, starts: [...starts] };
 }
 
 /**
- * `pairInputs` of each part of a window, its replay starts looked up in one read a side (a
- * window's parts took two lookups each: docs/spreads.md, "Closed days").
+ * `pairInputs` of each part of a window: its replay starts looked up in one read a side, both
+ * sides at once (a window's parts took two lookups each), and the journal read once for all the
+ * parts and both sides, each part's spans taken from it (a read a part and side took 8–30 ms each,
+ * a quarter of a cold 7-day view's lookups: docs/spreads.md, "Closed days").
  */
 async function partInputs(db: Db, ticks: TickReader, pair: ResolvedPair, parts: readonly WindowPart[], now: number): Promise<DayInputs[]> {
-  const lastBooks: (number | undefined)[][] = [];
-  for (const side of [pair.a, pair.b]) lastBooks.push(await lastBooksAtOrBefore(ticks, side.source, side.outcomeId, parts.map((part) => part.since)));
-  const inputs: DayInputs[] = [];
+  const sides = [pair.a, pair.b];
+  const lastBooks = await Promise.all(sides.map((side) => lastBooksAtOrBefore(ticks, side.source, side.outcomeId, parts.map((part) => part.since))));
+  const starts: (number | undefined)[][] = [];
   for (const [p, part] of parts.entries()) {
-    const starts: (number | undefined)[] = [];
-    for (const [i, side] of [pair.a, pair.b].entries()) starts.push(lastBooks[i]?.[p] ?? (await firstBookAfter(ticks, side.source, side.outcomeId, part.since, part.until)));
-    inputs.push(await pairInputsFrom(db, ticks, pair, part.since, part.until, now, starts));
+    const partStarts: (number | undefined)[] = [];
+    for (const [i, side] of sides.entries()) partStarts.push(lastBooks[i]?.[p] ?? (await firstBookAfter(ticks, side.source, side.outcomeId, part.since, part.until)));
+    starts.push(partStarts);
   }
-  return inputs;
+  const from = Math.min(...parts.flatMap((part, p) => [part.since, ...(starts[p] ?? []).filter((start) => start !== undefined)]));
+  const to = Math.max(...parts.map((part) => part.until));
+  const journal = await journalWindow(db, from, to, sides.map((side) => side.outcomeId));
+  return Promise.all(parts.map((part, p) => pairInputsFrom(db, ticks, pair, part.since, part.until, now, starts[p] ?? [], journal)));
 }
 
 /**
@@ -155,6 +169,25 @@ async function* windowSeries(db: Db, ticks: TickReader, pair: ResolvedPair, wind
   }
 }
 
+/** The closed days of the pair page's longest window up to `now`, as parts of a window. */
+function pageWindowDays(now: number): WindowPart[] {
+  return closedDaysOf(now - PAIR_PAGE_WINDOW_MS, now, now).map((day) => ({ since: day, until: day + DAY_MS - 1, end: day + DAY_MS, day: true }));
+}
+
+/**
+ * One pair's closed days of the page's longest window folded ahead at the page's opening size and
+ * threshold 0, one at a time (as `foldDaysAhead` folds the latest pairs'): asked when the pair's
+ * page opens (./days-ahead.ts `foldPairOnOpen`), so that the page's 7-day view, asked next, finds
+ * its days folded or folding (docs/spreads.md, "Folded ahead"). Kept days whose inputs hold cost
+ * their check.
+ */
+export async function foldPairDaysAhead(db: Db, ticks: TickReader, refA: string, refB: string, now: number, cache: SpreadDayCache = spreadDays): Promise<void> {
+  const parts = pageWindowDays(now);
+  if (parts.length === 0) return;
+  const pair = await resolvePricedPair(db, refA, refB, undefined, now);
+  await foldedParts(db, ticks, pair, parts, PAIR_PAGE_SIZE, 0, now, cache, 1);
+}
+
 /** Pairs whose closed days are folded ahead (each the pair page's longest window: about six days kept of the cache's 96). */
 export const AHEAD_PAIRS = 4;
 /** Current matches read to find them (most are of venues whose books are not recorded). */
@@ -168,9 +201,8 @@ const AHEAD_CANDIDATES = 200;
  * kept. Returns the pairs.
  */
 export async function foldDaysAhead(db: Db, ticks: TickReader, now: number, cache: SpreadDayCache = spreadDays): Promise<ResolvedPair[]> {
-  const days = closedDaysOf(now - PAIR_PAGE_WINDOW_MS, now, now);
-  if (days.length === 0) return [];
-  const parts = days.map((day) => ({ since: day, until: day + DAY_MS - 1, end: day + DAY_MS, day: true }));
+  const parts = pageWindowDays(now);
+  if (parts.length === 0) return [];
   const order = recordedVenues().map((venue) => venue.id);
   const folded: ResolvedPair[] = [];
   for (const [refA, refB] of await currentMatches(db, AHEAD_CANDIDATES)) {

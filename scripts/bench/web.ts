@@ -31,7 +31,9 @@
  * for the fold ahead's start, by which time the fold ahead may have ended), BENCH_AHEAD_AFTER_SECONDS
  * (the server's SPREAD_DAYS_AHEAD_AFTER_SECONDS: start the fold ahead that long after start, e.g. 60,
  * so that by default the choice falls right at its start, the page already showing its 24 hours).
- * The output says where the choice fell against the fold ahead's start and end.
+ * The output says where the choice fell against the fold ahead's start and end. BENCH_DATA_DIR (e2e/serve.ts's
+ * E2E_DATA_DIR): seed that data dir once and keep it, so that several runs (e.g. 3's first view, once per start)
+ * each start a fresh server on the same data without seeding again (a 7-day demo takes minutes to seed).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { gzipSync } from "node:zlib";
@@ -54,6 +56,7 @@ const demoDays = process.env.BENCH_DEMO_DAYS;
 /** 3's first view: chosen as soon as the page is interactive (early), or once its 24 hours are on screen. */
 const pairFirstEarly = process.env.BENCH_PAIR_FIRST === "early";
 const aheadAfterSeconds = process.env.BENCH_AHEAD_AFTER_SECONDS;
+const dataDir = process.env.BENCH_DATA_DIR;
 
 const server = spawn("npx", ["tsx", "--conditions=react-server", "e2e/serve.ts"], {
   // The demo pair stays trading (e2e/serve.ts closes it otherwise): the page of a pair whose books still move.
@@ -63,6 +66,7 @@ const server = spawn("npx", ["tsx", "--conditions=react-server", "e2e/serve.ts"]
     E2E_DEMO_PAIR_OPEN: "1",
     ...(demoDays === undefined ? {} : { E2E_DEMO_DAYS: demoDays }),
     ...(aheadAfterSeconds === undefined ? {} : { SPREAD_DAYS_AHEAD_AFTER_SECONDS: aheadAfterSeconds }),
+    ...(dataDir === undefined ? {} : { E2E_DATA_DIR: dataDir }),
   },
   // stderr (the server's logs) is passed on, and read for the fold ahead's start and end (below).
   stdio: ["ignore", "ignore", "pipe"],

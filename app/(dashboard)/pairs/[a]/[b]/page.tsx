@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { PairView } from "@/components/spreads/pair-view";
 import { planAtLeast } from "@/lib/auth/plans";
 import { requireAccount } from "@/lib/auth/page-session";
+import { foldPairOnOpen } from "@/lib/spreads/days-ahead";
 
 export const metadata: Metadata = { title: "Pair spread" };
 
@@ -9,5 +10,8 @@ export const metadata: Metadata = { title: "Pair spread" };
 export default async function PairPage({ params }: { params: Promise<{ a: string; b: string }> }) {
   const { a, b } = await params;
   const account = await requireAccount(`/pairs/${encodeURIComponent(a)}/${encodeURIComponent(b)}`);
-  return <PairView a={decodeURIComponent(a)} b={decodeURIComponent(b)} allowed={planAtLeast(account.plan, "pro")} />;
+  const allowed = planAtLeast(account.plan, "pro");
+  // The 7-day window's closed days start folding now, while the page loads and shows its 24 hours (not awaited).
+  if (allowed) foldPairOnOpen(decodeURIComponent(a), decodeURIComponent(b));
+  return <PairView a={decodeURIComponent(a)} b={decodeURIComponent(b)} allowed={allowed} />;
 }
