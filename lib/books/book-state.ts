@@ -80,11 +80,26 @@ class Side {
     if (size <= 0) {
       if (!had) return;
       this.sizes.delete(price);
-      this.#prices.splice(this.#search(price), 1);
+      this.#remove(this.#search(price));
       return;
     }
     this.sizes.set(price, size);
-    if (!had) this.#prices.splice(this.#search(price), 0, price);
+    if (!had) this.#insert(this.#search(price), price);
+  }
+
+  // Shifts by hand rather than `splice`: splice returns a new array of what it removed, garbage on
+  // every level added or removed of a replay of millions of rows (docs/spreads.md, "Replay memory").
+  #insert(at: number, price: number): void {
+    const prices = this.#prices;
+    for (let k = prices.length; k > at; k -= 1) prices[k] = prices[k - 1] ?? 0;
+    prices[at] = price;
+  }
+
+  #remove(at: number): void {
+    const prices = this.#prices;
+    const last = prices.length - 1;
+    for (let k = at; k < last; k += 1) prices[k] = prices[k + 1] ?? 0;
+    prices.length = last;
   }
 
   clear(): void {
