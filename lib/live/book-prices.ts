@@ -24,6 +24,12 @@ export interface VenueBooks {
   fetch(venue: string, outcomeId: string): Promise<{ bids?: readonly unknown[]; asks?: readonly unknown[] }>;
   /** A venue whose client signs even its book reads needs the caller's credentials, which this read never has. */
   needsCredentials(error: unknown): boolean;
+  /**
+   * The venue's client built, before the request's clock starts: building it loads the venue's
+   * module at its first use (lib/venues/pmxt.ts), which is the process's cost, not the venue's
+   * slowness, so it is not spent from the books' budget. Rejects for a venue that cannot be built.
+   */
+  ready(venue: string): Promise<void>;
 }
 
 /** The book prices of markets by catalog id (every market answered). */
@@ -114,6 +120,8 @@ export async function bookPrices(
 ): Promise<Map<string, BookPrices>> {
   const out = new Map<string, BookPrices>();
   const unique = [...new Map(rows.map((row) => [row.id, row])).values()];
+  // A venue that cannot be built is answered below, by its fetch (venue_error).
+  await Promise.all([...new Set(unique.map((row) => row.venue))].map((venue) => venues.ready(venue).catch(() => undefined)));
   const deadline = Date.now() + deadlineMs();
   let next = 0;
   const worker = async () => {

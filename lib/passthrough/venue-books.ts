@@ -9,6 +9,7 @@ export const sharedVenueBooks: VenueBooks = {
   recorded: isRecordedVenue,
   fetch: (venue, outcomeId) => passthroughPool().with({ kind: "shared", venue }, (exchange) => exchange.fetchOrderBook(outcomeId)),
   needsCredentials: (error) => error instanceof AuthenticationError,
+  ready: (venue) => passthroughPool().with({ kind: "shared", venue }, async () => undefined),
 };
 
 /** Book prices of markets: the recorder's live book, else the venue's through the shared instances. What the matching routes hand matching. */
