@@ -51,7 +51,7 @@ export function unmatchedNames(a: Features, b: Features, excused: ReadonlySet<st
 
 /**
  * The final one side names where both sides ask who wins: to win a competition's deciding stage
- * ("the Western Conference Finals") is to win the competition ("the Western Conference"), so the
+ * ("the Northern League Finals") is to win the competition ("the Northern League"), so the
  * stage word is not a narrower contest there. Only as the last word of a longer name (the
  * competition's own name before it; "Finals MVP" is another award) and only when both questions
  * say "win": reaching a final, or a prize of it, is not winning it.
