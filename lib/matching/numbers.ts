@@ -43,7 +43,7 @@ function findQuantities(text: string, original: string = text): Quantity[] {
     // A rank ("#1") is a position, not a quantity; a bare number after a capitalised word is part
     // of a name ("Billboard 200", "Section 702"), unless a unit or scale says it is a quantity.
     if (text[at - 1] === "#") continue;
-    // A function word capitalised as its sentence's first word ("Will 7-9 launches ...") names nothing.
+    // A function word capitalised as its sentence's first word ("Will 12-15 sightings ...") names nothing.
     const capitalised = /(?:^|[^.?!]\s)(\p{Lu}[\p{L}&.]*)\s$/u.exec(original.slice(Math.max(0, at - 30), at));
     if (dollar === undefined && unitRaw === undefined && scale === undefined && capitalised !== null && !stopwords.has((capitalised[1] ?? "").toLowerCase())) continue;
     const raw = digits.replace(/,/g, "");

@@ -190,9 +190,9 @@ const conditionPatterns: Array<[RegExp, string]> = [
   // A member the rules leave out of the count ("a party below the threshold will not be counted as
   // part of the coalition"): the act is counted on the others only.
   [/\b(?:will|shall)\s+not\s+be\s+counted\s+as\s+(?:part\s+of|an?|one\s+of)\b/i, "a member left out of the count"],
-  // The act in each period of the window ("launches in every month of 2031"), not once in it.
+  // The act in each period of the window ("sightings in every week of 2031"), not once in it.
   [/\b(?:in|during)\s+(?:every|each)\s+(?:single\s+)?(?:day|week|month|quarter|year)\b/i, "the act in every period"],
-  // How one act is counted ("a cut of 50 bps would be considered 2 cuts"): the count is of units of a
+  // How one act is counted ("a raise of 40 points would be counted as 4 raises"): the count is of units of a
   // size, not of acts, and a rule counting acts ("cuts 5 times") settles another way.
   [/\b(?:would|will|shall)\s+(?:be\s+)?(?:considered|counted|count)\s+(?:as\s+)?(?:\d+|two|three|four|several|multiple)\s+\p{L}+/iu, "a unit each act counts as"],
   [/\bafter\s+which\s+(?!(?:this|the)\s+market\b|it\s+(?:will|shall)\s+resolve)[^.;]{0,80}?\b(?:is|are|was|were|has\s+been|have\s+been)\s+\p{L}+ed\b/iu, "another event must follow"],
