@@ -151,6 +151,7 @@ describe("closed UTC days kept", () => {
     expect(cache.folded).toBe(3);
     expect(cache.read).toBe(3);
     expect(cache.rowsKept).toBeGreaterThan(3 * 1_000);
+    expect(cache.rowRoomKept).toBe(cache.rowsKept);
     const at100 = await answers(since, NOW, cache);
     // A thin size and a deep one (walks past the levels a point reads): each day folded again, no row read again.
     for (const [i, size] of [37, 2_500].entries()) {
@@ -191,6 +192,8 @@ describe("closed UTC days kept", () => {
       expect(cache.partialRowsKept).toBeGreaterThan(0);
       expect(cache.partialRowsKept).toBeLessThanOrEqual(40_000);
       expect(cache.rowsKept).toBeLessThanOrEqual(160_000);
+      // Each kept batch trimmed to its rows: the limit bounds the columns kept, not only the rows counted.
+      expect(cache.rowRoomKept).toBe(cache.rowsKept);
     }
   }, 240_000);
 

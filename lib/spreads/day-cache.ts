@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import { venueOfTable } from "@/lib/recorder/registry";
 import { bind, tickRows, type Bind, type TickReader } from "@/lib/ticks";
-import type { ReplayBatch } from "@/lib/books/book-state";
+import { ReplayBatch } from "@/lib/books/book-state";
 import type { TickSource } from "@/lib/history/outcomes";
 import { EpisodeFolder, type FoldedStretch } from "./episodes";
 import type { ResolvedPair } from "./pairs";
@@ -126,6 +126,16 @@ function keptRows(batches: readonly ReplayBatch[]): SeriesRows {
       yield* batches;
     },
   };
+}
+
+/**
+ * A batch kept with room for its rows only: the engine's stream fills batches of 8,192 rows
+ * (lib/history/ticks.ts), and a part's last batch, most of a quiet day's only one, would keep its
+ * whole columns (43 bytes × 8,192, 352 KB) for however few rows it holds, outside MAX_KEPT_ROWS.
+ */
+function trimmed(batch: ReplayBatch): ReplayBatch {
+  if (batch.length === batch.capacity) return batch;
+  return ReplayBatch.of(Array.from({ length: batch.length }, (_, i) => batch.row(i)));
 }
 
 /** `rows` passed on as they are read, each batch also handed to `seen`. */
@@ -381,7 +391,7 @@ export class SpreadDayCache {
       if (count <= limit) batches.push(batch);
     });
     const folded = await foldStretch({ ...inputs, rows }, part, size, threshold);
-    if (count <= limit) this.#keepRows(key, { fingerprint, batches, count, day: part.day });
+    if (count <= limit) this.#keepRows(key, { fingerprint, batches: batches.filter((batch) => batch.length > 0).map(trimmed), count, day: part.day });
     return folded;
   }
 
@@ -490,6 +500,13 @@ export class SpreadDayCache {
   /** Merged rows kept now (closed days' and partial days'). */
   get rowsKept(): number {
     return this.#keptRows;
+  }
+
+  /** Rows the kept batches have room for (each kept trimmed to its rows: the same as `rowsKept`). */
+  get rowRoomKept(): number {
+    let room = 0;
+    for (const entry of this.#rows.values()) for (const batch of entry.batches) room += batch.capacity;
+    return room;
   }
 
   /** Merged rows of partial days kept now (at most a quarter of the limit). */
