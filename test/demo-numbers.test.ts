@@ -179,16 +179,26 @@ describe("the demo's synthetic resolutions", () => {
     }
   });
 
-  it("the live demo (npm run demo) moves the open markets and never a closed one, whose quote stays the close's", async () => {
+  it("the live demo (npm run demo) moves the open markets and never a closed one, whose quote stays the close's; it prices the pair from its books at the price's instant", async () => {
     const db = await getDb();
     const stores = await getTickStores();
     const quoteOf = async (venueMarketId: string) => (await getMarketOrThrow(db, venueMarketId)).outcomes[0]?.price;
     const before = new Map(await Promise.all(settled.map(async (m) => [m.venueMarketId, await quoteOf(m.venueMarketId)] as const)));
     const started = Date.now();
-    const ticker = await startDemoTicker(db, stores, new InProcessBus(), { meanStepMs: 20, flushEveryMs: 200, quoteEveryMs: 1_000 });
+    // The pair steps every 5 ms: a re-pricing whose awaits let a step in must still price the books as they stood at its instant.
+    const ticker = await startDemoTicker(db, stores, new InProcessBus(), { meanStepMs: 20, flushEveryMs: 200, quoteEveryMs: 1_000, pairStepMs: 5 });
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     await ticker.stop();
     expect(ticker.rows).toBeGreaterThan(0);
+    for (const [ref, outcomeId] of [
+      [DEMO_PAIR.polymarket.venueMarketId, DEMO_PAIR.polymarket.yes],
+      [DEMO_PAIR.kalshi.ticker, DEMO_PAIR.kalshi.ticker],
+    ] as const) {
+      const market = await getMarketOrThrow(db, ref);
+      const pricedAt = Date.parse(market.updatedAt);
+      expect(pricedAt, `${ref} was re-priced by the live demo`).toBeGreaterThanOrEqual(started);
+      expect(market.outcomes[0]?.price, `${ref} priced at ${market.updatedAt}`).toBeCloseTo(await mid(outcomeId, pricedAt), 9);
+    }
     const rowsSince = async (markets: readonly string[]) => {
       const result = await stores.queries.query({
         query: `SELECT count() AS n FROM ${recordedVenueTables.polymarket} WHERE market IN {markets:Array(String)} AND timestamp >= fromUnixTimestamp64Milli({since:Int64})`,

@@ -161,13 +161,17 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
   });
 
   // The pair: one fair value walks, both venues quote around it, Kalshi now and then runs ahead for a few minutes.
+  let pairPricedAt = 0;
+  let pairStampedThrough = now;
   let dislocationUntil = 0;
   let dislocation = 0;
   let nextDislocation = now + (10 + random() * 20) * 60_000;
   let nextPairBook = now + BOOK_EVERY_MS;
   if (pairStart !== undefined) {
     every(pairStepMs, () => {
-      const t = Date.now();
+      // A step's changes are stamped one a millisecond, after the last step's and after the last
+      // pricing's instant: the books at a price's instant are exactly the books it was read from.
+      const t = Math.max(Date.now(), pairStampedThrough + 1, pairPricedAt + 1);
       fair = Math.min(85, Math.max(15, fair + (random() - 0.5) * 1.2));
       if (t >= nextDislocation) {
         dislocation = 5 + Math.floor(random() * 4);
@@ -179,10 +183,8 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
       if (t >= nextPairBook) {
         pair.snapshotBoth(next, t);
         nextPairBook = t + BOOK_EVERY_MS;
-      } else {
-        pair.movePoly(next.polyBids, next.polyAsks, t);
-        pair.moveKalshi(next.yes, next.no, t);
-      }
+        pairStampedThrough = t;
+      } else pairStampedThrough = Math.max(pair.movePoly(next.polyBids, next.polyAsks, t), pair.moveKalshi(next.yes, next.no, t));
     });
   }
 
@@ -199,7 +201,12 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
 
   // The catalog and price history from the same books: quotes, a snapshot per outcome, the runs' beat.
   const quote = async () => {
-    const t = Date.now();
+    // The pair is priced from its books as they stand at t, the instant written as its price's: at
+    // the earliest the last change of its last step (a few milliseconds on), and read before the
+    // awaits below, during which a step may move them.
+    const t = Math.max(Date.now(), pairStampedThrough);
+    const mids = pairMids;
+    pairPricedAt = t;
     const prices = sims.flatMap((sim, i) => (closedNow.has(i) ? [] : sim.prices(t)));
     const dayAgo = await pricesDayAgo(stores, [...prices.map((p) => p.outcomeId), DEMO_PAIR.polymarket.yes, DEMO_PAIR.kalshi.ticker], t);
     const quotes = new Map<string, DemoQuote>();
@@ -209,7 +216,7 @@ export async function startDemoTicker(db: Db, stores: TickStores, bus: LiveBus, 
     await pollDemoCatalog(db, quotes);
     if (pairStart !== undefined) {
       const cents = (outcome: string, mid: number) => (dayAgo.get(outcome) ?? mid / 100) * 100;
-      const pairEvents = catalogRows(t, { polymarket: quoteOf(pairMids.polymarket, cents(DEMO_PAIR.polymarket.yes, pairMids.polymarket)), kalshi: quoteOf(pairMids.kalshi, cents(DEMO_PAIR.kalshi.ticker, pairMids.kalshi)) });
+      const pairEvents = catalogRows(t, { polymarket: quoteOf(mids.polymarket, cents(DEMO_PAIR.polymarket.yes, mids.polymarket)), kalshi: quoteOf(mids.kalshi, cents(DEMO_PAIR.kalshi.ticker, mids.kalshi)) });
       await upsertCatalog(db, pairEvents);
       for (const event of pairEvents) {
         for (const market of event.markets) {

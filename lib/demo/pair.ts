@@ -264,9 +264,9 @@ export class DemoPairBooks {
   /**
    * Moves Polymarket's YES book to the new ladders without ever crossing or emptying a side: first
    * the old levels the new book's best prices would cross, then the new levels, then the rest of
-   * the old ones.
+   * the old ones, one change a millisecond from `ts`. Returns the last timestamp used.
    */
-  movePoly(bids: Ladder, asks: Ladder, ts: number): void {
+  movePoly(bids: Ladder, asks: Ladder, ts: number): number {
     const poly = DEMO_PAIR.polymarket;
     const newBid = Math.max(...bids.keys());
     const newAsk = Math.min(...asks.keys());
@@ -297,10 +297,14 @@ export class DemoPairBooks {
     this.polyBids = bids;
     this.polyAsks = asks;
     this.#onRows("polymarket", rows);
+    return ts + Math.max(0, changes.length - 1);
   }
 
-  /** Moves Kalshi's book with signed deltas in the same order (a YES bid crosses a NO bid when the two sum to 100 or more). */
-  moveKalshi(yes: Ladder, no: Ladder, ts: number): void {
+  /**
+   * Moves Kalshi's book with signed deltas in the same order (a YES bid crosses a NO bid when the two
+   * sum to 100 or more), one a millisecond from `ts`. Returns the last timestamp used.
+   */
+  moveKalshi(yes: Ladder, no: Ladder, ts: number): number {
     const bestYes = Math.max(...yes.keys());
     const bestNo = Math.max(...no.keys());
     const deltas: Array<{ side: "yes" | "no"; cents: number; delta: number }> = [];
@@ -311,6 +315,7 @@ export class DemoPairBooks {
     deltas.forEach((d, i) => this.#kalshiFrame("orderbook_delta", { market_ticker: DEMO_PAIR.kalshi.ticker, price_dollars: dollars(d.cents, 4), delta_fp: d.delta.toFixed(2), side: d.side, ts_ms: ts + i }, ts + i));
     this.yesBids = yes;
     this.noBids = no;
+    return ts + Math.max(0, deltas.length - 1);
   }
 }
 
