@@ -11,7 +11,7 @@ import { assertPlan, isPlan, rateLimitFor, type Plan } from "./plans";
 import type { KeyPrincipal, Principal } from "./principal";
 import { cachedPrincipal, cachePrincipal, principalGeneration } from "./principal-cache";
 import { cachedSharedPrincipal, keepSharedPrincipal, markSharedRead } from "./key-watch";
-import { consumeLeasedHit, consumeRateLimit, decide, embeddedRateLimitStore, noteSharedCount, rateLimitStore, windowOf, type RateLimitDecision } from "./rate-limit";
+import { consumeLeasedHit, consumeRateLimit, decide, embeddedRateLimitStore, rateLimitStore, sharedCountedHit, windowOf, type RateLimitDecision } from "./rate-limit";
 import { assertSameOriginSession } from "./same-origin";
 import { sessionAccountId } from "./session";
 import { recordUsage } from "./usage";
@@ -257,10 +257,10 @@ export async function admitKeyShared(db: Db, key: string, now: number, alongside
   if (!isPlan(row.plan)) throw new Error(`account ${row.account_id} has an unknown plan`);
   const principal: KeyPrincipal = { keyId: row.key_id, accountId: row.account_id, email: row.email, plan: row.plan };
   keepSharedPrincipal(db, hash, principal, mark);
-  noteSharedCount(db, `key:${row.key_id}`, windowStart, Number(row.hits));
+  const count = sharedCountedHit(db, `key:${row.key_id}`, windowStart, Number(row.hits));
   return {
     principal: { ...principal, via: "key" },
-    decision: decide(Number(row.hits), rateLimitFor(row.plan), now),
+    decision: decide(count, rateLimitFor(row.plan), now),
     ...(typeof row.alongside === "string" ? { alongside: row.alongside } : {}),
   };
 }

@@ -204,6 +204,32 @@ describe.runIf(config.databaseUrl !== undefined)("admission from memory on Postg
     expect(await bucketRow()).toBe(limit + 1);
   });
 
+  it("keeps the numbers 1, 2, 3, ... when a key write drops the kept principal between hits (the next hit counted in the row, past the lease)", async () => {
+    const db = await getDb();
+    const key = await makeKey("free");
+    const limit = rateLimitFor("free");
+    await until(() => sharedPrincipalsLive(db));
+    const start = windowOf(Date.now()).windowStart + 2 * 60_000 + 1_000;
+    const served: number[] = [];
+    const admit = async () => {
+      const admitted = await admitKeyShared(db, key.key, start);
+      expect(admitted?.decision.allowed).toBe(true);
+      served.push(limit - (admitted?.decision.remaining ?? -1));
+    };
+    // The first hit is counted by the lookup; the second takes a lease of 3 (the row at 4).
+    await admit();
+    await admit();
+    expect(leaseSize(limit, 1)).toBe(3);
+    // Another key's write drops every kept principal (lib/auth/key-watch.ts): the next hit goes to the row, at 5.
+    await makeKey("free");
+    await until(() => cachedSharedPrincipal(db, hashKey(key.key)) === undefined, 5_000);
+    for (let i = 0; i < 6; i += 1) await admit();
+    expect(served).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // The row is never below what was served: the first lease's 3 and the looked-up hits, then further leases.
+    const [row] = await db.select({ count: rateLimits.count }).from(rateLimits).where(eq(rateLimits.bucket, `key:${key.keyId}`));
+    expect(row?.count).toBeGreaterThanOrEqual(8);
+  });
+
   it("sizes a lease by what is left of the limit: one hit at the limit, at most 64 far from it", () => {
     expect([leaseSize(60, 1), leaseSize(60, 44), leaseSize(60, 45), leaseSize(60, 60), leaseSize(60, 90)]).toEqual([3, 1, 1, 1, 1]);
     expect([leaseSize(6_000, 1), leaseSize(6_000, 5_000), leaseSize(6_000, 5_990)]).toEqual([64, 62, 1]);

@@ -209,10 +209,21 @@ function leaseOf(db: Db, bucket: string, windowStart: number): Lease {
   return lease;
 }
 
-/** Records a count of the window read elsewhere (admission's `brier_admit_key` counted one hit): sizes the next lease. */
-export function noteSharedCount(db: Db, bucket: string, windowStart: number, count: number): void {
+/**
+ * A hit counted elsewhere (admission's `brier_admit_key` added one to the shared row and read it
+ * back as `count`, when the key's principal was not kept): returns its number in the window and
+ * sizes the next lease. While this process still holds leased hits of the window, `count` is past
+ * them, so the hit is served the lowest leased number instead and its own place in the row joins
+ * the lease: on one instance the numbers stay 1, 2, 3, ... when a key write dropped the kept
+ * principals between two hits, and the row is still never below what was served.
+ */
+export function sharedCountedHit(db: Db, bucket: string, windowStart: number, count: number): number {
   const lease = leaseOf(db, bucket, windowStart);
   lease.known = Math.max(lease.known, count);
+  if (lease.left === 0 || count <= lease.top) return count;
+  const served = lease.top - lease.left + 1;
+  lease.top = count;
+  return served;
 }
 
 /**
